@@ -1,0 +1,99 @@
+# bareperf build. `make` builds the UEFI image and the host twin; `make test`
+# runs every test; `make run` boots the image in QEMU. Sources are found by
+# folder, so adding a file needs no change here.
+
+BUILD   := build
+HOSTDIR := $(BUILD)/host
+EFIDIR  := $(BUILD)/efi
+
+# Portable logic: compiled for the image and for the host (tests included).
+CORE_DIRS := lib pmu sched pebs sim cmd
+CORE_SRC  := $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))) boot/apic.c
+# Image-only: UEFI entry, console, files, IDT, the real hardware backend.
+BOOT_SRC  := $(filter-out boot/apic.c,$(sort $(wildcard boot/*.c)))
+BOOT_ASM  := $(sort $(wildcard boot/*.asm))
+HOST_SRC  := $(filter-out host/main.c,$(sort $(wildcard host/*.c)))
+TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+TEST_SUPPORT_SRC := $(filter-out $(TEST_SRC),$(sort $(wildcard tests/unit/*.c)))
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wvla -Wstrict-prototypes
+COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -fno-omit-frame-pointer -I.
+
+# ---- host twin and tests ----------------------------------------------
+HOST_CC     ?= gcc
+HOST_CFLAGS := $(COMMON_CFLAGS) -DBP_HOST=1 $(EXTRA_CFLAGS)
+HOST_LDFLAGS := $(EXTRA_LDFLAGS)
+CORE_HOST_OBJ := $(CORE_SRC:%.c=$(HOSTDIR)/obj/%.o)
+HOST_OBJ      := $(HOST_SRC:%.c=$(HOSTDIR)/obj/%.o)
+TEST_BIN      := $(TEST_SRC:tests/unit/%.c=$(HOSTDIR)/tests/%)
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(HOSTDIR)/obj/%.o)
+
+# ---- UEFI image ----------------------------------------------------------
+EFI_CC      := gcc
+EFI_INC     := /usr/include/efi
+EFI_LIB     := /usr/lib
+EFI_CFLAGS  := $(COMMON_CFLAGS) -DBP_EFI=1 -ffreestanding -fno-stack-protector \
+	-fno-stack-check -fpic -fshort-wchar -mno-red-zone -maccumulate-outgoing-args \
+	-DGNU_EFI_USE_MS_ABI -I$(EFI_INC) -I$(EFI_INC)/x86_64
+EFI_LDFLAGS := -nostdlib -znocombreloc -T linker.ld -shared -Bsymbolic \
+	--no-undefined -L$(EFI_LIB)
+EFI_OBJ := $(CORE_SRC:%.c=$(EFIDIR)/obj/%.o) $(BOOT_SRC:%.c=$(EFIDIR)/obj/%.o) \
+	$(BOOT_ASM:%.asm=$(EFIDIR)/obj/%.o)
+LIBGCC  := $(shell $(EFI_CC) -print-libgcc-file-name)
+
+.PHONY: all efi host test unit e2e run bench clean deps
+all: efi host
+
+deps:
+	@tools/install-deps
+
+efi: $(BUILD)/bareperf.efi
+host: $(HOSTDIR)/bareperf
+
+$(HOSTDIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(HOSTDIR)/bareperf: $(HOSTDIR)/obj/host/main.o $(HOSTDIR)/libcore.a
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDFLAGS) -lm
+
+$(HOSTDIR)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -o $@ $< $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lcmocka -lm
+
+$(EFIDIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(EFI_CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(EFIDIR)/obj/%.o: %.asm
+	@mkdir -p $(dir $@)
+	nasm -f elf64 -g -o $@ $<
+
+# bareperf.elf: the linked image with all symbols and debug info at its link
+# addresses (perf and gdb read this); bareperf.efi: the PE32+ made from it.
+$(BUILD)/bareperf.elf: $(EFI_OBJ) linker.ld
+	ld $(EFI_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJ) -o $@ \
+		-lefi -lgnuefi $(LIBGCC)
+
+$(BUILD)/bareperf.efi: $(BUILD)/bareperf.elf
+	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
+	@echo "bareperf.efi: $$(stat -c %s $@) bytes (text $$(size -A $< | awk '$$1==".text"{print $$2}') bytes)"
+
+unit: $(TEST_BIN)
+test: all $(TEST_BIN)
+	@tools/run-tests
+
+run: all
+	tools/qemu-run -- $(RUN_ARGS)
+
+RUN_ARGS ?= info
+
+clean:
+	rm -rf $(BUILD) out
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

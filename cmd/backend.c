@@ -1,0 +1,53 @@
+#include "backend.h"
+#include "../lib/out.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+#include "../pmu/hw.h"
+#include "../sim/sim.h"
+
+static bool sim_active;
+
+int backend_select(const struct global_opts *g)
+{
+	const char *spec = g->pmu ? g->pmu : "hw";
+
+	if (bp_strcmp(spec, "hw") == 0) {
+		hw_select(plat_hw_ops());
+		return EXIT_OK;
+	}
+	if (bp_strcmp(spec, "sim") == 0 || bp_starts_with(spec, "sim:")) {
+		const char *model = spec[3] == ':' ? spec + 4 : sim_default_model();
+		char err[160];
+		const struct hw_ops *ops = sim_open(model, err, sizeof(err));
+		if (!ops) {
+			err_printf("bareperf: --pmu=%s: %s\n", spec, err);
+			return EXIT_USAGE;
+		}
+		hw_select(ops);
+		sim_active = true;
+		return EXIT_OK;
+	}
+	err_printf("bareperf: --pmu=%s: expected 'hw', 'sim' or 'sim:MODEL'\n", spec);
+	return EXIT_USAGE;
+}
+
+void backend_release(void)
+{
+	if (sim_active)
+		sim_close();
+	sim_active = false;
+	hw_select(plat_hw_ops());
+}
+
+bool backend_is_emulated(void)
+{
+	const struct hw_ops *ops = hw_current();
+	return ops && ops->emulated;
+}
+
+void backend_banner(void)
+{
+	if (backend_is_emulated())
+		out_printf("*** EMULATED PMU (%s): figures come from bareperf's model, "
+			   "not from hardware ***\n", hw_current()->name);
+}

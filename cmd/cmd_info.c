@@ -1,0 +1,129 @@
+/* `bareperf info`: what this CPU's PMU is, decoded from CPUID and the
+ * capability MSRs, plus the interrupt path and the firmware. */
+#include "cli.h"
+#include "backend.h"
+#include "../boot/apic.h"
+#include "../lib/out.h"
+#include "../lib/plat.h"
+#include "../pmu/caps.h"
+
+static const char *yes_no(bool b) { return b ? "yes" : "no"; }
+
+static void print_identity(const struct pmu_caps *c)
+{
+	out_printf("cpu:          %s, family 0x%x model 0x%x stepping 0x%x (signature 0x%08x)\n",
+		   c->vendor, c->family, c->model, c->stepping, c->signature);
+	if (c->brand[0])
+		out_printf("brand:        %s\n", c->brand);
+	if (c->hypervisor)
+		out_printf("hypervisor:   yes, signature '%s'\n", c->hypervisor_sig);
+	else
+		out_printf("hypervisor:   none reported\n");
+	if (c->hybrid)
+		out_printf("hybrid:       yes; this CPU is a %s (0x%02x)\n",
+			   caps_core_type_name(c->core_type), c->core_type);
+	out_printf("cpus:         %u\n", plat_cpu_count());
+	out_printf("firmware:     %s, revision 0x%08x (%s)\n", plat_firmware_vendor(),
+		   plat_firmware_revision(), plat_name());
+}
+
+static void print_counters(const struct pmu_caps *c)
+{
+	out_printf("perfmon:      version %u\n", c->version);
+	out_printf("gp counters:  %u x %u bits (mask 0x%x)%s\n", c->num_gp, c->gp_width,
+		   c->gp_mask, c->has_leaf_23 ? " [CPUID.23H]" : "");
+	out_printf("fixed:        %u x %u bits (mask 0x%x)\n", c->num_fixed,
+		   c->fixed_width, c->fixed_mask);
+	out_printf("arch events:  %u enumerated\n", c->arch_events_len);
+	for (unsigned e = 0; e < ARCH_EVENT_COUNT && e < c->arch_events_len; e++)
+		out_printf("  %-28s %s\n", caps_arch_event_name(e),
+			   caps_arch_event(c, e) ? "available" : "NOT available");
+	if (c->version >= 3)
+		out_printf("anythread:    %s\n", c->anythread_deprecated ? "deprecated" : "supported");
+}
+
+static void print_perf_capabilities(const struct pmu_caps *c)
+{
+	if (!c->pdcm) {
+		out_printf("perf caps:    none (CPUID.01H:ECX.PDCM = 0)\n");
+		return;
+	}
+	out_printf("perf caps:    IA32_PERF_CAPABILITIES = 0x%llx\n",
+		   (unsigned long long)c->perf_capabilities);
+	out_printf("  PEBS record format     %u\n", c->pebs_format);
+	out_printf("  PEBS baseline          %s\n", yes_no(c->pebs_baseline));
+	out_printf("  PEBS trap / arch regs  %s / %s\n", yes_no(c->pebs_trap), yes_no(c->pebs_arch_reg));
+	out_printf("  full-width writes      %s\n", yes_no(c->full_width_write));
+	out_printf("  freeze while SMM       %s\n", yes_no(c->smm_freeze));
+	out_printf("  perf metrics           %s\n", yes_no(c->perf_metrics));
+	out_printf("  PEBS output to PT      %s\n", yes_no(c->pebs_output_pt));
+	out_printf("  PEBS timing info       %s\n", yes_no(c->pebs_timing_info));
+	out_printf("  LBR format             %u\n", c->lbr_format);
+}
+
+static void print_ds(const struct pmu_caps *c)
+{
+	out_printf("debug store:  DS %s, DTES64 %s, DS-CPL %s\n", yes_no(c->ds),
+		   yes_no(c->dtes64), yes_no(c->ds_cpl));
+	if (c->misc_enable_readable)
+		out_printf("misc enable:  0x%llx (perfmon %s, PEBS %s, BTS %s)\n",
+			   (unsigned long long)c->misc_enable,
+			   c->misc_enable & MISC_ENABLE_PERF_MON_AVAILABLE ? "available" : "unavailable",
+			   c->misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE ? "unavailable" : "available",
+			   c->misc_enable & MISC_ENABLE_BTS_UNAVAILABLE ? "unavailable" : "available");
+	else
+		out_printf("misc enable:  not readable\n");
+	out_printf("PEBS:         %s\n", caps_has_pebs(c) ? "available" : "not available");
+}
+
+static void print_apic(void)
+{
+	struct apic_state a;
+	if (apic_probe(&a) != 0) {
+		out_printf("local APIC:   not accessible (%s)\n", a.why);
+		return;
+	}
+	out_printf("local APIC:   %s, id %u, base 0x%llx\n", a.x2apic ? "x2APIC" : "xAPIC",
+		   a.id, (unsigned long long)a.base);
+	u32 lvt = apic_read(&a, APIC_LVT_PERFCNT);
+	out_printf("LVT PC:       0x%08x (vector 0x%02x, %s, %s)\n", lvt,
+		   (unsigned)(lvt & APIC_LVT_VECTOR_MASK),
+		   (lvt & APIC_LVT_DELIVERY_MASK) == APIC_LVT_DELIVERY_NMI ? "NMI" : "fixed",
+		   lvt & APIC_LVT_MASKED ? "masked" : "unmasked");
+}
+
+static int info_run(int argc, char **argv, const struct global_opts *g)
+{
+	struct pmu_caps c;
+
+	if (argc > 1) {
+		err_printf("bareperf info: unexpected argument '%s'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	backend_banner();
+	pmu_caps_read(&c);
+	print_identity(&c);
+	if (!c.intel)
+		out_printf("note:         not an Intel CPU; bareperf drives Intel PMUs only\n");
+	if (!caps_has_pmu(&c)) {
+		out_printf("perfmon:      none: CPUID.0AH reports no architectural "
+			   "performance monitoring%s\n",
+			   c.hypervisor ? " (this hypervisor exposes no PMU; QEMU's TCG "
+			   "has none: use --pmu=sim:MODEL, or KVM with -cpu host)" : "");
+		out_printf("PEBS:         not available\n");
+		print_apic();
+		return EXIT_OK;
+	}
+	print_counters(&c);
+	print_perf_capabilities(&c);
+	print_ds(&c);
+	print_apic();
+	return EXIT_OK;
+}
+
+const struct command cmd_info = {
+	.name = "info",
+	.summary = "describe this CPU's PMU, PEBS and interrupt path",
+	.usage = "",
+	.run = info_run,
+};

@@ -1,0 +1,9 @@
+/* The command table. A command lives in cmd/cmd_NAME.c and is listed here. */
+#include "cli.h"
+
+extern const struct command cmd_info;
+
+const struct command *const commands[] = {
+	&cmd_info,
+};
+const size_t command_count = ARRAY_SIZE(commands);

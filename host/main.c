@@ -1,0 +1,9 @@
+/* The host twin: the same command-line core as the image, as a Linux
+ * program. Files go under $BAREPERF_OUT (default ./out). */
+#include "../cmd/cli.h"
+
+int main(int argc, char **argv)
+{
+	struct global_opts g = { 0 };
+	return cli_main(argc, argv, &g);
+}

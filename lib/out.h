@@ -1,0 +1,13 @@
+/* Formatted output for commands: out_*() to the console, err_*() for
+ * diagnostics. Each call formats into a bounded buffer; long lines are cut,
+ * never overrun. */
+#ifndef BP_OUT_H
+#define BP_OUT_H
+#include "types.h"
+
+void out_printf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void out_vprintf(const char *fmt, va_list ap);
+void out_puts(const char *s);
+void err_printf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+#endif

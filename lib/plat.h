@@ -1,0 +1,52 @@
+/* Platform services: what the shared code needs from its environment,
+ * implemented once by the UEFI image (boot/plat_efi.c) and once by the host
+ * twin (host/plat_host.c). Nothing here touches the PMU: that is the
+ * hardware seam in pmu/hw.h. */
+#ifndef BP_PLAT_H
+#define BP_PLAT_H
+#include "types.h"
+
+/* Console: bytes to the user (UEFI ConOut and COM1; stdout on the host). */
+void plat_console_write(const char *s, size_t len);
+/* Diagnostics (stderr on the host; the console in the image). */
+void plat_error_write(const char *s, size_t len);
+
+/* Files, by path relative to the tool's output folder (\bareperf\ on the
+ * ESP; a folder on the host). '/' separates components. Returns 0 or a
+ * negative value on failure. */
+int plat_file_write(const char *path, const void *data, size_t len);
+int plat_file_append(const char *path, const void *data, size_t len);
+/* Reads up to cap bytes; returns the bytes read or a negative value. */
+long plat_file_read(const char *path, void *buf, size_t cap);
+
+/* Memory that the firmware will not reuse while we run. Page allocations
+ * are 4 KiB aligned. Returns NULL on failure. */
+void *plat_alloc(size_t size);
+void plat_free(void *p);
+void *plat_alloc_pages(size_t pages);
+void plat_free_pages(void *p, size_t pages);
+
+/* Time: a monotonic cycle counter and its frequency (Hz, 0 if unknown). */
+u64 plat_ticks(void);
+u64 plat_ticks_per_second(void);
+
+/* Description of the firmware or host, for `info`. */
+const char *plat_firmware_vendor(void);
+u32 plat_firmware_revision(void);
+/* Number of logical CPUs (UEFI MP services; sysconf on the host). */
+u32 plat_cpu_count(void);
+
+/* The backend behind `--pmu=hw`: the real CPU in the image; on the host,
+ * the host CPU's CPUID with every MSR access refused (user space cannot
+ * reach MSRs). */
+struct hw_ops;
+const struct hw_ops *plat_hw_ops(void);
+/* A short description of where we run, e.g. "UEFI" or "host". */
+const char *plat_name(void);
+
+/* Ends the program after a fatal error (a fault of the hardware seam, a
+ * broken invariant): restores what the tool changed, then exits with
+ * status 1. Never returns. */
+__attribute__((noreturn)) void plat_abort(const char *why);
+
+#endif

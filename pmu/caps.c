@@ -1,0 +1,191 @@
+#include "caps.h"
+#include "../lib/str.h"
+
+static const char *const arch_event_names[ARCH_EVENT_COUNT] = {
+	[ARCH_EVENT_CORE_CYCLES]    = "core cycles",
+	[ARCH_EVENT_INST_RETIRED]   = "instructions retired",
+	[ARCH_EVENT_REF_CYCLES]     = "reference cycles",
+	[ARCH_EVENT_LLC_REFERENCES] = "LLC references",
+	[ARCH_EVENT_LLC_MISSES]     = "LLC misses",
+	[ARCH_EVENT_BRANCH_RETIRED] = "branch instructions retired",
+	[ARCH_EVENT_BRANCH_MISSES]  = "branch mispredicts retired",
+	[ARCH_EVENT_TOPDOWN_SLOTS]  = "topdown slots",
+};
+
+const char *caps_arch_event_name(enum arch_event e)
+{
+	return e < ARCH_EVENT_COUNT ? arch_event_names[e] : "?";
+}
+
+const char *caps_core_type_name(u8 core_type)
+{
+	switch (core_type) {
+	case CPUID_1A_CORE_TYPE_ATOM: return "efficiency core (Atom)";
+	case CPUID_1A_CORE_TYPE_CORE: return "performance core (Core)";
+	default: return "unknown core type";
+	}
+}
+
+static void copy_regs_text(char *dst, const u32 *words, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned b = 0; b < 4; b++)
+			dst[i * 4 + b] = (char)(words[i] >> (8 * b));
+	dst[n * 4] = 0;
+}
+
+void caps_decode_leaf01(struct pmu_caps *c, const struct cpuid_regs *r)
+{
+	u32 family = FIELD(r->eax, 11, 8), model = FIELD(r->eax, 7, 4);
+
+	c->signature = r->eax;
+	c->stepping = FIELD(r->eax, 3, 0);
+	/* SDM Vol. 2A CPUID: extended family adds for family 0FH; extended
+	 * model is prepended for families 06H and 0FH. */
+	if (family == 0xF)
+		family += FIELD(r->eax, 27, 20);
+	if (family == 0x6 || family >= 0xF)
+		model |= FIELD(r->eax, 19, 16) << 4;
+	c->family = family;
+	c->model = model;
+	c->pdcm = r->ecx & CPUID_01_ECX_PDCM;
+	c->dtes64 = r->ecx & CPUID_01_ECX_DTES64;
+	c->ds_cpl = r->ecx & CPUID_01_ECX_DS_CPL;
+	c->x2apic = r->ecx & CPUID_01_ECX_X2APIC;
+	c->hypervisor = r->ecx & CPUID_01_ECX_HYPERVISOR;
+	c->ds = r->edx & CPUID_01_EDX_DS;
+}
+
+void caps_decode_leaf0a(struct pmu_caps *c, const struct cpuid_regs *r)
+{
+	c->version = FIELD(r->eax, 7, 0);
+	c->num_gp = FIELD(r->eax, 15, 8);
+	c->gp_width = FIELD(r->eax, 23, 16);
+	c->arch_events_len = FIELD(r->eax, 31, 24);
+	c->gp_mask = c->num_gp ? (u32)GENMASK(MIN(c->num_gp, 32) - 1, 0) : 0;
+	c->arch_events = 0;
+	for (unsigned i = 0; i < c->arch_events_len && i < ARCH_EVENT_COUNT; i++)
+		if (!(r->ebx & (1u << i)))
+			c->arch_events |= 1u << i;
+
+	c->num_fixed = 0;
+	c->fixed_width = 0;
+	c->fixed_mask = 0;
+	if (c->version >= 2) {
+		c->num_fixed = FIELD(r->edx, 4, 0);
+		c->fixed_width = FIELD(r->edx, 12, 5);
+		c->fixed_mask = c->num_fixed ? (u32)(GENMASK(c->num_fixed - 1, 0)) : 0;
+		c->anythread_deprecated = r->edx & CPUID_0A_EDX_ANYTHREAD_DEPRECATED;
+	}
+	/* SDM: from version 5, ECX is a bitmap of supported fixed counters
+	 * ("fixed counter i is supported if ECX[i] || EDX[4:0] > i"). */
+	if (c->version >= 5) {
+		c->fixed_mask |= r->ecx;
+		for (unsigned i = 0; i < 32; i++)
+			if (c->fixed_mask & (1u << i))
+				c->num_fixed = (u8)(i + 1);
+	}
+}
+
+void caps_decode_leaf23_counters(struct pmu_caps *c, const struct cpuid_regs *r)
+{
+	c->gp_mask = r->eax;
+	c->fixed_mask = r->ebx;
+	c->num_gp = 0;
+	c->num_fixed = 0;
+	for (unsigned i = 0; i < 32; i++) {
+		if (r->eax & (1u << i))
+			c->num_gp = (u8)(i + 1);
+		if (r->ebx & (1u << i))
+			c->num_fixed = (u8)(i + 1);
+	}
+}
+
+void caps_decode_perf_capabilities(struct pmu_caps *c, u64 v)
+{
+	c->perf_capabilities = v;
+	c->lbr_format = FIELD(v, 5, 0);
+	c->pebs_trap = v & PERF_CAP_PEBS_TRAP;
+	c->pebs_arch_reg = v & PERF_CAP_PEBS_ARCH_REG;
+	c->pebs_format = (u8)((v & PERF_CAP_PEBS_FORMAT_MASK) >> PERF_CAP_PEBS_FORMAT_SHIFT);
+	c->smm_freeze = v & PERF_CAP_SMM_FREEZE;
+	c->full_width_write = v & PERF_CAP_FW_WRITE;
+	c->pebs_baseline = v & PERF_CAP_PEBS_BASELINE;
+	c->perf_metrics = v & PERF_CAP_PERF_METRICS;
+	c->pebs_output_pt = v & PERF_CAP_PEBS_OUTPUT_PT;
+	c->pebs_timing_info = v & PERF_CAP_PEBS_TIMING_INFO;
+}
+
+static void read_identity(struct pmu_caps *c, u32 *max_leaf)
+{
+	struct cpuid_regs r;
+	hw_cpuid(CPUID_LEAF_VENDOR, 0, &r);
+	*max_leaf = r.eax;
+	u32 words[3] = { r.ebx, r.edx, r.ecx };
+	copy_regs_text(c->vendor, words, 3);
+	c->intel = bp_strcmp(c->vendor, "GenuineIntel") == 0;
+
+	hw_cpuid(CPUID_LEAF_EXT_MAX, 0, &r);
+	if (r.eax >= CPUID_LEAF_BRAND0 + 2) {
+		u32 brand[12];
+		for (unsigned i = 0; i < 3; i++) {
+			hw_cpuid(CPUID_LEAF_BRAND0 + i, 0, &r);
+			brand[i * 4 + 0] = r.eax;
+			brand[i * 4 + 1] = r.ebx;
+			brand[i * 4 + 2] = r.ecx;
+			brand[i * 4 + 3] = r.edx;
+		}
+		copy_regs_text(c->brand, brand, 12);
+		/* The brand string is right-justified on some parts. */
+		const char *p = c->brand;
+		while (*p == ' ')
+			p++;
+		bp_memmove(c->brand, p, bp_strlen(p) + 1);
+	}
+}
+
+void pmu_caps_read(struct pmu_caps *c)
+{
+	struct cpuid_regs r;
+	u32 max_leaf;
+
+	bp_memset(c, 0, sizeof(*c));
+	read_identity(c, &max_leaf);
+	if (max_leaf >= CPUID_LEAF_FEATURES) {
+		hw_cpuid(CPUID_LEAF_FEATURES, 0, &r);
+		caps_decode_leaf01(c, &r);
+	}
+	if (c->hypervisor) {
+		hw_cpuid(CPUID_LEAF_HYPERVISOR, 0, &r);
+		u32 words[3] = { r.ebx, r.ecx, r.edx };
+		copy_regs_text(c->hypervisor_sig, words, 3);
+	}
+	if (max_leaf >= CPUID_LEAF_EXT_FEATURES) {
+		hw_cpuid(CPUID_LEAF_EXT_FEATURES, 0, &r);
+		c->hybrid = r.edx & CPUID_07_EDX_HYBRID;
+	}
+	if (c->hybrid && max_leaf >= CPUID_LEAF_HYBRID) {
+		hw_cpuid(CPUID_LEAF_HYBRID, 0, &r);
+		c->core_type = FIELD(r.eax, 31, 24);
+	}
+	if (max_leaf >= CPUID_LEAF_ARCH_PERFMON) {
+		hw_cpuid(CPUID_LEAF_ARCH_PERFMON, 0, &r);
+		caps_decode_leaf0a(c, &r);
+	}
+	if (max_leaf >= CPUID_LEAF_ARCH_PERFMON_EXT && c->version > 0) {
+		hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, 0, &r);
+		if (r.eax & (1u << CPUID_23_SUBLEAF_COUNTERS)) {
+			c->has_leaf_23 = true;
+			hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, CPUID_23_SUBLEAF_COUNTERS, &r);
+			caps_decode_leaf23_counters(c, &r);
+		}
+	}
+	if (c->pdcm) {
+		u64 v;
+		if (hw_rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v) == 0)
+			caps_decode_perf_capabilities(c, v);
+	}
+	if (c->intel && c->version > 0)
+		c->misc_enable_readable =
+			hw_rdmsr_safe(MSR_IA32_MISC_ENABLE, &c->misc_enable) == 0;
+}

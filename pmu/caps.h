@@ -1,0 +1,87 @@
+/* What this CPU's PMU can do, read once through the hardware seam and
+ * decoded from CPUID and IA32_PERF_CAPABILITIES. All other code asks these
+ * small predicates instead of decoding registers itself. */
+#ifndef BP_CAPS_H
+#define BP_CAPS_H
+#include "../lib/types.h"
+#include "hw.h"
+#include "msr.h"
+
+#define PMU_MAX_GP     32
+#define PMU_MAX_FIXED  16
+
+struct pmu_caps {
+	/* identification */
+	char vendor[13];
+	char brand[49];
+	u32 signature;		/* CPUID.01H:EAX */
+	u32 family, model, stepping;	/* display values */
+	bool intel;
+	bool hypervisor;
+	char hypervisor_sig[13];
+	bool hybrid;		/* CPUID.07H.0:EDX[15] */
+	u8 core_type;		/* CPUID.1AH:EAX[31:24], 0 if not hybrid */
+
+	/* CPUID.01H features */
+	bool pdcm, ds, dtes64, ds_cpl, x2apic;
+
+	/* CPUID.0AH (and 23H where present) */
+	u8 version;		/* 0: no architectural perfmon */
+	u8 num_gp;		/* highest GP index + 1 */
+	u8 gp_width;
+	u8 num_fixed;		/* highest fixed index + 1 */
+	u8 fixed_width;
+	u32 gp_mask;		/* bitmap of GP counters present */
+	u32 fixed_mask;		/* bitmap of fixed counters present */
+	u8 arch_events_len;	/* CPUID.0AH:EAX[31:24] */
+	u32 arch_events;	/* bit i: architectural event i available */
+	bool anythread_deprecated;
+	bool has_leaf_23;
+
+	/* IA32_PERF_CAPABILITIES (valid when pdcm) */
+	u64 perf_capabilities;
+	u8 lbr_format;
+	u8 pebs_format;
+	bool pebs_trap, pebs_arch_reg, smm_freeze, full_width_write,
+	     pebs_baseline, perf_metrics, pebs_output_pt, pebs_timing_info;
+
+	/* IA32_MISC_ENABLE */
+	u64 misc_enable;
+	bool misc_enable_readable;
+};
+
+/* Pure decoders, so that register values of real CPUs can be tested. */
+void caps_decode_leaf01(struct pmu_caps *c, const struct cpuid_regs *r);
+void caps_decode_leaf0a(struct pmu_caps *c, const struct cpuid_regs *r);
+/* Sub-leaf 1 of CPUID.23H: exact counter bitmaps, preferred over 0AH. */
+void caps_decode_leaf23_counters(struct pmu_caps *c, const struct cpuid_regs *r);
+void caps_decode_perf_capabilities(struct pmu_caps *c, u64 value);
+
+/* Reads everything through the hardware seam. */
+void pmu_caps_read(struct pmu_caps *c);
+
+static inline bool caps_has_pmu(const struct pmu_caps *c)  { return c->version > 0 && c->num_gp > 0; }
+static inline bool caps_has_gp(const struct pmu_caps *c, unsigned i)    { return i < 32 && (c->gp_mask & (1u << i)); }
+static inline bool caps_has_fixed(const struct pmu_caps *c, unsigned i) { return i < 32 && (c->fixed_mask & (1u << i)); }
+static inline bool caps_arch_event(const struct pmu_caps *c, enum arch_event e) { return c->arch_events & (1u << e); }
+static inline u64 caps_gp_mask_value(const struct pmu_caps *c)    { return GENMASK(c->gp_width - 1, 0); }
+static inline u64 caps_fixed_mask_value(const struct pmu_caps *c) { return c->fixed_width ? GENMASK(c->fixed_width - 1, 0) : 0; }
+/* GLOBAL_STATUS/CTRL and OVF_CTRL were introduced by version 2. */
+static inline bool caps_has_global_ctrl(const struct pmu_caps *c) { return c->version >= 2; }
+static inline bool caps_has_status_set(const struct pmu_caps *c)  { return c->version >= 4; }
+static inline bool caps_perfmon_enabled(const struct pmu_caps *c)
+{
+	return !c->misc_enable_readable || (c->misc_enable & MISC_ENABLE_PERF_MON_AVAILABLE);
+}
+/* PEBS needs DS, PEBS not disabled in MISC_ENABLE, and PDCM to learn the
+ * record format. */
+static inline bool caps_has_pebs(const struct pmu_caps *c)
+{
+	return c->intel && caps_has_pmu(c) && c->ds && c->pdcm &&
+	       c->misc_enable_readable &&
+	       !(c->misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE);
+}
+const char *caps_arch_event_name(enum arch_event e);
+const char *caps_core_type_name(u8 core_type);
+
+#endif

@@ -1,0 +1,42 @@
+/* One event as the user asked for it, encoded for this CPU: the meeting
+ * point of the event parser (pmu/evparse.c), the scheduler (sched/) and
+ * counter programming (pmu/counter.c).
+ *
+ * Counters are named by one index everywhere: GP counter i is i, fixed
+ * counter i is 32 + i, the same bit positions as IA32_PERF_GLOBAL_CTRL. */
+#ifndef BP_EVENT_H
+#define BP_EVENT_H
+#include "../lib/types.h"
+
+#define COUNTER_FIXED_BASE 32
+#define COUNTER_NONE       (-1)
+static inline int counter_gp(unsigned i)     { return (int)i; }
+static inline int counter_fixed(unsigned i)  { return COUNTER_FIXED_BASE + (int)i; }
+static inline bool counter_is_fixed(int c)   { return c >= COUNTER_FIXED_BASE; }
+static inline unsigned counter_index(int c)  { return counter_is_fixed(c) ? (unsigned)c - COUNTER_FIXED_BASE : (unsigned)c; }
+
+#define EVENT_NAME_MAX 96
+
+struct pmu_event {
+	char name[EVENT_NAME_MAX];	/* as the user typed it, modifiers included */
+	/* encoding (IA32_PERFEVTSELx fields) */
+	u8 event, umask, cmask;
+	bool inv, edge, any;
+	u32 extra_msr;		/* MSR_OFFCORE_RSP_x or MSR_PEBS_LD_LAT_THRESHOLD; 0: none */
+	u64 extra_value;
+	/* constraints */
+	u32 gp_allowed;		/* GP counters that may count it */
+	u32 fixed_allowed;	/* fixed counters that count exactly this event */
+	u32 pebs_gp;		/* GP counters that can sample it with PEBS */
+	u32 pebs_fixed;		/* fixed counters that can (baseline PEBS only) */
+	bool taken_alone;	/* must be the only event on the core's counters */
+	bool data_la;		/* PEBS records carry its data linear address */
+	/* modifiers */
+	u8 precise;		/* 0..3: number of 'p' modifiers */
+	bool exclude_user;	/* :k given (count ring 0 only) */
+	bool exclude_kernel;	/* :u given (count ring 3 only) */
+	u64 sample_after;	/* default period from the event tables; 0: none */
+	int group;		/* index of the group's leader in its list; -1: none */
+};
+
+#endif

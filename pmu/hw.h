@@ -1,0 +1,60 @@
+/* The hardware seam: the only way logic reaches the instructions that touch
+ * the PMU (cpuid, rdmsr/wrmsr, local APIC registers through MMIO). Behind it
+ * is either the real CPU (boot/hw_real.c, in the image) or the emulated PMU
+ * (sim/, on the host and in the image with --pmu=sim). Everything above it
+ * is plain C that runs in host tests. */
+#ifndef BP_HW_H
+#define BP_HW_H
+#include "../lib/types.h"
+
+struct cpuid_regs {
+	u32 eax, ebx, ecx, edx;
+};
+
+/* What a faulting access would have done on a real CPU (#GP), and why. */
+struct hw_fault {
+	u32 msr;
+	u64 value;	/* value written, or 0 for a read */
+	bool write;
+	char rule[192];	/* the SDM rule the access broke */
+};
+
+struct hw_ops {
+	const char *name;	/* "hw", "sim:icx", ... */
+	bool emulated;		/* results are not hardware figures */
+	void (*cpuid)(u32 leaf, u32 subleaf, struct cpuid_regs *out);
+	/* 0 on success; nonzero when the access #GPs (and *fault says why). */
+	int (*rdmsr)(u32 msr, u64 *val, struct hw_fault *fault);
+	int (*wrmsr)(u32 msr, u64 val, struct hw_fault *fault);
+	/* 32-bit MMIO at a physical address (the xAPIC page). */
+	u32 (*mmio_read32)(u64 addr);
+	void (*mmio_write32)(u64 addr, u32 val);
+};
+
+void hw_select(const struct hw_ops *ops);
+const struct hw_ops *hw_current(void);
+
+void hw_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *out);
+/* A faulting access is fatal, as a #GP would be: the fault handler runs
+ * (by default it prints the MSR, the value and the rule, and aborts). */
+u64 hw_rdmsr(u32 msr);
+void hw_wrmsr(u32 msr, u64 val);
+/* Probing accesses: a fault is returned (nonzero), not fatal. */
+int hw_rdmsr_safe(u32 msr, u64 *val);
+int hw_wrmsr_safe(u32 msr, u64 val);
+u32 hw_mmio_read32(u64 addr);
+void hw_mmio_write32(u64 addr, u32 val);
+
+typedef void (*hw_fault_handler)(const struct hw_fault *fault);
+/* Replaces the fatal-fault handler (tests use this to catch faults);
+ * NULL restores the default. Returns the previous handler. */
+hw_fault_handler hw_set_fault_handler(hw_fault_handler h);
+
+/* Access counters, for "MSR accesses per PMI" figures on any backend. */
+struct hw_stats {
+	u64 rdmsr, wrmsr, cpuid, mmio_read, mmio_write;
+};
+void hw_stats_get(struct hw_stats *out);
+void hw_stats_reset(void);
+
+#endif

@@ -1,0 +1,205 @@
+/* Every MSR, MSR bit, CPUID field and local APIC register the project uses,
+ * named as the Intel SDM (Vol. 3B ch. 20 "Performance Monitoring", ch. 18
+ * "Debug Store"; Vol. 4 MSR tables; Vol. 2A CPUID) names them. Logic uses
+ * these names, never bare numbers. */
+#ifndef BP_MSR_H
+#define BP_MSR_H
+#include "../lib/types.h"
+
+/* ---- CPUID leaves and bits ------------------------------------------- */
+#define CPUID_LEAF_VENDOR            0x00
+#define CPUID_LEAF_FEATURES          0x01
+#define CPUID_LEAF_EXT_FEATURES      0x07
+#define CPUID_LEAF_ARCH_PERFMON      0x0A
+#define CPUID_LEAF_HYBRID            0x1A
+#define CPUID_LEAF_ARCH_PERFMON_EXT  0x23
+#define CPUID_LEAF_HYPERVISOR        0x40000000
+#define CPUID_LEAF_EXT_MAX           0x80000000
+#define CPUID_LEAF_BRAND0            0x80000002	/* ..0x80000004 */
+
+/* CPUID.01H */
+#define CPUID_01_ECX_DTES64          BIT(2)	/* 64-bit DS area layout */
+#define CPUID_01_ECX_DS_CPL          BIT(4)
+#define CPUID_01_ECX_PDCM            BIT(15)	/* IA32_PERF_CAPABILITIES */
+#define CPUID_01_ECX_X2APIC          BIT(21)
+#define CPUID_01_ECX_HYPERVISOR      BIT(31)
+#define CPUID_01_EDX_MSR             BIT(5)
+#define CPUID_01_EDX_APIC            BIT(9)
+#define CPUID_01_EDX_DS              BIT(21)	/* Debug Store */
+/* CPUID.07H.0 */
+#define CPUID_07_EDX_HYBRID          BIT(15)
+/* CPUID.1AH: EAX[31:24] core type */
+#define CPUID_1A_CORE_TYPE_ATOM      0x20	/* efficiency core */
+#define CPUID_1A_CORE_TYPE_CORE      0x40	/* performance core */
+/* CPUID.0AH */
+#define CPUID_0A_EDX_ANYTHREAD_DEPRECATED BIT(15)
+/* CPUID.23H sub-leaves */
+#define CPUID_23_SUBLEAF_COUNTERS    1	/* EAX GP bitmap, EBX fixed bitmap */
+
+/* Architectural events: bit i of CPUID.0AH:EBX set = event i NOT available. */
+enum arch_event {
+	ARCH_EVENT_CORE_CYCLES = 0,	/* 0x3C/00 */
+	ARCH_EVENT_INST_RETIRED,	/* 0xC0/00 */
+	ARCH_EVENT_REF_CYCLES,		/* 0x3C/01 */
+	ARCH_EVENT_LLC_REFERENCES,	/* 0x2E/4F */
+	ARCH_EVENT_LLC_MISSES,		/* 0x2E/41 */
+	ARCH_EVENT_BRANCH_RETIRED,	/* 0xC4/00 */
+	ARCH_EVENT_BRANCH_MISSES,	/* 0xC5/00 */
+	ARCH_EVENT_TOPDOWN_SLOTS,	/* 0xA4/01 */
+	ARCH_EVENT_COUNT
+};
+
+/* ---- Architectural MSRs --------------------------------------------- */
+#define MSR_IA32_APIC_BASE           0x01B
+#define   APIC_BASE_BSP              BIT(8)
+#define   APIC_BASE_X2APIC_ENABLE    BIT(10)	/* EXTD */
+#define   APIC_BASE_GLOBAL_ENABLE    BIT(11)
+#define   APIC_BASE_ADDR_MASK        GENMASK(51, 12)
+#define MSR_IA32_PMC0                0x0C1	/* legacy alias, IA32_PMCx = 0xC1+x */
+#define MSR_IA32_PERFEVTSEL0         0x186	/* IA32_PERFEVTSELx = 0x186+x */
+#define MSR_IA32_MISC_ENABLE         0x1A0
+#define   MISC_ENABLE_PERF_MON_AVAILABLE   BIT(7)
+#define   MISC_ENABLE_BTS_UNAVAILABLE      BIT(11)
+#define   MISC_ENABLE_PEBS_UNAVAILABLE     BIT(12)
+#define MSR_OFFCORE_RSP_0            0x1A6
+#define MSR_OFFCORE_RSP_1            0x1A7
+#define MSR_IA32_DEBUGCTL            0x1D9
+#define   DEBUGCTL_LBR                     BIT(0)
+#define   DEBUGCTL_BTF                     BIT(1)
+#define   DEBUGCTL_TR                      BIT(6)
+#define   DEBUGCTL_BTS                     BIT(7)
+#define   DEBUGCTL_BTINT                   BIT(8)
+#define   DEBUGCTL_BTS_OFF_OS              BIT(9)
+#define   DEBUGCTL_BTS_OFF_USR             BIT(10)
+#define   DEBUGCTL_FREEZE_LBRS_ON_PMI      BIT(11)
+#define   DEBUGCTL_FREEZE_PERFMON_ON_PMI   BIT(12)
+#define   DEBUGCTL_FREEZE_WHILE_SMM        BIT(14)
+#define   DEBUGCTL_RTM_DEBUG               BIT(15)
+#define MSR_IA32_FIXED_CTR0          0x309	/* IA32_FIXED_CTRx = 0x309+x */
+#define MSR_IA32_PERF_CAPABILITIES   0x345
+#define MSR_IA32_FIXED_CTR_CTRL      0x38D
+#define MSR_IA32_PERF_GLOBAL_STATUS  0x38E
+#define MSR_IA32_PERF_GLOBAL_CTRL    0x38F
+#define MSR_IA32_PERF_GLOBAL_OVF_CTRL 0x390	/* v2/v3 name */
+#define MSR_IA32_PERF_GLOBAL_STATUS_RESET 0x390	/* v4+ name of the same MSR */
+#define MSR_IA32_PERF_GLOBAL_STATUS_SET   0x391	/* v4+ */
+#define MSR_IA32_PERF_GLOBAL_INUSE        0x392	/* v4+ */
+#define MSR_IA32_PEBS_ENABLE         0x3F1
+#define MSR_PEBS_DATA_CFG            0x3F2
+#define MSR_PEBS_LD_LAT_THRESHOLD    0x3F6
+#define MSR_IA32_A_PMC0              0x4C1	/* full-width alias, IA32_A_PMCx */
+#define MSR_IA32_DS_AREA             0x600
+#define MSR_IA32_X2APIC_BASE         0x800	/* x2APIC register R = 0x800 + (R>>4) */
+
+static inline u32 msr_pmc(unsigned i)         { return MSR_IA32_PMC0 + i; }
+static inline u32 msr_a_pmc(unsigned i)       { return MSR_IA32_A_PMC0 + i; }
+static inline u32 msr_perfevtsel(unsigned i)  { return MSR_IA32_PERFEVTSEL0 + i; }
+static inline u32 msr_fixed_ctr(unsigned i)   { return MSR_IA32_FIXED_CTR0 + i; }
+
+/* IA32_PERFEVTSELx fields */
+#define EVTSEL_EVENT_MASK            GENMASK(7, 0)
+#define EVTSEL_UMASK_SHIFT           8
+#define EVTSEL_UMASK_MASK            GENMASK(15, 8)
+#define EVTSEL_USR                   BIT(16)
+#define EVTSEL_OS                    BIT(17)
+#define EVTSEL_EDGE                  BIT(18)
+#define EVTSEL_PC                    BIT(19)	/* pin control */
+#define EVTSEL_INT                   BIT(20)	/* APIC interrupt on overflow */
+#define EVTSEL_ANY                   BIT(21)	/* AnyThread (v3) */
+#define EVTSEL_EN                    BIT(22)
+#define EVTSEL_INV                   BIT(23)
+#define EVTSEL_CMASK_SHIFT           24
+#define EVTSEL_CMASK_MASK            GENMASK(31, 24)
+#define EVTSEL_IN_TX                 BIT(32)
+#define EVTSEL_IN_TXCP               BIT(33)
+#define EVTSEL_ADAPTIVE_RECORD       BIT(34)	/* PEBS baseline */
+
+/* IA32_FIXED_CTR_CTRL: a 4-bit field per fixed counter at 4*i */
+#define FIXED_CTRL_OS                0x1ULL
+#define FIXED_CTRL_USR               0x2ULL
+#define FIXED_CTRL_ANY               0x4ULL
+#define FIXED_CTRL_PMI               0x8ULL
+#define FIXED_CTRL_FIELD_MASK        0xFULL
+static inline u64 fixed_ctrl_field(unsigned i, u64 bits) { return bits << (4 * i); }
+static inline u64 fixed_ctrl_adaptive(unsigned i)       { return BIT(32 + i); }
+
+/* IA32_PERF_GLOBAL_CTRL / _STATUS / _OVF_CTRL layout */
+#define GLOBAL_FIXED_SHIFT           32
+static inline u64 global_gp_bit(unsigned i)    { return BIT(i); }
+static inline u64 global_fixed_bit(unsigned i) { return BIT(GLOBAL_FIXED_SHIFT + i); }
+#define GLOBAL_STATUS_PERF_METRICS   BIT(48)
+#define GLOBAL_STATUS_TRACE_TOPA_PMI BIT(55)
+#define GLOBAL_STATUS_LBR_FRZ        BIT(58)
+#define GLOBAL_STATUS_CTR_FRZ        BIT(59)
+#define GLOBAL_STATUS_ASCI           BIT(60)
+#define GLOBAL_STATUS_OVF_UNCORE     BIT(61)
+#define GLOBAL_STATUS_OVF_BUFFER     BIT(62)	/* DS buffer threshold reached */
+#define GLOBAL_STATUS_COND_CHGD      BIT(63)
+
+/* IA32_PERF_CAPABILITIES */
+#define PERF_CAP_LBR_FMT_MASK        GENMASK(5, 0)
+#define PERF_CAP_PEBS_TRAP           BIT(6)
+#define PERF_CAP_PEBS_ARCH_REG       BIT(7)
+#define PERF_CAP_PEBS_FORMAT_MASK    GENMASK(11, 8)
+#define PERF_CAP_PEBS_FORMAT_SHIFT   8
+#define PERF_CAP_SMM_FREEZE          BIT(12)
+#define PERF_CAP_FW_WRITE            BIT(13)	/* full-width IA32_A_PMCx */
+#define PERF_CAP_PEBS_BASELINE       BIT(14)
+#define PERF_CAP_PERF_METRICS        BIT(15)
+#define PERF_CAP_PEBS_OUTPUT_PT      BIT(16)
+#define PERF_CAP_PEBS_TIMING_INFO    BIT(17)
+
+/* IA32_PEBS_ENABLE */
+static inline u64 pebs_enable_gp_bit(unsigned i)    { return BIT(i); }
+static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* baseline */
+#define PEBS_ENABLE_LL_SHIFT         32	/* pre-baseline: load-latency enables */
+
+/* MSR_PEBS_DATA_CFG */
+#define PEBS_DATACFG_MEMINFO         BIT(0)
+#define PEBS_DATACFG_GP              BIT(1)
+#define PEBS_DATACFG_XMMS            BIT(2)
+#define PEBS_DATACFG_LBRS            BIT(3)
+#define PEBS_DATACFG_LBR_SHIFT       24	/* [31:24] = LBR entries - 1 */
+
+/* MSR_PEBS_LD_LAT_THRESHOLD: [15:0] minimum latency in core cycles */
+#define PEBS_LD_LAT_THRESHOLD_MASK   GENMASK(15, 0)
+
+/* ---- Debug Store save area (64-bit layout, SDM 18.4.9 / 20.6.2.4.2) ---- */
+#define DS_BTS_BUFFER_BASE           0x00
+#define DS_BTS_INDEX                 0x08
+#define DS_BTS_ABSOLUTE_MAXIMUM      0x10
+#define DS_BTS_INTERRUPT_THRESHOLD   0x18
+#define DS_PEBS_BUFFER_BASE          0x20
+#define DS_PEBS_INDEX                0x28
+#define DS_PEBS_ABSOLUTE_MAXIMUM     0x30
+#define DS_PEBS_INTERRUPT_THRESHOLD  0x38
+#define DS_PEBS_COUNTER_RESET        0x40	/* u64 reset values from here */
+#define DS_RESET_FIXED_SLOT_FMT4     8	/* fixed i at slot 8+i, format < 5 */
+#define DS_RESET_FIXED_SLOT_FMT5     32	/* fixed i at slot 32+i, format >= 5 */
+
+/* ---- Local APIC (xAPIC MMIO offsets; x2APIC MSR = 0x800 + off/16) ---- */
+#define APIC_ID                      0x020
+#define APIC_VERSION                 0x030
+#define APIC_TPR                     0x080
+#define APIC_EOI                     0x0B0
+#define APIC_SPIV                    0x0F0
+#define APIC_ICR_LOW                 0x300
+#define APIC_ICR_HIGH                0x310	/* xAPIC only */
+#define APIC_LVT_TIMER               0x320
+#define APIC_LVT_PERFCNT             0x340	/* LVT performance counter */
+#define APIC_LVT_LINT0               0x350
+#define APIC_LVT_LINT1               0x360
+#define APIC_LVT_ERROR               0x370
+#define   APIC_LVT_VECTOR_MASK       GENMASK(7, 0)
+#define   APIC_LVT_DELIVERY_MASK     GENMASK(10, 8)
+#define   APIC_LVT_DELIVERY_FIXED    (0x0 << 8)
+#define   APIC_LVT_DELIVERY_SMI      (0x2 << 8)
+#define   APIC_LVT_DELIVERY_NMI      (0x4 << 8)
+#define   APIC_LVT_DELIVERY_STATUS   BIT(12)
+#define   APIC_LVT_MASKED            BIT(16)
+#define   APIC_ICR_DEST_SELF         (0x1 << 18)	/* destination shorthand */
+#define   APIC_ICR_LEVEL_ASSERT      BIT(14)
+static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (xapic_offset >> 4); }
+#define MSR_X2APIC_SELF_IPI          0x83F
+
+#endif

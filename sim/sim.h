@@ -1,0 +1,16 @@
+/* The emulated Intel PMU: a strict model of the SDM behind the hardware
+ * seam. This header is the part the rest of bareperf uses; the model's
+ * test-facing API (event injection, fault injection, statistics,
+ * snapshots) is in sim/sim_api.h. */
+#ifndef BP_SIM_H
+#define BP_SIM_H
+#include "../lib/types.h"
+#include "../pmu/hw.h"
+
+/* Starts the model of a CPU ("skl", "icx", "spr", "adl", ...). Returns its
+ * seam backend, or NULL with a message in err naming the known models. */
+const struct hw_ops *sim_open(const char *model, char *err, size_t errlen);
+void sim_close(void);
+const char *sim_default_model(void);
+
+#endif
