@@ -3,6 +3,8 @@
 # folder, so adding a file needs no change here.
 
 BUILD   := build
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
 HOSTDIR := $(BUILD)/host
 EFIDIR  := $(BUILD)/efi
 
@@ -32,9 +34,9 @@ TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(HOSTDIR)/obj/%.o)
 EFI_CC      := gcc
 EFI_INC     := /usr/include/efi
 EFI_LIB     := /usr/lib
-EFI_CFLAGS  := $(COMMON_CFLAGS) -DBP_EFI=1 -ffreestanding -fno-stack-protector \
+EFI_CFLAGS  := $(COMMON_CFLAGS) -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 -DBP_EFI=1 -ffreestanding -fno-stack-protector \
 	-fno-stack-check -fpic -fshort-wchar -mno-red-zone -maccumulate-outgoing-args \
-	-DGNU_EFI_USE_MS_ABI -I$(EFI_INC) -I$(EFI_INC)/x86_64
+	-DGNU_EFI_USE_MS_ABI
 EFI_LDFLAGS := -nostdlib -znocombreloc -T linker.ld -shared -Bsymbolic \
 	--no-undefined -L$(EFI_LIB)
 EFI_OBJ := $(CORE_SRC:%.c=$(EFIDIR)/obj/%.o) $(BOOT_SRC:%.c=$(EFIDIR)/obj/%.o) \
@@ -52,7 +54,8 @@ host: $(HOSTDIR)/bareperf
 
 $(HOSTDIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@
@@ -67,11 +70,13 @@ $(HOSTDIR)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a
 
 $(EFIDIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(EFI_CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC [efi] $<"
+	$(Q)$(EFI_CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(EFIDIR)/obj/%.o: %.asm
 	@mkdir -p $(dir $@)
-	nasm -f elf64 -g -o $@ $<
+	@echo "  NASM    $<"
+	$(Q)nasm -f elf64 -g -o $@ $<
 
 # bareperf.elf: the linked image with all symbols and debug info at its link
 # addresses (perf and gdb read this); bareperf.efi: the PE32+ made from it.
@@ -84,11 +89,14 @@ $(BUILD)/bareperf.efi: $(BUILD)/bareperf.elf
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
 	@echo "bareperf.efi: $$(stat -c %s $@) bytes (text $$(size -A $< | awk '$$1==".text"{print $$2}') bytes)"
 
+# `make test` and `make run` install missing Debian packages first.
 unit: $(TEST_BIN)
-test: all $(TEST_BIN)
+test: deps
+	@$(MAKE) --no-print-directory all unit
 	@tools/run-tests
 
-run: all
+run: deps
+	@$(MAKE) --no-print-directory all
 	tools/qemu-run -- $(RUN_ARGS)
 
 RUN_ARGS ?= info

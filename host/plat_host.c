@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "../lib/plat.h"
 #include "../lib/fmt.h"
+#include "capture.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +12,48 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Tests capture what commands print (host/capture.h). */
+static char *capture_buf;
+static size_t capture_cap, capture_len;
+
+void host_capture_start(char *buf, size_t cap)
+{
+	capture_buf = buf;
+	capture_cap = cap;
+	capture_len = 0;
+	if (cap)
+		buf[0] = 0;
+}
+
+size_t host_capture_stop(void)
+{
+	size_t n = capture_len;
+	capture_buf = NULL;
+	return n;
+}
+
+static bool capture(const char *s, size_t len)
+{
+	if (!capture_buf)
+		return false;
+	for (size_t i = 0; i < len && capture_len + 1 < capture_cap; i++)
+		capture_buf[capture_len++] = s[i];
+	capture_buf[capture_len] = 0;
+	return true;
+}
+
 void plat_console_write(const char *s, size_t len)
 {
+	if (capture(s, len))
+		return;
 	fwrite(s, 1, len, stdout);
 	fflush(stdout);
 }
 
 void plat_error_write(const char *s, size_t len)
 {
+	if (capture(s, len))
+		return;
 	fflush(stdout);
 	fwrite(s, 1, len, stderr);
 }

@@ -1,0 +1,75 @@
+/* The image's command line. From the UEFI shell or a boot entry with
+ * arguments, UEFI hands us LoadOptions (UCS-2 text). When it gives none (a
+ * plain removable-media boot, as tools/qemu-run does), we read the ASCII
+ * file \bareperf\cmdline on the ESP instead. */
+#include "efi.h"
+#include "../cmd/cli.h"
+#include "../lib/out.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+
+#define CMDLINE_MAX 2048
+static char line[CMDLINE_MAX];
+
+/* LoadOptions is only a command line if it is printable UCS-2 text: some
+ * boot managers pass binary optional data there. */
+static bool load_options_text(void)
+{
+	const CHAR16 *w = boot_loaded_image ? boot_loaded_image->LoadOptions : NULL;
+	UINTN chars = boot_loaded_image ? boot_loaded_image->LoadOptionsSize / 2 : 0;
+	size_t n = 0;
+
+	if (!w || chars == 0)
+		return false;
+	for (UINTN i = 0; i < chars && w[i]; i++) {
+		if (w[i] < 0x20 || w[i] > 0x7E) {
+			if (w[i] == '\t')
+				continue;
+			return false;
+		}
+		if (n + 1 >= CMDLINE_MAX)
+			return false;
+		line[n++] = (char)w[i];
+	}
+	line[n] = 0;
+	return n > 0;
+}
+
+static bool cmdline_file(void)
+{
+	long n = plat_file_read("cmdline", line, CMDLINE_MAX - 1);
+	if (n < 0)
+		return false;
+	line[n] = 0;
+	return true;
+}
+
+/* The UEFI shell passes the program's own name first; a boot entry
+ * usually passes only the arguments. */
+static bool is_program_name(const char *w)
+{
+	size_t n = bp_strlen(w);
+	return (n >= 4 && bp_strcasecmp(w + n - 4, ".efi") == 0) ||
+	       bp_strcasecmp(w, "bareperf") == 0;
+}
+
+int boot_cmdline(int max, char **argv)
+{
+	const char *err;
+
+	if (!load_options_text() && !cmdline_file())
+		line[0] = 0;
+	argv[0] = "bareperf";
+	int n = cli_split(line, argv + 1, max - 1, &err);
+	if (n < 0) {
+		err_printf("bareperf: %s\n", err);
+		return -1;
+	}
+	if (n > 0 && is_program_name(argv[1])) {
+		for (int i = 1; i < n; i++)
+			argv[i] = argv[i + 1];
+		n--;
+	}
+	argv[n + 1] = NULL;
+	return n + 1;
+}

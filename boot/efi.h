@@ -1,0 +1,35 @@
+/* Shared state of the UEFI side of the image: the firmware tables and the
+ * handles the other boot/ files need. Only boot/ includes this. */
+#ifndef BP_BOOT_EFI_H
+#define BP_BOOT_EFI_H
+#include <efi.h>
+#include <efilib.h>
+#include "../lib/types.h"
+
+extern EFI_HANDLE boot_image;
+extern EFI_LOADED_IMAGE *boot_loaded_image;
+
+/* console.c */
+void console_init(void);
+void console_save_transcript(void);
+/* esp.c: closes any open file handles */
+void esp_init(void);
+/* exit.c: LIFO undo actions that run on every exit path (normal, error,
+ * abort), so the machine is left as we found it. */
+typedef void (*undo_fn)(void *ctx);
+int boot_on_exit(undo_fn fn, void *ctx);
+void boot_run_undo(void);
+__attribute__((noreturn)) void boot_exit(int status);
+void boot_set_qemu_exit(bool on);
+/* cmdline.c: argv from LoadOptions or \bareperf\cmdline */
+int boot_cmdline(int max, char **argv);
+
+static inline void outb(u16 port, u8 v)  { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
+static inline u8 inb(u16 port)
+{
+	u8 v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+#endif

@@ -1,0 +1,55 @@
+/* The real CPU behind the hardware seam: cpuid, rdmsr/wrmsr and APIC MMIO.
+ * MSR accesses go through the probing stubs in boot/msr_probe.asm, which
+ * turn a #GP into an error return instead of a firmware crash; the seam
+ * then decides whether that fault is fatal. */
+#include "efi.h"
+#include "idt.h"
+#include "../lib/fmt.h"
+#include "../pmu/hw.h"
+
+static void real_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *r)
+{
+	__asm__ volatile("cpuid"
+			 : "=a"(r->eax), "=b"(r->ebx), "=c"(r->ecx), "=d"(r->edx)
+			 : "a"(leaf), "c"(subleaf));
+}
+
+static int real_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
+{
+	if (msr_probe_read(msr, val) == 0)
+		return 0;
+	bp_snprintf(f->rule, sizeof(f->rule), "the CPU raised #GP on RDMSR");
+	return 1;
+}
+
+static int real_wrmsr(u32 msr, u64 val, struct hw_fault *f)
+{
+	if (msr_probe_write(msr, val) == 0)
+		return 0;
+	bp_snprintf(f->rule, sizeof(f->rule), "the CPU raised #GP on WRMSR");
+	return 1;
+}
+
+/* The firmware identity-maps physical memory, and the APIC page is mapped
+ * uncached by it, so a volatile access is the MMIO access. */
+static u32 real_mmio_read32(u64 addr)
+{
+	return *(volatile u32 *)(uintptr_t)addr;
+}
+
+static void real_mmio_write32(u64 addr, u32 val)
+{
+	*(volatile u32 *)(uintptr_t)addr = val;
+}
+
+static const struct hw_ops real_ops = {
+	.name = "hw",
+	.emulated = false,
+	.cpuid = real_cpuid,
+	.rdmsr = real_rdmsr,
+	.wrmsr = real_wrmsr,
+	.mmio_read32 = real_mmio_read32,
+	.mmio_write32 = real_mmio_write32,
+};
+
+const struct hw_ops *plat_hw_ops(void) { return &real_ops; }

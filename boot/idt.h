@@ -1,0 +1,33 @@
+/* IDT gates: install our own handler on a vector and put the firmware's
+ * gate back on exit. */
+#ifndef BP_IDT_H
+#define BP_IDT_H
+#include "../lib/types.h"
+
+struct idt_gate {
+	u16 offset_low;
+	u16 selector;
+	u8 ist;
+	u8 type_attr;		/* 0x8E: present, DPL 0, 64-bit interrupt gate */
+	u16 offset_mid;
+	u32 offset_high;
+	u32 reserved;
+} __attribute__((packed));
+
+#define IDT_GATE_INTERRUPT 0x8E
+#define IDT_VECTOR_GP      13
+
+/* Replaces the gate of vector with one to entry (firmware's code segment);
+ * the old gate is saved and restored by idt_restore() or on exit. */
+void idt_install(u8 vector, void (*entry)(void));
+void idt_restore(u8 vector);
+u64 idt_gate_target(u8 vector);
+
+/* boot/msr_probe.asm: RDMSR/WRMSR that return 1 instead of faulting,
+ * once msr_probe_init() has put our #GP gate in front of the firmware's
+ * (other faults still reach the firmware's handler). */
+void msr_probe_init(void);
+int msr_probe_read(u32 msr, u64 *val);
+int msr_probe_write(u32 msr, u64 val);
+
+#endif

@@ -1,0 +1,18 @@
+# Helpers for the end-to-end tests: each test boots the image in QEMU
+# through tools/qemu-run and checks its console, exit status and files.
+set -u
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# qemu ARGS...: boots with ARGS, sets $rc, console in $tmp/console, files in $tmp/out
+qemu() {
+	rm -rf "$tmp/out"
+	tools/qemu-run -t "${QEMU_TIMEOUT:-240}" -o "$tmp/out" -- "$@" >"$tmp/console" 2>&1
+	rc=$?
+	cat "$tmp/console"
+}
+expect_rc() { [ "$rc" -eq "$1" ] || fail "exit status $rc, expected $1"; }
+expect_console() { grep -q -- "$1" "$tmp/console" || fail "console lacks '$1'"; }

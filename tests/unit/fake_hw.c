@@ -1,0 +1,47 @@
+#include "fake_hw.h"
+#include <stdio.h>
+
+static const struct fake_cpu *cpu;
+
+static void fake_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *r)
+{
+	*r = (struct cpuid_regs){ 0, 0, 0, 0 };
+	for (const struct fake_cpuid *c = cpu->cpuid; c->leaf != 0xFFFFFFFFu; c++)
+		if (c->leaf == leaf && c->subleaf == subleaf)
+			*r = c->regs;
+}
+
+static int fake_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
+{
+	for (const struct fake_msr *m = cpu->msrs; m && m->msr; m++)
+		if (m->msr == msr) {
+			*val = m->value;
+			return 0;
+		}
+	snprintf(f->rule, sizeof(f->rule), "MSR 0x%x not implemented on %s", msr, cpu->name);
+	return 1;
+}
+
+static int fake_wrmsr(u32 msr, u64 val, struct hw_fault *f)
+{
+	snprintf(f->rule, sizeof(f->rule), "fake CPU %s is read-only", cpu->name);
+	return 1;
+}
+
+static u32 fake_mmio_read32(u64 addr) { return 0; }
+static void fake_mmio_write32(u64 addr, u32 val) {}
+
+static struct hw_ops fake_ops = {
+	.name = "fake",
+	.cpuid = fake_cpuid,
+	.rdmsr = fake_rdmsr,
+	.wrmsr = fake_wrmsr,
+	.mmio_read32 = fake_mmio_read32,
+	.mmio_write32 = fake_mmio_write32,
+};
+
+void fake_hw_select(const struct fake_cpu *c)
+{
+	cpu = c;
+	hw_select(&fake_ops);
+}

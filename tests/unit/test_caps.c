@@ -1,0 +1,249 @@
+/* CPUID.0AH / IA32_PERF_CAPABILITIES decoding against register values of
+ * real CPUs. Leaf values are those the parts report in public CPUID dumps;
+ * PERF_CAPABILITIES values are composed from each part's documented
+ * features (SDM Vol. 4, Table 2-2 and the model-specific tables). */
+#include "test.h"
+#include "fake_hw.h"
+#include "pmu/caps.h"
+
+#define INTEL_VENDOR(max) { 0x0, 0, { (max), 0x756e6547, 0x6c65746e, 0x49656e69 } }
+
+/* Skylake client, i7-6700K (06_5EH stepping 3). */
+static const struct fake_cpuid skl_cpuid[] = {
+	INTEL_VENDOR(0x16),
+	{ 0x1, 0, { 0x000506E3, 0x00100800, 0x7FFAFBBF, 0xBFEBFBFF } },
+	{ 0xA, 0, { 0x07300404, 0x00000000, 0x00000000, 0x00000603 } },
+	FAKE_END_CPUID,
+};
+static const struct fake_msr skl_msrs[] = {
+	{ MSR_IA32_PERF_CAPABILITIES, 0x33C5 },	/* fmt 3, SMM freeze, FW writes */
+	{ MSR_IA32_MISC_ENABLE, 0x850089 },
+	FAKE_END_MSR,
+};
+
+/* Ice Lake server, Xeon Platinum 8380 (06_6AH stepping 6). */
+static const struct fake_cpuid icx_cpuid[] = {
+	INTEL_VENDOR(0x1B),
+	{ 0x1, 0, { 0x000606A6, 0x00400800, 0x7FFEFBFF, 0xBFEBFBFF } },
+	{ 0xA, 0, { 0x08300805, 0x00000000, 0x00000000, 0x00008604 } },
+	FAKE_END_CPUID,
+};
+static const struct fake_msr icx_msrs[] = {
+	{ MSR_IA32_PERF_CAPABILITIES, 0xF4C5 },	/* fmt 4 + baseline, metrics */
+	{ MSR_IA32_MISC_ENABLE, 0x850089 },
+	FAKE_END_MSR,
+};
+
+/* Sapphire Rapids, Xeon 8480+ (06_8FH stepping 8). */
+static const struct fake_cpuid spr_cpuid[] = {
+	INTEL_VENDOR(0x20),
+	{ 0x1, 0, { 0x000806F8, 0x00800800, 0x7FFEFBFF, 0xBFEBFBFF } },
+	{ 0xA, 0, { 0x08300805, 0x00000000, 0x00000000, 0x00008604 } },
+	FAKE_END_CPUID,
+};
+static const struct fake_msr spr_msrs[] = {
+	{ MSR_IA32_PERF_CAPABILITIES, 0x1F4C5 },	/* + PEBS output to PT */
+	{ MSR_IA32_MISC_ENABLE, 0x850089 },
+	FAKE_END_MSR,
+};
+
+/* Alder Lake, i9-12900K (06_97H stepping 2): the two core types report
+ * different counter sets; CPUID.1AH tells which one we run on. */
+#define ADL_COMMON \
+	INTEL_VENDOR(0x20), \
+	{ 0x1, 0, { 0x00090672, 0x00800800, 0x7FFAFBFF, 0xBFEBFBFF } }, \
+	{ 0x7, 0, { 0x00000002, 0x239CA7EB, 0x98C027AC, 0xFC1CC410 } }
+static const struct fake_cpuid adl_p_cpuid[] = {
+	ADL_COMMON,
+	{ 0xA, 0, { 0x08300805, 0x00000000, 0x00000000, 0x00008604 } },
+	{ 0x1A, 0, { 0x40000001, 0, 0, 0 } },
+	FAKE_END_CPUID,
+};
+static const struct fake_cpuid adl_e_cpuid[] = {
+	ADL_COMMON,
+	{ 0xA, 0, { 0x07300605, 0x00000000, 0x00000000, 0x00008603 } },
+	{ 0x1A, 0, { 0x20000001, 0, 0, 0 } },
+	FAKE_END_CPUID,
+};
+static const struct fake_msr adl_msrs[] = {
+	{ MSR_IA32_PERF_CAPABILITIES, 0x134C5 },
+	{ MSR_IA32_MISC_ENABLE, 0x850089 },
+	FAKE_END_MSR,
+};
+
+/* QEMU TCG's CPU: no architectural perfmon, no PDCM. */
+static const struct fake_cpuid nopmu_cpuid[] = {
+	{ 0x0, 0, { 0xD, 0x68747541, 0x444D4163, 0x69746E65 } },	/* AuthenticAMD */
+	{ 0x1, 0, { 0x00060FB1, 0x00000800, 0x80202001, 0x078BFBFD } },
+	FAKE_END_CPUID,
+};
+
+static const struct fake_cpu skl = { "skl", skl_cpuid, skl_msrs };
+static const struct fake_cpu icx = { "icx", icx_cpuid, icx_msrs };
+static const struct fake_cpu spr = { "spr", spr_cpuid, spr_msrs };
+static const struct fake_cpu adl_p = { "adl-p", adl_p_cpuid, adl_msrs };
+static const struct fake_cpu adl_e = { "adl-e", adl_e_cpuid, adl_msrs };
+static const struct fake_cpu nopmu = { "nopmu", nopmu_cpuid, NULL };
+
+static struct pmu_caps read_caps(const struct fake_cpu *cpu)
+{
+	struct pmu_caps c;
+	fake_hw_select(cpu);
+	pmu_caps_read(&c);
+	return c;
+}
+
+static void test_skylake(void **state)
+{
+	struct pmu_caps c = read_caps(&skl);
+	assert_true(c.intel);
+	assert_int_equal(c.family, 6);
+	assert_int_equal(c.model, 0x5E);	/* extended model prepended */
+	assert_int_equal(c.stepping, 3);
+	assert_int_equal(c.version, 4);
+	assert_int_equal(c.num_gp, 4);
+	assert_int_equal(c.gp_width, 48);
+	assert_int_equal(c.gp_mask, 0xF);
+	assert_int_equal(c.num_fixed, 3);
+	assert_int_equal(c.fixed_width, 48);
+	assert_int_equal(c.arch_events_len, 7);
+	assert_int_equal(c.arch_events, 0x7F);	/* EBX = 0: all 7 present */
+	assert_false(caps_arch_event(&c, ARCH_EVENT_TOPDOWN_SLOTS));
+	assert_int_equal(c.pebs_format, 3);
+	assert_true(c.full_width_write);
+	assert_true(c.smm_freeze);
+	assert_false(c.pebs_baseline);
+	assert_int_equal(c.lbr_format, 5);
+	assert_true(c.ds && c.dtes64 && c.pdcm);
+	assert_true(caps_has_pebs(&c));
+	assert_false(c.hybrid);
+	assert_true(caps_has_global_ctrl(&c) && caps_has_status_set(&c));
+}
+
+static void test_icelake_server(void **state)
+{
+	struct pmu_caps c = read_caps(&icx);
+	assert_int_equal(c.model, 0x6A);
+	assert_int_equal(c.version, 5);
+	assert_int_equal(c.num_gp, 8);
+	assert_int_equal(c.gp_mask, 0xFF);
+	assert_int_equal(c.num_fixed, 4);
+	assert_int_equal(c.fixed_mask, 0xF);
+	assert_true(c.anythread_deprecated);	/* EDX[15] */
+	assert_int_equal(c.pebs_format, 4);
+	assert_true(c.pebs_baseline);
+	assert_true(c.perf_metrics);
+	assert_true(caps_arch_event(&c, ARCH_EVENT_TOPDOWN_SLOTS));
+}
+
+static void test_sapphire_rapids(void **state)
+{
+	struct pmu_caps c = read_caps(&spr);
+	assert_int_equal(c.model, 0x8F);
+	assert_int_equal(c.stepping, 8);
+	assert_int_equal(c.num_gp, 8);
+	assert_int_equal(c.num_fixed, 4);
+	assert_int_equal(c.pebs_format, 4);
+	assert_true(c.pebs_baseline);
+	assert_true(c.pebs_output_pt);
+}
+
+static void test_alder_lake_core_types(void **state)
+{
+	struct pmu_caps p = read_caps(&adl_p);
+	struct pmu_caps e = read_caps(&adl_e);
+	assert_true(p.hybrid && e.hybrid);
+	assert_int_equal(p.model, 0x97);
+	assert_int_equal(p.core_type, CPUID_1A_CORE_TYPE_CORE);
+	assert_int_equal(e.core_type, CPUID_1A_CORE_TYPE_ATOM);
+	assert_int_equal(p.num_gp, 8);
+	assert_int_equal(e.num_gp, 6);
+	assert_int_equal(e.gp_mask, 0x3F);
+	assert_int_equal(p.num_fixed, 4);
+	assert_int_equal(e.num_fixed, 3);
+	assert_string_equal(caps_core_type_name(e.core_type), "efficiency core (Atom)");
+}
+
+static void test_no_pmu(void **state)
+{
+	struct pmu_caps c = read_caps(&nopmu);
+	assert_false(c.intel);
+	assert_int_equal(c.version, 0);
+	assert_false(caps_has_pmu(&c));
+	assert_false(caps_has_pebs(&c));
+	assert_true(c.hypervisor);
+	/* No PDCM: IA32_PERF_CAPABILITIES must not even be read (it would
+	 * fault here, and the fake backend has no MSRs at all). */
+	assert_int_equal(c.perf_capabilities, 0);
+}
+
+/* SDM: from version 5, fixed counter i exists if ECX[i] or EDX[4:0] > i,
+ * so a bitmap with a hole is honoured. */
+static void test_v5_fixed_bitmap(void **state)
+{
+	struct pmu_caps c = { 0 };
+	struct cpuid_regs r = { 0x08300805, 0, 0x9, 0x00008601 };
+	caps_decode_leaf0a(&c, &r);
+	assert_int_equal(c.fixed_mask, 0x9);
+	assert_int_equal(c.num_fixed, 4);
+	assert_true(caps_has_fixed(&c, 3));
+	assert_false(caps_has_fixed(&c, 1));
+}
+
+/* CPUID.23H sub-leaf 1 lists the counters exactly and wins over 0AH. */
+static void test_leaf23_counters(void **state)
+{
+	struct pmu_caps c = { 0 };
+	struct cpuid_regs a = { 0x08300805, 0, 0, 0x00008604 };
+	struct cpuid_regs b = { 0x000000F3, 0x00000007, 0, 0 };
+	caps_decode_leaf0a(&c, &a);
+	caps_decode_leaf23_counters(&c, &b);
+	assert_int_equal(c.gp_mask, 0xF3);
+	assert_int_equal(c.num_gp, 8);
+	assert_false(caps_has_gp(&c, 2));
+	assert_int_equal(c.fixed_mask, 0x7);
+	assert_int_equal(c.num_fixed, 3);
+}
+
+/* Version 1 has no fixed counters: EDX is reserved and must be ignored. */
+static void test_v1_ignores_edx(void **state)
+{
+	struct pmu_caps c = { 0 };
+	struct cpuid_regs r = { 0x04280201, 0, 0, 0x603 };
+	caps_decode_leaf0a(&c, &r);
+	assert_int_equal(c.version, 1);
+	assert_int_equal(c.num_gp, 2);
+	assert_int_equal(c.gp_width, 40);
+	assert_int_equal(c.num_fixed, 0);
+	assert_false(caps_has_global_ctrl(&c));
+}
+
+/* MISC_ENABLE bit 12 set: PEBS unavailable even though DS is present. */
+static void test_pebs_unavailable(void **state)
+{
+	static const struct fake_msr msrs[] = {
+		{ MSR_IA32_PERF_CAPABILITIES, 0x33C5 },
+		{ MSR_IA32_MISC_ENABLE, 0x850089 | MISC_ENABLE_PEBS_UNAVAILABLE },
+		FAKE_END_MSR,
+	};
+	const struct fake_cpu cpu = { "skl-nopebs", skl_cpuid, msrs };
+	struct pmu_caps c = read_caps(&cpu);
+	assert_true(c.ds);
+	assert_false(caps_has_pebs(&c));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_skylake),
+		cmocka_unit_test(test_icelake_server),
+		cmocka_unit_test(test_sapphire_rapids),
+		cmocka_unit_test(test_alder_lake_core_types),
+		cmocka_unit_test(test_no_pmu),
+		cmocka_unit_test(test_v5_fixed_bitmap),
+		cmocka_unit_test(test_leaf23_counters),
+		cmocka_unit_test(test_v1_ignores_edx),
+		cmocka_unit_test(test_pebs_unavailable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
