@@ -1,0 +1,98 @@
+#include "efi.h"
+#include "idt.h"
+#include "isr.h"
+#include "../pmu/hw.h"
+#include "../pmu/msr.h"
+
+extern void isr_pmi_entry(void);
+extern void isr_tick_entry(void);
+extern u32 isr_pmi_vector, isr_tick_vector;
+
+struct isr_slot {
+	isr_handler handler;
+	void *ctx;
+};
+static struct isr_slot pmi_slot, tick_slot;
+
+/* The real xAPIC, reached without the seam: when the PMU is emulated the
+ * seam's APIC is the model's, but the interrupt itself came through this
+ * one. OVMF runs the APIC in xAPIC mode (QEMU's TCG has no x2APIC). */
+static volatile u32 *real_apic_reg(u32 offset)
+{
+	u64 base;
+	if (msr_probe_read(MSR_IA32_APIC_BASE, &base) != 0)
+		base = 0xFEE00000;
+	return (volatile u32 *)(uintptr_t)((base & APIC_BASE_ADDR_MASK) + offset);
+}
+
+static bool real_x2apic(void)
+{
+	u64 base;
+	return msr_probe_read(MSR_IA32_APIC_BASE, &base) == 0 &&
+	       (base & APIC_BASE_X2APIC_ENABLE);
+}
+
+static void real_eoi(void)
+{
+	if (real_x2apic())
+		msr_probe_write(x2apic_msr(APIC_EOI), 0);
+	else
+		*real_apic_reg(APIC_EOI) = 0;
+}
+
+void isr_real_self_ipi(u8 vector)
+{
+	if (real_x2apic()) {
+		msr_probe_write(MSR_X2APIC_SELF_IPI, vector);
+		return;
+	}
+	*real_apic_reg(APIC_ICR_HIGH) = 0;
+	*real_apic_reg(APIC_ICR_LOW) = APIC_ICR_DEST_SELF | APIC_ICR_LEVEL_ASSERT |
+				       APIC_LVT_DELIVERY_FIXED | vector;
+}
+
+void isr_dispatch(u32 vector, const struct isr_frame *frame)
+{
+	const struct hw_ops *ops = hw_current();
+	bool emulated = ops && ops->emulated;
+	struct isr_slot *slot = vector == ISR_PMI_VECTOR ? &pmi_slot : &tick_slot;
+
+	if (vector == ISR_TICK_VECTOR) {
+		/* The tick is a real interrupt: acknowledge it first so the
+		 * PMIs it may cause (self-IPIs) are not held behind it. */
+		real_eoi();
+		if (slot->handler)
+			slot->handler(frame, slot->ctx);
+		return;
+	}
+	if (slot->handler)
+		slot->handler(frame, slot->ctx);
+	if (emulated)
+		real_eoi();	/* the PMI logic EOIed the model's APIC */
+}
+
+void isr_install_pmi(isr_handler h, void *ctx)
+{
+	pmi_slot = (struct isr_slot){ h, ctx };
+	isr_pmi_vector = ISR_PMI_VECTOR;
+	idt_install(ISR_PMI_VECTOR, isr_pmi_entry);
+}
+
+void isr_install_tick(isr_handler h, void *ctx)
+{
+	tick_slot = (struct isr_slot){ h, ctx };
+	isr_tick_vector = ISR_TICK_VECTOR;
+	idt_install(ISR_TICK_VECTOR, isr_tick_entry);
+}
+
+void isr_remove_pmi(void)
+{
+	idt_restore(ISR_PMI_VECTOR);
+	pmi_slot = (struct isr_slot){ 0 };
+}
+
+void isr_remove_tick(void)
+{
+	idt_restore(ISR_TICK_VECTOR);
+	tick_slot = (struct isr_slot){ 0 };
+}
