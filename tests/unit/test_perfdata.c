@@ -4,6 +4,7 @@
 #include "test.h"
 #include <time.h>
 #include "lib/perfdata.h"
+#include "test_perfdata.h"
 #include "lib/perfdata_read.h"
 
 #define FILE_CAP (8u << 20)
@@ -35,21 +36,6 @@ static const struct perfdata_config test_cfg = {
 	.cpuid = "GenuineIntel,6,106,6",
 	.nr_cpus_online = 4,
 	.version = "bareperf test",
-};
-
-static const struct perfdata_event cycles_ev = {
-	.name = "cycles:pp", .type = PERF_TYPE_RAW, .config = 0x3c, .precise = 2,
-	.sample_period = 100003,
-	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN,
-};
-
-static const struct perfdata_event loads_ev = {
-	.name = "mem-loads,ldlat=30:p", .type = PERF_TYPE_RAW, .config = 0x1cd,
-	.config1 = 30, .precise = 1, .sample_period = 2000,
-	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		       PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
-		       PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC,
 };
 
 static struct bp_sample make_sample(u32 event, u64 ip, u64 tsc)
@@ -224,6 +210,32 @@ static void test_missing_fields_are_zero(void **state)
 	assert_int_equal(rec.addr, 0);
 	assert_int_equal(rec.weight, 0);
 	assert_int_equal(rec.misc, PERF_RECORD_MISC_USER);
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+/* -F FREQ: attr.freq set and sample_freq in the period slot; each sample
+ * then carries its own period. An attr with neither is refused. */
+static void test_frequency_event(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	struct perfdata_event ev = cycles_ev;
+	struct bp_sample s = make_sample(0, 0x1000, 1);
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+
+	ev.freq = true;
+	ev.sample_period = 4000;
+	assert_int_equal(perfdata_add_event(pd, &ev), 0);
+	s.period = 123457;
+	perfdata_sample(pd, &s);
+	assert_int_equal(perfdata_finish(pd), 0);
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	assert_true(r.attrs[0].flags & PERF_ATTR_FLAG_FREQ);
+	assert_int_equal(r.attrs[0].sample_period, 4000);
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.period, 123457);
 	perfdata_close(pd);
 	mem_file_free(f);
 }
@@ -429,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_header_attrs_features),
 		cmocka_unit_test(test_records_round_trip),
 		cmocka_unit_test(test_missing_fields_are_zero),
+		cmocka_unit_test(test_frequency_event),
 		cmocka_unit_test(test_flush_makes_cut_file_readable),
 		cmocka_unit_test(test_bad_input_is_refused),
 		cmocka_unit_test(test_sink_failure_is_reported),

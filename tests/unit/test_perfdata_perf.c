@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <unistd.h>
 #include "lib/perfdata.h"
+#include "test_perfdata.h"
 
 static const char target_src[] =
 	"volatile long sink;\n"
@@ -171,26 +172,11 @@ static const struct perfdata_config perf_cfg = {
 	.version = "bareperf test",
 };
 
-static const struct perfdata_event cycles_ev = {
-	.name = "cycles:pp", .type = PERF_TYPE_RAW, .config = 0x3c, .precise = 2,
-	.sample_period = 100003,
-	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN,
-};
-
 static const struct perfdata_event insts_ev = {
 	.name = "inst_retired.any", .type = PERF_TYPE_RAW, .config = 0xc0,
 	.sample_period = 200003,
 	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		       PERF_SAMPLE_PERIOD,
-};
-
-static const struct perfdata_event loads_ev = {
-	.name = "mem-loads,ldlat=30:p", .type = PERF_TYPE_RAW, .config = 0x1cd,
-	.config1 = 30, .precise = 1, .sample_period = 1000,
-	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		       PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-		       PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC,
 };
 
 /* Opens F in the scratch dir with the given events, COMM and MMAP2. */
