@@ -25,7 +25,7 @@
  * read by perf up to that flush. Feature sections (event names, CPU
  * description...) exist only after perfdata_finish(); a cut-short file has
  * samples and symbols but perf names its events from the attr
- * ("raw 0x1cd:ppp").
+ * (perf 6.1 shows "raw 0x3c:upp" for a cycles:pp event).
  *
  * Records carry the fixed pid/tid of the config (default PERFDATA_PID = 1,
  * tid = pid): the whole firmware run is one "process", named by the COMM
