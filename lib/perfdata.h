@@ -1,0 +1,230 @@
+/* Streaming writer for Linux perf's perf.data file format (the "PERFILE2"
+ * layout of tools/perf/Documentation/perf.data-file-format.txt), so that
+ * `perf report`, `perf script`, `perf annotate` and `perf mem report` read
+ * what bareperf records. Facts checked against perf 6.1 are in
+ * ../shared/reference/perf-data.md.
+ *
+ * Portable: no libc, no floating point; compiled into the UEFI image and the
+ * host twin. Output goes through a sink (append + write-at-offset), so the
+ * same code writes a UEFI file (SetPosition/Write) or a host FILE/buffer.
+ *
+ * Usage:
+ *   pd = perfdata_open(&sink, &cfg, NULL, 0);          // plat_alloc'd state
+ *   perfdata_add_event(pd, &ev0);  ...                  // before any record
+ *   perfdata_comm(pd); perfdata_mmap2(pd, &image);      // starts the file
+ *   loop: perfdata_sample(pd, &s) / perfdata_lost(pd, ev, n)
+ *         perfdata_flush(pd) now and then               // cut-safe point
+ *   perfdata_finish(pd);                                // features + header
+ *   perfdata_close(pd);
+ *
+ * File layout: header (104 bytes) | attrs (n x 144) | ids (n x 8) | data ...
+ * | feature table | feature sections. The header and attrs are written when
+ * the first record is written (or at perfdata_start), with the data size
+ * known so far; perfdata_flush() pushes buffered bytes to the sink and
+ * rewrites the header's data size, so a file cut anywhere after a flush is
+ * read by perf up to that flush. Feature sections (event names, CPU
+ * description...) exist only after perfdata_finish(); a cut-short file has
+ * samples and symbols but perf names its events from the attr
+ * (perf 6.1 shows "raw 0x3c:upp" for a cycles:pp event).
+ *
+ * Records carry the fixed pid/tid of the config (default PERFDATA_PID = 1,
+ * tid = pid): the whole firmware run is one "process", named by the COMM
+ * record (default "bareperf"). Samples, MMAP2 and COMM are tagged user space
+ * (misc = PERF_RECORD_MISC_USER) and attrs set exclude_kernel/exclude_hv, so
+ * perf resolves IPs through the MMAP2'd ELF instead of asking for kallsyms.
+ *
+ * Cost: perfdata_sample() is O(1): it encodes the record into an internal
+ * buffer (default 64 KiB) and calls the sink only when the buffer is full.
+ * Not reentrant: call it from one context (e.g. a timer callback draining
+ * the sample ring), never from the PMI itself. */
+#ifndef BP_PERFDATA_H
+#define BP_PERFDATA_H
+#include "types.h"
+#include "sample.h"
+
+/* perf_event_attr.sample_type bits (include/uapi/linux/perf_event.h). The
+ * writer supports the subset bareperf's sampling can supply. */
+#define PERF_SAMPLE_IP		BIT(0)
+#define PERF_SAMPLE_TID		BIT(1)
+#define PERF_SAMPLE_TIME	BIT(2)
+#define PERF_SAMPLE_ADDR	BIT(3)
+#define PERF_SAMPLE_CALLCHAIN	BIT(5)
+#define PERF_SAMPLE_ID		BIT(6)
+#define PERF_SAMPLE_CPU		BIT(7)
+#define PERF_SAMPLE_PERIOD	BIT(8)
+#define PERF_SAMPLE_WEIGHT	BIT(14)
+#define PERF_SAMPLE_DATA_SRC	BIT(15)
+#define PERF_SAMPLE_IDENTIFIER	BIT(16)
+#define PERFDATA_SAMPLE_SUPPORTED (PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN | \
+	PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+	PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_IDENTIFIER)
+
+/* perf_event_attr.type values. */
+#define PERF_TYPE_HARDWARE	0
+#define PERF_TYPE_RAW		4
+
+/* perf_event_attr flag bits (the bitfield word at offset 40). */
+#define PERF_ATTR_FLAG_DISABLED		BIT(0)
+#define PERF_ATTR_FLAG_EXCLUDE_KERNEL	BIT(5)
+#define PERF_ATTR_FLAG_EXCLUDE_HV	BIT(6)
+#define PERF_ATTR_FLAG_FREQ		BIT(10)
+#define PERF_ATTR_PRECISE_SHIFT		15	/* precise_ip: bits 16:15 */
+#define PERF_ATTR_FLAG_SAMPLE_ID_ALL	BIT(18)
+
+/* Record types and header.misc bits. */
+#define PERF_RECORD_MMAP	1
+#define PERF_RECORD_LOST	2
+#define PERF_RECORD_COMM	3
+#define PERF_RECORD_SAMPLE	9
+#define PERF_RECORD_MMAP2	10
+#define PERF_RECORD_LOST_SAMPLES 13
+#define PERF_RECORD_MISC_USER		2
+#define PERF_RECORD_MISC_EXACT_IP	BIT(14)
+/* Marks the start of the user part of a callchain (perf's
+ * PERF_CONTEXT_USER = (u64)-512). */
+#define PERF_CONTEXT_USER	((u64)-512)
+
+/* Feature bits (enum HEADER_* in tools/perf/util/header.h). */
+#define HEADER_HOSTNAME		3
+#define HEADER_OSRELEASE	4
+#define HEADER_VERSION		5
+#define HEADER_ARCH		6
+#define HEADER_NRCPUS		7
+#define HEADER_CPUDESC		8
+#define HEADER_CPUID		9
+#define HEADER_EVENT_DESC	12
+
+#define PERFDATA_HEADER_SIZE	104
+#define PERFDATA_ATTR_SIZE	128	/* perf_event_attr, PERF_ATTR_SIZE_VER7 */
+#define PERFDATA_FILE_ATTR_SIZE	(PERFDATA_ATTR_SIZE + 16)
+#define PERFDATA_MAX_EVENTS	32
+#define PERFDATA_MAX_NAME	128	/* event name as typed, with NUL */
+#define PERFDATA_PID		1
+#define PERFDATA_ID_BASE	1000	/* event i has id PERFDATA_ID_BASE + i */
+
+/* Where the bytes go. Both return 0 or a negative value on failure. */
+struct perfdata_sink {
+	/* Appends len bytes at the end of the file. */
+	int (*append)(void *ctx, const void *data, size_t len);
+	/* Overwrites len bytes at offset, inside what was appended already;
+	 * must leave the append position at the end of the file. */
+	int (*write_at)(void *ctx, u64 offset, const void *data, size_t len);
+	void *ctx;
+};
+
+/* Description of the run; every string is optional (NULL = default or
+ * feature omitted) and is read only during the call that uses it, except
+ * where noted. */
+struct perfdata_config {
+	u64 tsc_hz;		/* TSC frequency for TIME; 0: TIME = raw TSC */
+	u32 pid;		/* 0: PERFDATA_PID */
+	const char *comm;	/* process name; NULL: "bareperf" */
+	/* Feature sections, copied at perfdata_open. */
+	const char *cpudesc;	/* CPU brand string, HEADER_CPUDESC */
+	const char *cpuid;	/* "GenuineIntel,6,106,6", HEADER_CPUID */
+	const char *arch;	/* NULL: "x86_64" */
+	const char *hostname;	/* optional HEADER_HOSTNAME */
+	const char *osrelease;	/* optional HEADER_OSRELEASE (firmware) */
+	const char *version;	/* optional HEADER_VERSION (bareperf's) */
+	u32 nr_cpus_online;	/* HEADER_NRCPUS; 0: feature omitted */
+	u32 nr_cpus_avail;	/* 0: same as online */
+};
+
+/* One event. sample_type says which fields each sample record carries;
+ * IDENTIFIER is added automatically when the file has several events. */
+struct perfdata_event {
+	const char *name;	/* as the user typed it, copied */
+	u32 type;		/* PERF_TYPE_RAW for bareperf's raw events */
+	u64 config, config1, config2;
+	u8 precise;		/* precise_ip 0..3 (the :p count) */
+	bool freq;		/* sample_period is a frequency in Hz */
+	u64 sample_period;	/* period, or frequency when freq */
+	u64 sample_type;	/* PERF_SAMPLE_* within SUPPORTED */
+};
+
+struct perfdata;
+
+/* Bytes of state memory the writer needs for a buffer of buf_size bytes
+ * (buf_size >= PERFDATA_MIN_BUFFER). */
+#define PERFDATA_MIN_BUFFER	4096
+#define PERFDATA_DEFAULT_BUFFER	(64 * 1024)
+size_t perfdata_mem_size(size_t buf_size);
+
+/* Opens a writer. mem/mem_size: caller memory for the state and the output
+ * buffer (mem_size >= perfdata_mem_size(PERFDATA_MIN_BUFFER), 8-byte
+ * aligned); mem NULL: plat_alloc'd with a PERFDATA_DEFAULT_BUFFER buffer.
+ * Returns NULL if memory is missing or too small, or the sink is
+ * incomplete. Writes nothing yet. */
+struct perfdata *perfdata_open(const struct perfdata_sink *sink,
+			       const struct perfdata_config *cfg,
+			       void *mem, size_t mem_size);
+
+/* Adds an event before the file starts; returns its index (0, 1, ...) in
+ * the order added, which is bp_sample.event, or -1 (perfdata_error says
+ * why). */
+int perfdata_add_event(struct perfdata *pd, const struct perfdata_event *ev);
+/* The perf id of event i (what IDENTIFIER/ID and LOST records carry). */
+u64 perfdata_event_id(const struct perfdata *pd, u32 event);
+
+/* Writes header, attrs and ids. Called by the first record if not before;
+ * events cannot be added afterwards. */
+int perfdata_start(struct perfdata *pd);
+
+/* The image, as perf should map it: the ELF file that has the symbols
+ * (recorded path; perf prefixes --symfs), the run-time address of its
+ * executable PT_LOAD, its size, and pgoff = that PT_LOAD's p_offset. */
+struct perfdata_mmap {
+	const char *filename;
+	u64 start;
+	u64 len;
+	u64 pgoff;
+};
+int perfdata_mmap2(struct perfdata *pd, const struct perfdata_mmap *m);
+/* The COMM record naming the process (cfg.comm). */
+int perfdata_comm(struct perfdata *pd);
+/* One sample; s->event picks the attr. Fields the attr's sample_type asks
+ * for but the sample does not have (flags) are written as 0. */
+int perfdata_sample(struct perfdata *pd, const struct bp_sample *s);
+/* Losses. perf 6.1 treats the two records differently:
+ * - perfdata_lost(): PERF_RECORD_LOST {id, count}, perf's record for a
+ *   full ring buffer. `perf report` counts it per event id and always
+ *   prints the warning "Processed N events and lost K chunks! Check
+ *   IO/CPU overload!"; its "# Total Lost Samples:" line stays 0.
+ * - perfdata_lost_samples(): PERF_RECORD_LOST_SAMPLES {count}. `perf
+ *   report` adds it to "# Total Lost Samples: N" in its header and warns
+ *   only when more than 5% of the samples were lost.
+ * bareperf writes the second for samples dropped in its ring (so the
+ * header shows them) and may write the first, with the event, where the
+ * per-event count matters. */
+int perfdata_lost(struct perfdata *pd, u32 event, u64 count);
+int perfdata_lost_samples(struct perfdata *pd, u64 count);
+
+/* Pushes buffered bytes to the sink and rewrites the header's data size:
+ * the file is readable by perf up to here even if nothing more is written. */
+int perfdata_flush(struct perfdata *pd);
+/* Ends the data, writes the feature sections and the final header. No
+ * record may follow. */
+int perfdata_finish(struct perfdata *pd);
+/* Frees plat_alloc'd state (nothing for caller memory). Does not finish. */
+void perfdata_close(struct perfdata *pd);
+
+/* 0, or the first error (negative) that stopped the writer; once set every
+ * call returns it. perfdata_error() says what went wrong ("" if nothing). */
+int perfdata_status(const struct perfdata *pd);
+const char *perfdata_error(const struct perfdata *pd);
+
+/* Statistics: bytes written so far (file size once flushed) and records. */
+u64 perfdata_bytes(const struct perfdata *pd);
+u64 perfdata_samples(const struct perfdata *pd);
+
+/* A sink into caller memory: append fails once cap is reached. */
+struct perfdata_mem_sink {
+	u8 *buf;
+	size_t cap;
+	size_t len;
+};
+void perfdata_mem_sink_init(struct perfdata_sink *sink,
+			    struct perfdata_mem_sink *m, void *buf, size_t cap);
+
+#endif

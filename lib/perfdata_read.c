@@ -1,0 +1,393 @@
+/* perf.data reader: see perfdata_read.h. Reads fields byte by byte so any
+ * buffer alignment works; validates before it trusts a length. */
+#include "perfdata_read.h"
+#include "fmt.h"
+#include "str.h"
+
+static u64 get_le(const u8 *p, unsigned bytes)
+{
+	u64 v = 0;
+	for (unsigned i = 0; i < bytes; i++)
+		v |= (u64)p[i] << (8 * i);
+	return v;
+}
+
+static int bad(struct perfdata_reader *r, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static int bad(struct perfdata_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bp_vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* True if [off, off+size) lies inside limit bytes, without overflow. */
+static bool inside(u64 off, u64 size, u64 limit)
+{
+	return off <= limit && size <= limit - off;
+}
+
+static int read_attr(struct perfdata_reader *r, u32 i, const u8 *p, u64 attr_size)
+{
+	struct perfdata_rattr *a = &r->attrs[i];
+	u64 ids_off = get_le(p + attr_size - 16, 8), ids_size = get_le(p + attr_size - 8, 8);
+	u32 size = (u32)get_le(p + 4, 4);
+
+	/* perf reads attr.size bytes, so it must match the file's attr_size. */
+	if (size != attr_size - 16)
+		return bad(r, "attr %u: size %u but header attr_size %llu - 16", i, size,
+			   (unsigned long long)attr_size);
+	a->type = (u32)get_le(p, 4);
+	a->config = get_le(p + 8, 8);
+	a->sample_period = get_le(p + 16, 8);
+	a->sample_type = get_le(p + 24, 8);
+	a->flags = get_le(p + 40, 8);
+	a->config1 = get_le(p + 56, 8);
+	a->config2 = get_le(p + 64, 8);
+	if (ids_size % 8 || !inside(ids_off, ids_size, r->len))
+		return bad(r, "attr %u: ids {offset %llu, size %llu} outside the file", i,
+			   (unsigned long long)ids_off, (unsigned long long)ids_size);
+	if (ids_size / 8 > PERFDATA_READ_MAX_IDS)
+		return bad(r, "attr %u: %llu ids, more than %d", i,
+			   (unsigned long long)(ids_size / 8), PERFDATA_READ_MAX_IDS);
+	a->nr_ids = (u32)(ids_size / 8);
+	for (u32 k = 0; k < a->nr_ids; k++)
+		a->ids[k] = get_le(r->buf + ids_off + 8 * k, 8);
+	if (a->sample_type & ~PERFDATA_SAMPLE_SUPPORTED)
+		return bad(r, "attr %u: sample_type 0x%llx has fields this reader cannot decode", i,
+			   (unsigned long long)a->sample_type);
+	return 0;
+}
+
+static int check_sample_types(struct perfdata_reader *r)
+{
+	if (r->nr_attrs < 2)
+		return 0;
+	/* Several attrs: perf finds a sample's attr by IDENTIFIER. */
+	for (u32 i = 0; i < r->nr_attrs; i++) {
+		if (!(r->attrs[i].sample_type & PERF_SAMPLE_IDENTIFIER))
+			return bad(r, "attr %u: several events but no PERF_SAMPLE_IDENTIFIER", i);
+		if (!r->attrs[i].nr_ids)
+			return bad(r, "attr %u: several events but no ids", i);
+	}
+	return 0;
+}
+
+/* Header string at *p (u32 length, bytes): name and length without pad. */
+static bool read_string(const u8 *p, u64 avail, const char **s, u32 *len, u64 *used)
+{
+	u32 n;
+	if (avail < 4)
+		return false;
+	n = (u32)get_le(p, 4);
+	if (n == 0 || n > avail - 4)
+		return false;
+	*s = (const char *)p + 4;
+	*len = 0;
+	while (*len < n && (*s)[*len])
+		(*len)++;
+	if (*len == n)
+		return false;	/* not terminated */
+	*used = 4 + n;
+	return true;
+}
+
+static int find_attr_by_id(const struct perfdata_reader *r, u64 id)
+{
+	for (u32 i = 0; i < r->nr_attrs; i++)
+		for (u32 k = 0; k < r->attrs[i].nr_ids; k++)
+			if (r->attrs[i].ids[k] == id)
+				return (int)i;
+	return -1;
+}
+
+static int read_event_desc(struct perfdata_reader *r)
+{
+	u64 off, size, pos = 8;
+	const u8 *p;
+	u32 nr, attr_size;
+
+	if (!perfdata_read_feature(r, HEADER_EVENT_DESC, &off, &size))
+		return 0;
+	p = r->buf + off;
+	if (size < 8)
+		return bad(r, "EVENT_DESC: %llu bytes, too short", (unsigned long long)size);
+	nr = (u32)get_le(p, 4);
+	attr_size = (u32)get_le(p + 4, 4);
+	for (u32 i = 0; i < nr; i++) {
+		const char *name;
+		u32 name_len, nr_ids;
+		u64 used;
+		int at;
+		if (!inside(pos, (u64)attr_size + 4, size))
+			return bad(r, "EVENT_DESC: event %u runs past the section", i);
+		pos += attr_size;
+		nr_ids = (u32)get_le(p + pos, 4);
+		pos += 4;
+		if (!read_string(p + pos, size - pos, &name, &name_len, &used))
+			return bad(r, "EVENT_DESC: event %u has a bad name string", i);
+		pos += used;
+		if (!inside(pos, 8ULL * nr_ids, size))
+			return bad(r, "EVENT_DESC: event %u ids run past the section", i);
+		at = nr_ids ? find_attr_by_id(r, get_le(p + pos, 8)) : -1;
+		if (at >= 0) {
+			r->attrs[at].name = name;
+			r->attrs[at].name_len = name_len;
+		}
+		pos += 8ULL * nr_ids;
+	}
+	return 0;
+}
+
+static int check_feature_table(struct perfdata_reader *r)
+{
+	u64 table = r->data_offset + r->data_size;
+	u32 nr = 0;
+	for (int bit = 0; bit < 256; bit++)
+		if (r->features[bit / 64] & BIT(bit % 64))
+			nr++;
+	if (!nr)
+		return 0;
+	if (!inside(table, 16ULL * nr, r->len))
+		return bad(r, "feature table (%u entries at %llu) outside the file", nr,
+			   (unsigned long long)table);
+	for (u32 i = 0; i < nr; i++) {
+		u64 off = get_le(r->buf + table + 16 * i, 8), size = get_le(r->buf + table + 16 * i + 8, 8);
+		if (!inside(off, size, r->len))
+			return bad(r, "feature section %u {%llu, %llu} outside the file", i,
+				   (unsigned long long)off, (unsigned long long)size);
+	}
+	return 0;
+}
+
+int perfdata_read_open(struct perfdata_reader *r, const void *buf, u64 len)
+{
+	u64 attr_size, attrs_off, attrs_size;
+
+	bp_memset(r, 0, sizeof(*r));
+	r->buf = buf;
+	r->len = len;
+	if (len < PERFDATA_HEADER_SIZE || bp_memcmp(buf, "PERFILE2", 8))
+		return bad(r, "not a perf.data file (no PERFILE2 magic)");
+	if (get_le(r->buf + 8, 8) != PERFDATA_HEADER_SIZE)
+		return bad(r, "header size %llu, expected %d",
+			   (unsigned long long)get_le(r->buf + 8, 8), PERFDATA_HEADER_SIZE);
+	attr_size = get_le(r->buf + 16, 8);
+	attrs_off = get_le(r->buf + 24, 8);
+	attrs_size = get_le(r->buf + 32, 8);
+	r->data_offset = get_le(r->buf + 40, 8);
+	r->data_size = get_le(r->buf + 48, 8);
+	for (int w = 0; w < 4; w++)
+		r->features[w] = get_le(r->buf + 72 + 8 * w, 8);
+	if (attr_size < 16 + 72 || attr_size > 16 + 1024)
+		return bad(r, "attr_size %llu out of range", (unsigned long long)attr_size);
+	if (!attrs_size || attrs_size % attr_size || !inside(attrs_off, attrs_size, len))
+		return bad(r, "attrs section {%llu, %llu} malformed", (unsigned long long)attrs_off,
+			   (unsigned long long)attrs_size);
+	if (attrs_size / attr_size > PERFDATA_MAX_EVENTS)
+		return bad(r, "%llu attrs, more than %d", (unsigned long long)(attrs_size / attr_size),
+			   PERFDATA_MAX_EVENTS);
+	if (!inside(r->data_offset, r->data_size, len))
+		return bad(r, "data section {%llu, %llu} outside the file (%llu bytes)",
+			   (unsigned long long)r->data_offset, (unsigned long long)r->data_size,
+			   (unsigned long long)len);
+	r->nr_attrs = (u32)(attrs_size / attr_size);
+	for (u32 i = 0; i < r->nr_attrs; i++)
+		if (read_attr(r, i, r->buf + attrs_off + i * attr_size, attr_size))
+			return -1;
+	if (check_sample_types(r) || check_feature_table(r) || read_event_desc(r))
+		return -1;
+	r->pos = r->data_offset;
+	return 0;
+}
+
+bool perfdata_read_feature(const struct perfdata_reader *r, int bit, u64 *offset, u64 *size)
+{
+	u64 entry = r->data_offset + r->data_size;
+	if (bit < 0 || bit >= 256 || !(r->features[bit / 64] & BIT(bit % 64)))
+		return false;
+	for (int b = 0; b < bit; b++)
+		if (r->features[b / 64] & BIT(b % 64))
+			entry += 16;
+	*offset = get_le(r->buf + entry, 8);
+	*size = get_le(r->buf + entry + 8, 8);
+	return true;
+}
+
+bool perfdata_read_feature_string(const struct perfdata_reader *r, int bit, char *out, size_t cap)
+{
+	u64 off, size, used;
+	const char *s;
+	u32 len;
+	if (!perfdata_read_feature(r, bit, &off, &size) ||
+	    !read_string(r->buf + off, size, &s, &len, &used) || cap == 0)
+		return false;
+	bp_strlcpy(out, s, MIN((size_t)len + 1, cap));
+	return true;
+}
+
+bool perfdata_read_nrcpus(const struct perfdata_reader *r, u32 *avail, u32 *online)
+{
+	u64 off, size;
+	if (!perfdata_read_feature(r, HEADER_NRCPUS, &off, &size) || size < 8)
+		return false;
+	*avail = (u32)get_le(r->buf + off, 4);
+	*online = (u32)get_le(r->buf + off + 4, 4);
+	return true;
+}
+
+u64 perfdata_callchain_at(const struct perfdata_record *rec, u64 i)
+{
+	return i < rec->nr_callchain ? get_le(rec->callchain + 8 * i, 8) : 0;
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+/* Cursor over one record's body. */
+struct body {
+	const u8 *p;
+	u64 left;
+	bool short_read;
+};
+
+static u64 take(struct body *b, unsigned bytes)
+{
+	u64 v;
+	if (b->left < bytes) {
+		b->short_read = true;
+		b->left = 0;
+		return 0;
+	}
+	v = get_le(b->p, bytes);
+	b->p += bytes;
+	b->left -= bytes;
+	return v;
+}
+
+static int decode_sample(struct perfdata_reader *r, struct perfdata_record *rec, struct body *b)
+{
+	u64 type = r->attrs[0].sample_type;
+	rec->attr = 0;
+	if (r->nr_attrs > 1) {
+		rec->id = take(b, 8);
+		rec->attr = find_attr_by_id(r, rec->id);
+		if (rec->attr < 0)
+			return bad(r, "sample at %llu: IDENTIFIER %llu matches no attr",
+				   (unsigned long long)rec->offset, (unsigned long long)rec->id);
+		type = r->attrs[rec->attr].sample_type;
+	} else if (type & PERF_SAMPLE_IDENTIFIER) {
+		rec->id = take(b, 8);
+	}
+	if (type & PERF_SAMPLE_IP)
+		rec->ip = take(b, 8);
+	if (type & PERF_SAMPLE_TID) {
+		rec->pid = (u32)take(b, 4);
+		rec->tid = (u32)take(b, 4);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		rec->time = take(b, 8);
+	if (type & PERF_SAMPLE_ADDR)
+		rec->addr = take(b, 8);
+	if (type & PERF_SAMPLE_ID)
+		rec->id = take(b, 8);
+	if (type & PERF_SAMPLE_CPU)
+		rec->cpu = (u32)take(b, 8);
+	if (type & PERF_SAMPLE_PERIOD)
+		rec->period = take(b, 8);
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		rec->nr_callchain = take(b, 8);
+		rec->callchain = b->p;
+		if (rec->nr_callchain > b->left / 8)
+			return bad(r, "sample at %llu: callchain of %llu entries runs past the record",
+				   (unsigned long long)rec->offset, (unsigned long long)rec->nr_callchain);
+		b->p += 8 * rec->nr_callchain;
+		b->left -= 8 * rec->nr_callchain;
+	}
+	if (type & PERF_SAMPLE_WEIGHT)
+		rec->weight = take(b, 8);
+	if (type & PERF_SAMPLE_DATA_SRC)
+		rec->data_src = take(b, 8);
+	if (b->short_read || b->left)
+		return bad(r, "sample at %llu: size %u does not match its sample_type 0x%llx",
+			   (unsigned long long)rec->offset, rec->size, (unsigned long long)type);
+	return 0;
+}
+
+static bool has_nul(const u8 *p, u64 n)
+{
+	for (u64 i = 0; i < n; i++)
+		if (!p[i])
+			return true;
+	return false;
+}
+
+/* A NUL-terminated string that fills the rest of the record. */
+static int decode_name(struct perfdata_reader *r, struct perfdata_record *rec, struct body *b)
+{
+	if (b->short_read || !b->left || !has_nul(b->p, b->left))
+		return bad(r, "record at %llu (type %u): name not terminated inside the record",
+			   (unsigned long long)rec->offset, rec->type);
+	rec->name = (const char *)b->p;
+	return 0;
+}
+
+static int decode(struct perfdata_reader *r, struct perfdata_record *rec, struct body *b)
+{
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		return decode_sample(r, rec, b);
+	case PERF_RECORD_LOST:
+		rec->id = take(b, 8);
+		rec->lost = take(b, 8);
+		rec->attr = find_attr_by_id(r, rec->id);
+		if (b->short_read)
+			return bad(r, "LOST at %llu: short record", (unsigned long long)rec->offset);
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		rec->lost = take(b, 8);
+		if (b->short_read)
+			return bad(r, "LOST_SAMPLES at %llu: short record", (unsigned long long)rec->offset);
+		return 0;
+	case PERF_RECORD_COMM:
+		rec->pid = (u32)take(b, 4);
+		rec->tid = (u32)take(b, 4);
+		return decode_name(r, rec, b);
+	case PERF_RECORD_MMAP2:
+		rec->pid = (u32)take(b, 4);
+		rec->tid = (u32)take(b, 4);
+		rec->start = take(b, 8);
+		rec->len = take(b, 8);
+		rec->pgoff = take(b, 8);
+		take(b, 8 + 8 + 8 + 4 + 4);	/* maj/min, ino, generation, prot, flags */
+		return decode_name(r, rec, b);
+	default:
+		return 0;	/* other records: header only */
+	}
+}
+
+int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec)
+{
+	u64 end = r->data_offset + r->data_size;
+	struct body b;
+
+	if (r->pos >= end)
+		return 0;
+	bp_memset(rec, 0, sizeof(*rec));
+	rec->offset = r->pos;
+	if (end - r->pos < 8)
+		return bad(r, "record at %llu: header cut by the end of data", (unsigned long long)r->pos);
+	rec->type = (u32)get_le(r->buf + r->pos, 4);
+	rec->misc = (u16)get_le(r->buf + r->pos + 4, 2);
+	rec->size = (u16)get_le(r->buf + r->pos + 6, 2);
+	if (rec->size < 8 || rec->size % 8 || rec->size > end - r->pos)
+		return bad(r, "record at %llu (type %u): size %u invalid (8-byte multiple inside the data)",
+			   (unsigned long long)r->pos, rec->type, rec->size);
+	b.p = r->buf + r->pos + 8;
+	b.left = rec->size - 8u;
+	b.short_read = false;
+	if (decode(r, rec, &b))
+		return -1;
+	r->pos += rec->size;
+	return 1;
+}

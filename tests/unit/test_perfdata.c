@@ -1,0 +1,452 @@
+/* lib/perfdata.c and lib/perfdata_read.c: what the writer puts in each
+ * field, checked by parsing it back (the real perf is the client in
+ * test_perfdata_perf.c). Layout facts: ../shared/reference/perf-data.md. */
+#include "test.h"
+#include <time.h>
+#include "lib/perfdata.h"
+#include "test_perfdata.h"
+#include "lib/perfdata_read.h"
+
+#define FILE_CAP (8u << 20)
+
+struct mem_file {
+	struct perfdata_sink sink;
+	struct perfdata_mem_sink mem;
+	u8 *buf;
+	unsigned appends;
+};
+
+static struct mem_file *mem_file_new(void)
+{
+	struct mem_file *f = calloc(1, sizeof(*f));
+	f->buf = malloc(FILE_CAP);
+	perfdata_mem_sink_init(&f->sink, &f->mem, f->buf, FILE_CAP);
+	return f;
+}
+
+static void mem_file_free(struct mem_file *f)
+{
+	free(f->buf);
+	free(f);
+}
+
+static const struct perfdata_config test_cfg = {
+	.tsc_hz = 3000000000ULL,
+	.cpudesc = "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz",
+	.cpuid = "GenuineIntel,6,106,6",
+	.nr_cpus_online = 4,
+	.version = "bareperf test",
+};
+
+static struct bp_sample make_sample(u32 event, u64 ip, u64 tsc)
+{
+	struct bp_sample s = { 0 };
+	s.event = event;
+	s.ip = ip;
+	s.tsc = tsc;
+	s.period = event ? 2000 : 100003;
+	s.cpu = 3;
+	s.flags = BP_SAMPLE_TIME | BP_SAMPLE_EXACT_IP;
+	if (event == 1) {
+		s.addr = 0xdead0000 + ip;
+		s.weight = 77;
+		s.data_src = 0x68100142;
+		s.flags |= BP_SAMPLE_ADDR | BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC;
+	} else {
+		s.callchain_len = 2;
+		s.callchain[0] = 0x1111;
+		s.callchain[1] = 0x2222;
+		s.flags |= BP_SAMPLE_CALLCHAIN;
+	}
+	return s;
+}
+
+static struct perfdata *open_two_events(struct mem_file *f)
+{
+	struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	assert_non_null(pd);
+	assert_int_equal(perfdata_add_event(pd, &cycles_ev), 0);
+	assert_int_equal(perfdata_add_event(pd, &loads_ev), 1);
+	return pd;
+}
+
+static void test_header_attrs_features(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = open_two_events(f);
+	struct perfdata_reader r;
+	struct perfdata_mmap m = { "/bareperf.elf", 0x7e000000, 0x9fc0, 0x5000 };
+	char s[128];
+	u32 avail, online;
+
+	assert_int_equal(perfdata_comm(pd), 0);
+	assert_int_equal(perfdata_mmap2(pd, &m), 0);
+	assert_int_equal(perfdata_finish(pd), 0);
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	assert_int_equal(r.nr_attrs, 2);
+	/* Layout: 104-byte header, 2 x 144-byte attrs, 2 ids, then data. */
+	assert_int_equal(r.data_offset, 104 + 2 * 144 + 2 * 8);
+	/* Several events: IDENTIFIER added so perf can tell samples apart. */
+	assert_true(r.attrs[0].sample_type & PERF_SAMPLE_IDENTIFIER);
+	assert_true(r.attrs[1].sample_type & PERF_SAMPLE_IDENTIFIER);
+	assert_int_equal(r.attrs[1].config, 0x1cd);
+	assert_int_equal(r.attrs[1].config1, 30);
+	assert_int_equal(r.attrs[0].sample_period, 100003);
+	/* User-tagged samples need exclude_kernel/exclude_hv (facts sheet). */
+	assert_int_equal(r.attrs[0].flags & (PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV),
+			 PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV);
+	assert_int_equal((r.attrs[0].flags >> PERF_ATTR_PRECISE_SHIFT) & 3, 2);
+	assert_int_equal((r.attrs[1].flags >> PERF_ATTR_PRECISE_SHIFT) & 3, 1);
+	assert_int_equal(r.attrs[0].nr_ids, 1);
+	assert_int_equal(r.attrs[1].ids[0], perfdata_event_id(pd, 1));
+	assert_true(r.attrs[0].ids[0] != r.attrs[1].ids[0]);
+	/* Names from HEADER_EVENT_DESC, as typed. */
+	assert_non_null(r.attrs[1].name);
+	assert_string_equal(r.attrs[1].name, "mem-loads,ldlat=30:p");
+	assert_string_equal(r.attrs[0].name, "cycles:pp");
+	assert_true(perfdata_read_feature_string(&r, HEADER_CPUID, s, sizeof(s)));
+	assert_string_equal(s, "GenuineIntel,6,106,6");
+	assert_true(perfdata_read_feature_string(&r, HEADER_ARCH, s, sizeof(s)));
+	assert_string_equal(s, "x86_64");
+	assert_true(perfdata_read_feature_string(&r, HEADER_CPUDESC, s, sizeof(s)));
+	assert_string_equal(s, test_cfg.cpudesc);
+	assert_true(perfdata_read_feature_string(&r, HEADER_VERSION, s, sizeof(s)));
+	assert_false(perfdata_read_feature_string(&r, HEADER_HOSTNAME, s, sizeof(s)));
+	assert_true(perfdata_read_nrcpus(&r, &avail, &online));
+	assert_int_equal(avail, 4);
+	assert_int_equal(online, 4);
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+static void test_records_round_trip(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = open_two_events(f);
+	struct perfdata_mmap m = { "/bareperf.elf", 0x7e000000, 0x9fc0, 0x5000 };
+	struct bp_sample c = make_sample(0, 0x7e001234, 6000000000ULL + 3);
+	struct bp_sample l = make_sample(1, 0x7e004321, 4500);
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+
+	perfdata_comm(pd);
+	perfdata_mmap2(pd, &m);
+	perfdata_sample(pd, &c);
+	perfdata_sample(pd, &l);
+	perfdata_lost(pd, 1, 9);
+	perfdata_lost_samples(pd, 12);
+	assert_int_equal(perfdata_finish(pd), 0);
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.type, PERF_RECORD_COMM);
+	assert_int_equal(rec.pid, PERFDATA_PID);
+	assert_int_equal(rec.tid, PERFDATA_PID);
+	assert_string_equal(rec.name, "bareperf");
+
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.type, PERF_RECORD_MMAP2);
+	assert_int_equal(rec.misc, PERF_RECORD_MISC_USER);
+	assert_int_equal(rec.start, 0x7e000000);
+	assert_int_equal(rec.len, 0x9fc0);
+	assert_int_equal(rec.pgoff, 0x5000);
+	assert_string_equal(rec.name, "/bareperf.elf");
+
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.type, PERF_RECORD_SAMPLE);
+	assert_int_equal(rec.misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP);
+	assert_int_equal(rec.attr, 0);
+	assert_int_equal(rec.ip, 0x7e001234);
+	/* 6e9 + 3 ticks at 3 GHz = 2 s + 1 ns. */
+	assert_int_equal(rec.time, 2000000001ULL);
+	assert_int_equal(rec.cpu, 3);
+	assert_int_equal(rec.period, 100003);
+	/* A user callchain as the kernel writes it: marker, IP, callers. */
+	assert_int_equal(rec.nr_callchain, 4);
+	assert_int_equal(perfdata_callchain_at(&rec, 0), PERF_CONTEXT_USER);
+	assert_int_equal(perfdata_callchain_at(&rec, 1), 0x7e001234);
+	assert_int_equal(perfdata_callchain_at(&rec, 3), 0x2222);
+
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.attr, 1);
+	assert_int_equal(rec.id, perfdata_event_id(pd, 1));
+	assert_int_equal(rec.time, 1500);
+	assert_int_equal(rec.addr, 0xdead0000ULL + 0x7e004321);
+	assert_int_equal(rec.weight, 77);
+	assert_int_equal(rec.data_src, 0x68100142);
+
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.type, PERF_RECORD_LOST);
+	assert_int_equal(rec.attr, 1);
+	assert_int_equal(rec.lost, 9);
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.type, PERF_RECORD_LOST_SAMPLES);
+	assert_int_equal(rec.lost, 12);
+	assert_int_equal(perfdata_read_next(&r, &rec), 0);
+	assert_int_equal(perfdata_samples(pd), 2);
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+/* A sample field the attr asks for but the sample lacks is written as 0,
+ * and the record size still matches the sample_type. */
+static void test_missing_fields_are_zero(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	struct bp_sample s = { .ip = 0x1000, .tsc = 99, .addr = 5, .event = 0 };
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+
+	assert_int_equal(perfdata_add_event(pd, &loads_ev), 0);
+	perfdata_sample(pd, &s);
+	perfdata_finish(pd);
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	/* One event: no IDENTIFIER needed. */
+	assert_false(r.attrs[0].sample_type & PERF_SAMPLE_IDENTIFIER);
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.ip, 0x1000);
+	assert_int_equal(rec.time, 0);
+	assert_int_equal(rec.addr, 0);
+	assert_int_equal(rec.weight, 0);
+	assert_int_equal(rec.misc, PERF_RECORD_MISC_USER);
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+/* -F FREQ: attr.freq set and sample_freq in the period slot; each sample
+ * then carries its own period. An attr with neither is refused. */
+static void test_frequency_event(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	struct perfdata_event ev = cycles_ev;
+	struct bp_sample s = make_sample(0, 0x1000, 1);
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+
+	ev.freq = true;
+	ev.sample_period = 4000;
+	assert_int_equal(perfdata_add_event(pd, &ev), 0);
+	s.period = 123457;
+	perfdata_sample(pd, &s);
+	assert_int_equal(perfdata_finish(pd), 0);
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	assert_true(r.attrs[0].flags & PERF_ATTR_FLAG_FREQ);
+	assert_int_equal(r.attrs[0].sample_period, 4000);
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.period, 123457);
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+static u64 header_data_size(const u8 *buf)
+{
+	u64 v;
+	memcpy(&v, buf + 48, 8);
+	return v;
+}
+
+/* The header is valid after each flush, so a file cut anywhere after a
+ * flush reads back up to the flush. A 4 KiB buffer in caller memory makes
+ * the writer append to the sink on its own between flushes, as a long run
+ * does, without touching the header. */
+static void test_flush_makes_cut_file_readable(void **state)
+{
+	static u64 mem[16 * 1024];
+	struct mem_file *f = mem_file_new();
+	size_t mem_size = perfdata_mem_size(PERFDATA_MIN_BUFFER);
+	struct perfdata *pd;
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+	u64 flushed_len, cut_len, n = 0;
+
+	assert_true(mem_size <= sizeof(mem));
+	pd = perfdata_open(&f->sink, &test_cfg, mem, mem_size);
+	assert_ptr_equal(pd, (void *)mem);
+	perfdata_add_event(pd, &cycles_ev);
+	perfdata_add_event(pd, &loads_ev);
+	/* Before the first flush nothing is promised; after it, the header
+	 * covers exactly what was flushed. */
+	for (int i = 0; i < 1000; i++) {
+		struct bp_sample s = make_sample(i & 1, 0x1000 + i, i);
+		perfdata_sample(pd, &s);
+	}
+	assert_int_equal(perfdata_flush(pd), 0);
+	flushed_len = f->mem.len;
+	assert_int_equal(header_data_size(f->buf), flushed_len - (104 + 2 * 144 + 16));
+	for (int i = 0; i < 1000; i++) {
+		struct bp_sample s = make_sample(0, 0x2000 + i, i);
+		perfdata_sample(pd, &s);
+	}
+	cut_len = f->mem.len - 13;	/* mid-record, as a reset leaves it */
+	assert_true(cut_len > flushed_len + 4096);
+	assert_int_equal(perfdata_read_open(&r, f->buf, cut_len), 0);
+	while (perfdata_read_next(&r, &rec) == 1)
+		n++;
+	assert_int_equal(n, 1000);
+	assert_string_equal(r.err, "");
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+static void test_bad_input_is_refused(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata_event ev = cycles_ev;
+	struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	struct bp_sample s = make_sample(5, 0, 0);
+	u8 small[64] __attribute__((aligned(8)));
+
+	assert_null(perfdata_open(&f->sink, &test_cfg, small, sizeof(small)));
+	ev.sample_type |= 1ULL << 10;	/* PERF_SAMPLE_RAW: not supported */
+	assert_int_equal(perfdata_add_event(pd, &ev), -1);
+	assert_non_null(strstr(perfdata_error(pd), "cycles:pp"));
+	assert_non_null(strstr(perfdata_error(pd), "sample_type"));
+	perfdata_close(pd);
+
+	pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	ev = cycles_ev;
+	ev.sample_period = 0;
+	ev.sample_type &= ~PERF_SAMPLE_PERIOD;
+	assert_int_equal(perfdata_add_event(pd, &ev), -1);
+	assert_non_null(strstr(perfdata_error(pd), "period"));
+	perfdata_close(pd);
+
+	pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	assert_int_equal(perfdata_add_event(pd, &cycles_ev), 0);
+	assert_true(perfdata_sample(pd, &s) < 0);
+	assert_non_null(strstr(perfdata_error(pd), "event 5"));
+	/* The first error sticks. */
+	assert_true(perfdata_finish(pd) < 0);
+	assert_non_null(strstr(perfdata_error(pd), "event 5"));
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+static int failing_append(void *ctx, const void *data, size_t len) { return -5; }
+
+static void test_sink_failure_is_reported(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata_sink sink = f->sink;
+	struct perfdata *pd;
+	struct bp_sample s = make_sample(0, 1, 1);
+
+	sink.append = failing_append;
+	pd = perfdata_open(&sink, &test_cfg, NULL, 0);
+	perfdata_add_event(pd, &cycles_ev);
+	assert_int_equal(perfdata_sample(pd, &s), 0);	/* buffered */
+	assert_int_equal(perfdata_flush(pd), -5);
+	assert_non_null(strstr(perfdata_error(pd), "writing"));
+	assert_int_equal(perfdata_sample(pd, &s), -5);
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+static void test_reader_rejects_corruption(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = open_two_events(f);
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+	struct bp_sample s = make_sample(1, 0x1234, 5);
+	u64 data_off = 104 + 2 * 144 + 16, big = 1ULL << 40;
+	u8 *copy = malloc(FILE_CAP);
+
+	perfdata_sample(pd, &s);
+	perfdata_finish(pd);
+	memcpy(copy, f->buf, f->mem.len);
+	copy[0] = 'X';
+	assert_int_equal(perfdata_read_open(&r, copy, f->mem.len), -1);
+	assert_non_null(strstr(r.err, "magic"));
+
+	memcpy(copy, f->buf, f->mem.len);
+	memcpy(copy + 48, &big, 8);
+	assert_int_equal(perfdata_read_open(&r, copy, f->mem.len), -1);
+	assert_non_null(strstr(r.err, "data section"));
+
+	memcpy(copy, f->buf, f->mem.len);
+	copy[data_off + 6] -= 8;	/* sample size one word short */
+	assert_int_equal(perfdata_read_open(&r, copy, f->mem.len), 0);
+	assert_int_equal(perfdata_read_next(&r, &rec), -1);
+	assert_non_null(strstr(r.err, "does not match"));
+
+	memcpy(copy, f->buf, f->mem.len);
+	copy[data_off + 6] += 3;	/* not a multiple of 8 */
+	assert_int_equal(perfdata_read_open(&r, copy, f->mem.len), 0);
+	assert_int_equal(perfdata_read_next(&r, &rec), -1);
+	assert_non_null(strstr(r.err, "size"));
+
+	memcpy(copy, f->buf, f->mem.len);
+	copy[data_off + 8] ^= 0x40;	/* IDENTIFIER of no attr */
+	assert_int_equal(perfdata_read_open(&r, copy, f->mem.len), 0);
+	assert_int_equal(perfdata_read_next(&r, &rec), -1);
+	assert_non_null(strstr(r.err, "IDENTIFIER"));
+	free(copy);
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int counting_append(void *ctx, const void *data, size_t len)
+{
+	struct mem_file *f = ctx;
+	f->appends++;
+	f->mem.len += len;	/* discard: measure the writer, not memcpy */
+	return 0;
+}
+
+static int ignore_write_at(void *ctx, u64 offset, const void *data, size_t len) { return 0; }
+
+/* Throughput of perfdata_sample() with a sink that discards: each sample
+ * costs O(1) and the sink sees whole 64 KiB buffers. */
+static void test_sample_throughput(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata_sink sink = { counting_append, ignore_write_at, f };
+	struct perfdata *pd = perfdata_open(&sink, &test_cfg, NULL, 0);
+	const int n = 2000000;
+	double t0, dt;
+
+	perfdata_add_event(pd, &cycles_ev);
+	perfdata_add_event(pd, &loads_ev);
+	perfdata_start(pd);
+	t0 = now_s();
+	for (int i = 0; i < n; i++) {
+		struct bp_sample s = make_sample(i & 1, 0x1000 + i, (u64)i * 1000);
+		perfdata_sample(pd, &s);
+	}
+	dt = now_s() - t0;
+	assert_int_equal(perfdata_samples(pd), n);
+	/* Every sink call but the last moved a nearly full buffer (less at
+	 * most one largest sample). */
+	assert_true(f->appends <= perfdata_bytes(pd) / (PERFDATA_DEFAULT_BUFFER - 512) + 1);
+	printf("# perfdata_sample: %.1f M samples/s, %.0f MB/s (%d samples, %u sink calls)\n",
+	       n / dt / 1e6, perfdata_bytes(pd) / dt / 1e6, n, f->appends);
+	assert_true(n / dt > 1e6);	/* a PMI-rate stream is far below this */
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header_attrs_features),
+		cmocka_unit_test(test_records_round_trip),
+		cmocka_unit_test(test_missing_fields_are_zero),
+		cmocka_unit_test(test_frequency_event),
+		cmocka_unit_test(test_flush_makes_cut_file_readable),
+		cmocka_unit_test(test_bad_input_is_refused),
+		cmocka_unit_test(test_sink_failure_is_reported),
+		cmocka_unit_test(test_reader_rejects_corruption),
+		cmocka_unit_test(test_sample_throughput),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
