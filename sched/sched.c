@@ -1,0 +1,631 @@
+/* The counter scheduler (see sched.h for what it guarantees).
+ *
+ * Three independent conditions decide whether a set of events fits:
+ *  1. taken-alone: a taken-alone event is the only event of the set;
+ *  2. extra MSRs: events sharing an extra MSR agree on its value;
+ *  3. counters: a matching gives every event its own allowed counter.
+ * (1) and (2) are properties of the set; (3) is a bipartite matching. A
+ * set that passes all three is placed by a minimum-cost assignment
+ * (Hungarian method) whose costs encode the preferences: keep previous
+ * counters first, then fixed counters for events that have one. */
+#include "sched.h"
+#include "../lib/str.h"
+#include "../pmu/caps.h"
+#include "../pmu/msr.h"
+
+#define OFFCORE_EVENT_RSP_0 0xB7
+#define OFFCORE_EVENT_RSP_1 0xBB
+
+/* Costs of the assignment. A move must outweigh every fixed-counter
+ * preference together (at most SCHED_MAX_EVENTS of them), and a forbidden
+ * pair must outweigh any valid assignment. */
+#define COST_GP_INSTEAD_OF_FIXED 1
+#define COST_MOVE   (2 * SCHED_MAX_EVENTS)
+#define COST_BAR    ((s64)1 << 24)
+#define COST_INF    ((s64)1 << 50)
+
+void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps)
+{
+	ctx->gp_mask = caps->gp_mask;
+	ctx->fixed_mask = caps->fixed_mask;
+	ctx->offcore_swap = caps->intel;
+}
+
+const char *sched_reason_name(enum sched_reason r)
+{
+	switch (r) {
+	case SCHED_OK:             return "ok";
+	case SCHED_INVALID:        return "invalid input";
+	case SCHED_NO_COUNTER:     return "no usable counter on this CPU";
+	case SCHED_COUNTERS_TAKEN: return "counters taken";
+	case SCHED_TAKEN_ALONE:    return "taken alone";
+	case SCHED_EXTRA_MSR:      return "extra MSR conflict";
+	case SCHED_GROUP:          return "group member cannot be placed";
+	}
+	return "?";
+}
+
+static u64 fixed_bits(u32 fixed) { return (u64)fixed << COUNTER_FIXED_BASE; }
+
+u64 sched_wanted(const struct pmu_event *e)
+{
+	u32 gp = e->gp_allowed, fixed = e->fixed_allowed;
+	if (e->precise) {	/* a precise event samples through PEBS only */
+		gp &= e->pebs_gp;
+		fixed &= e->pebs_fixed;
+	}
+	return gp | fixed_bits(fixed);
+}
+
+u64 sched_allowed(const struct sched_ctx *ctx, const struct pmu_event *e)
+{
+	return sched_wanted(e) & (ctx->gp_mask | fixed_bits(ctx->fixed_mask));
+}
+
+static int lowest_bit(u64 m) { return __builtin_ctzll(m); }
+static int bit_count(u64 m)  { return __builtin_popcountll(m); }
+
+/* ---- groups ------------------------------------------------------------ */
+
+int sched_unit_of(const struct pmu_event *ev, int n, int i)
+{
+	int g = ev[i].group;
+	return g >= 0 && g < n ? g : i;
+}
+
+u64 sched_unit_members(const struct pmu_event *ev, int n, int u)
+{
+	u64 m = 0;
+	for (int i = 0; i < n; i++)
+		if (sched_unit_of(ev, n, i) == u)
+			m |= BIT(i);
+	return m;
+}
+
+static bool input_valid(const struct pmu_event *ev, int n)
+{
+	if (n < 0 || n > SCHED_MAX_EVENTS)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (ev[i].group < -1 || ev[i].group >= n)
+			return false;
+	return true;
+}
+
+/* ---- condition 1: taken-alone ------------------------------------------ */
+
+/* The first taken-alone event in `set` when the set has more than one
+ * event, else -1. */
+static int alone_violation(const struct pmu_event *ev, u64 set)
+{
+	if (bit_count(set) < 2)
+		return -1;
+	for (u64 m = set; m; m &= m - 1)
+		if (ev[lowest_bit(m)].taken_alone)
+			return lowest_bit(m);
+	return -1;
+}
+
+/* ---- condition 2: extra MSRs -------------------------------------------- */
+
+struct extra_slot {
+	u32 msr;
+	u64 value;
+	int holder;		/* first event that set the value; -1: free */
+};
+
+struct extra_state {
+	struct extra_slot slot[SCHED_MAX_EVENTS + 2];
+	int count;
+};
+
+static struct extra_slot *extra_slot(struct extra_state *st, u32 msr)
+{
+	for (int i = 0; i < st->count; i++)
+		if (st->slot[i].msr == msr)
+			return &st->slot[i];
+	struct extra_slot *s = &st->slot[st->count++];
+	s->msr = msr;
+	s->value = 0;
+	s->holder = -1;
+	return s;
+}
+
+static u32 offcore_partner(u32 msr)
+{
+	return msr == MSR_OFFCORE_RSP_0 ? MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0;
+}
+
+u8 sched_offcore_event(u32 msr)
+{
+	return msr == MSR_OFFCORE_RSP_1 ? OFFCORE_EVENT_RSP_1 : OFFCORE_EVENT_RSP_0;
+}
+
+/* May this event use the other offcore MSR (by switching its event code)? */
+static bool offcore_swappable(const struct sched_ctx *ctx, const struct pmu_event *e)
+{
+	if (!ctx->offcore_swap)
+		return false;
+	return (e->extra_msr == MSR_OFFCORE_RSP_0 && e->event == OFFCORE_EVENT_RSP_0) ||
+	       (e->extra_msr == MSR_OFFCORE_RSP_1 && e->event == OFFCORE_EVENT_RSP_1);
+}
+
+static bool slot_takes(struct extra_slot *s, u64 value, int e)
+{
+	if (s->holder < 0) {
+		s->holder = e;
+		s->value = value;
+		return true;
+	}
+	return s->value == value;
+}
+
+/* Chooses the extra MSR of every event in `set` so that events on the same
+ * MSR agree on its value. Events bound to one MSR go first; then each
+ * swappable event takes an MSR that already holds its value, else a free
+ * one, its own first. This is exact: once the bound values are in, any
+ * free MSR of the pair serves any remaining value equally well. Returns
+ * -1 on success, else the event that found no MSR (and in *holder, when
+ * not NULL, the event whose value is in its way). */
+static int extra_solve(const struct sched_ctx *ctx, const struct pmu_event *ev, u64 set,
+		       bool swap, u32 *msr_out, int *holder)
+{
+	struct extra_state st;
+	st.count = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (u64 m = set; m; m &= m - 1) {
+			int e = lowest_bit(m);
+			const struct pmu_event *p = &ev[e];
+			if (!p->extra_msr)
+				continue;
+			bool swappable = swap && offcore_swappable(ctx, p);
+			if (swappable != (pass == 1))
+				continue;
+			u32 use = p->extra_msr;
+			struct extra_slot *own = extra_slot(&st, use);
+			if (swappable) {
+				struct extra_slot *other = extra_slot(&st, offcore_partner(use));
+				bool own_same = own->holder >= 0 && own->value == p->extra_value;
+				bool other_same = other->holder >= 0 && other->value == p->extra_value;
+				if (!own_same && (other_same || own->holder >= 0)) {
+					use = other->msr;
+					own = other;
+				}
+			}
+			if (!slot_takes(own, p->extra_value, e)) {
+				if (holder)
+					*holder = own->holder;
+				return e;
+			}
+			if (msr_out)
+				msr_out[e] = use;
+		}
+	}
+	return -1;
+}
+
+/* ---- condition 3: counters, decided by augmenting paths ---------------- */
+
+/* Kuhn's augmenting path from event e: take a free allowed counter, or one
+ * whose holder can move elsewhere. Fixed counters are tried first so that
+ * partial placements prefer them too. `visited` collects the counters
+ * reached: on failure, exactly those reachable by alternating paths. */
+static bool augment(struct sched_set *s, int e, u64 *visited)
+{
+	u64 cand = s->allowed[e] & ~*visited;
+	u64 order[2] = { cand & ~(u64)0xffffffffu, cand & 0xffffffffu };
+	for (int half = 0; half < 2; half++) {
+		for (u64 m = order[half]; m; m &= m - 1) {
+			int c = lowest_bit(m);
+			if (*visited & BIT(c))
+				continue;
+			*visited |= BIT(c);
+			int holder = s->event_on[c];
+			if (holder < 0 || augment(s, holder, visited)) {
+				s->event_on[c] = (int8_t)e;
+				s->counter_of[e] = (int8_t)c;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static u64 holders_of(const struct sched_set *s, u64 counters)
+{
+	u64 evs = 0;
+	for (u64 m = counters; m; m &= m - 1) {
+		int h = s->event_on[lowest_bit(m)];
+		if (h >= 0)
+			evs |= BIT(h);
+	}
+	return evs;
+}
+
+enum sched_reason sched_set_init(struct sched_set *s, const struct sched_ctx *ctx,
+				 const struct pmu_event *ev, int n)
+{
+	s->ctx = ctx;
+	s->ev = ev;
+	s->n = n;
+	s->members = 0;
+	s->swap = ctx->offcore_swap;
+	bp_memset(s->event_on, -1, sizeof(s->event_on));
+	bp_memset(s->counter_of, -1, sizeof(s->counter_of));
+	if (!input_valid(ev, n))
+		return SCHED_INVALID;
+	for (int i = 0; i < n; i++)
+		s->allowed[i] = sched_allowed(ctx, &ev[i]);
+	return SCHED_OK;
+}
+
+static void blame(struct sched_report *why, u64 events, enum sched_reason r, int culprit)
+{
+	if (!why)
+		return;
+	for (u64 m = events; m; m &= m - 1) {
+		why->reason[lowest_bit(m)] = (u8)r;
+		why->culprit[lowest_bit(m)] = (int8_t)culprit;
+	}
+}
+
+/* Marks the rest of a failed group: `failed` is the member that failed. */
+static void blame_group(struct sched_report *why, u64 events, int failed, enum sched_reason r)
+{
+	blame(why, events & ~BIT(failed), SCHED_GROUP, failed);
+	if (why)
+		why->reason[failed] = (u8)r;
+}
+
+/* An event of `existing` to name as the other side of a conflict (the
+ * first one, or -1). */
+static int first_of(u64 set) { return set ? lowest_bit(set) : -1; }
+
+/* Does `e` use an extra MSR that shares a value with `other`'s? */
+static bool same_extra_family(const struct pmu_event *a, const struct pmu_event *b)
+{
+	bool offcore_a = a->extra_msr == MSR_OFFCORE_RSP_0 || a->extra_msr == MSR_OFFCORE_RSP_1;
+	bool offcore_b = b->extra_msr == MSR_OFFCORE_RSP_0 || b->extra_msr == MSR_OFFCORE_RSP_1;
+	return a->extra_msr && (a->extra_msr == b->extra_msr || (offcore_a && offcore_b));
+}
+
+static enum sched_reason set_conditions(struct sched_set *s, u64 events, struct sched_report *why)
+{
+	u64 all = s->members | events;
+	for (u64 m = events; m; m &= m - 1) {
+		int e = lowest_bit(m);
+		if (!s->allowed[e]) {
+			blame_group(why, events, e, SCHED_NO_COUNTER);
+			return SCHED_NO_COUNTER;
+		}
+	}
+	int alone = alone_violation(s->ev, all);
+	if (alone >= 0) {
+		/* Blame the new events; name the other side of the conflict. */
+		int other = (events & BIT(alone)) ? first_of(all & ~BIT(alone)) : alone;
+		blame(why, events, SCHED_TAKEN_ALONE, other);
+		return SCHED_TAKEN_ALONE;
+	}
+	int holder = -1;
+	int bad = extra_solve(s->ctx, s->ev, all, s->swap, NULL, &holder);
+	if (bad >= 0) {
+		/* The conflict may surface at an event already in the set: blame
+		 * the new event that shares its MSR and name the old one. */
+		int failed = bad, culprit = holder;
+		if (!(events & BIT(bad))) {
+			failed = first_of(events);
+			for (u64 m = events; m; m &= m - 1)
+				if (same_extra_family(&s->ev[lowest_bit(m)], &s->ev[bad])) {
+					failed = lowest_bit(m);
+					break;
+				}
+			culprit = bad;
+		}
+		blame_group(why, events, failed, SCHED_EXTRA_MSR);
+		if (why)
+			why->culprit[failed] = (int8_t)culprit;
+		return SCHED_EXTRA_MSR;
+	}
+	return SCHED_OK;
+}
+
+enum sched_reason sched_set_add(struct sched_set *s, u64 events, struct sched_report *why)
+{
+	events &= ~s->members;
+	if (!events)
+		return SCHED_OK;
+	enum sched_reason r = set_conditions(s, events, why);
+	if (r != SCHED_OK)
+		return r;
+
+	int8_t save_counter[SCHED_MAX_EVENTS], save_event[SCHED_MAX_COUNTERS];
+	bp_memcpy(save_counter, s->counter_of, sizeof(save_counter));
+	bp_memcpy(save_event, s->event_on, sizeof(save_event));
+	for (u64 m = events; m; m &= m - 1) {
+		int e = lowest_bit(m);
+		u64 visited = 0;
+		if (augment(s, e, &visited))
+			continue;
+		if (why) {
+			why->rivals[e] = BIT(e) | holders_of(s, visited);
+			why->rival_counters[e] = visited;
+		}
+		blame_group(why, events, e, SCHED_COUNTERS_TAKEN);
+		bp_memcpy(s->counter_of, save_counter, sizeof(save_counter));
+		bp_memcpy(s->event_on, save_event, sizeof(save_event));
+		return SCHED_COUNTERS_TAKEN;
+	}
+	s->members |= events;
+	return SCHED_OK;
+}
+
+/* ---- choosing among valid assignments: minimum cost -------------------- */
+
+struct assign_problem {
+	int rows;			/* events to place */
+	int cols;			/* counters they may take */
+	int8_t row_event[SCHED_MAX_EVENTS];
+	int8_t col_counter[SCHED_MAX_COUNTERS];
+	const u64 *allowed;
+	const int *prev;		/* may be NULL */
+	int8_t row_col[SCHED_MAX_EVENTS];	/* result */
+};
+
+static bool had_counter(const int *prev, int e)
+{
+	return prev && prev[e] != COUNTER_NONE;
+}
+
+static s64 pair_cost(const struct assign_problem *p, int e, int c)
+{
+	if (!(p->allowed[e] & BIT(c)))
+		return COST_BAR;
+	s64 cost = 0;
+	if (had_counter(p->prev, e) && p->prev[e] != c)
+		cost += COST_MOVE;
+	if ((p->allowed[e] >> COUNTER_FIXED_BASE) && !counter_is_fixed(c))
+		cost += COST_GP_INSTEAD_OF_FIXED;
+	return cost;
+}
+
+/* The Hungarian method with potentials for a rows x cols cost matrix,
+ * rows <= cols, O(rows^2 * cols); arrays are 1-based as in the textbook
+ * formulation (index 0 is the virtual start column). Returns the total
+ * cost; COST_BAR or more means no valid assignment exists. */
+static s64 assign_min_cost(struct assign_problem *p)
+{
+	s64 u[SCHED_MAX_EVENTS + 1], v[SCHED_MAX_COUNTERS + 1], minv[SCHED_MAX_COUNTERS + 1];
+	int match[SCHED_MAX_COUNTERS + 1], way[SCHED_MAX_COUNTERS + 1];
+	bool used[SCHED_MAX_COUNTERS + 1];
+	int rows = p->rows, cols = p->cols;
+
+	if (rows > cols)
+		return COST_BAR;
+	for (int j = 0; j <= cols; j++) {
+		v[j] = 0;
+		match[j] = 0;
+	}
+	for (int i = 0; i <= rows; i++)
+		u[i] = 0;
+	for (int i = 1; i <= rows; i++) {
+		int j0 = 0;
+		match[0] = i;
+		for (int j = 0; j <= cols; j++) {
+			minv[j] = COST_INF;
+			used[j] = false;
+		}
+		do {
+			used[j0] = true;
+			int i0 = match[j0], j1 = 0;
+			s64 delta = COST_INF;
+			for (int j = 1; j <= cols; j++) {
+				if (used[j])
+					continue;
+				s64 cur = pair_cost(p, p->row_event[i0 - 1], p->col_counter[j - 1]) - u[i0] - v[j];
+				if (cur < minv[j]) {
+					minv[j] = cur;
+					way[j] = j0;
+				}
+				if (minv[j] < delta) {
+					delta = minv[j];
+					j1 = j;
+				}
+			}
+			for (int j = 0; j <= cols; j++) {
+				if (used[j]) {
+					u[match[j]] += delta;
+					v[j] -= delta;
+				} else {
+					minv[j] -= delta;
+				}
+			}
+			j0 = j1;
+		} while (match[j0] != 0);
+		do {
+			int j1 = way[j0];
+			match[j0] = match[j1];
+			j0 = j1;
+		} while (j0);
+	}
+	s64 total = 0;
+	for (int j = 1; j <= cols; j++) {
+		if (!match[j])
+			continue;
+		int row = match[j] - 1;
+		p->row_col[row] = (int8_t)(j - 1);
+		total += pair_cost(p, p->row_event[row], p->col_counter[j - 1]);
+	}
+	return total;
+}
+
+/* Places the events of `events` on counters outside `taken` at minimum
+ * cost; writes out[]. Returns false if they do not fit. */
+static bool place_min_cost(const u64 *allowed, const int *prev, u64 events, u64 taken, int *out)
+{
+	struct assign_problem p;
+	u64 counters = 0;
+	p.rows = 0;
+	p.cols = 0;
+	p.allowed = allowed;
+	p.prev = prev;
+	for (u64 m = events; m; m &= m - 1) {
+		int e = lowest_bit(m);
+		p.row_event[p.rows++] = (int8_t)e;
+		counters |= allowed[e];
+	}
+	counters &= ~taken;
+	for (u64 m = counters; m; m &= m - 1)
+		p.col_counter[p.cols++] = (int8_t)lowest_bit(m);
+	if (!p.rows)
+		return true;
+	if (assign_min_cost(&p) >= COST_BAR)
+		return false;
+	for (int r = 0; r < p.rows; r++)
+		out[p.row_event[r]] = p.col_counter[p.row_col[r]];
+	return true;
+}
+
+/* Fast path: every previous counter is still allowed and unique; the new
+ * events are matched on the free counters. */
+static bool place_keeping(const u64 *allowed, const int *prev, u64 active, int *out)
+{
+	u64 taken = 0, fresh = 0;
+	if (!prev)
+		return false;
+	for (u64 m = active; m; m &= m - 1) {
+		int e = lowest_bit(m);
+		int c = prev[e];
+		if (c == COUNTER_NONE) {
+			fresh |= BIT(e);
+			continue;
+		}
+		if (c < 0 || c >= SCHED_MAX_COUNTERS || !(allowed[e] & BIT(c)) || (taken & BIT(c)))
+			return false;
+		taken |= BIT(c);
+		out[e] = c;
+	}
+	if (fresh == active)
+		return false;	/* nothing to keep: the full path is the same work */
+	return place_min_cost(allowed, prev, fresh, taken, out);
+}
+
+/* ---- the public entry points ------------------------------------------- */
+
+static void report_init(struct sched_report *why)
+{
+	if (!why)
+		return;
+	why->placed = 0;
+	why->moved = 0;
+	why->fast_path = false;
+	for (int i = 0; i < SCHED_MAX_EVENTS; i++) {
+		why->reason[i] = SCHED_OK;
+		why->culprit[i] = -1;
+		why->rivals[i] = 0;
+		why->rival_counters[i] = 0;
+	}
+}
+
+static void report_result(struct sched_report *why, const int *prev, const int *out, u64 active)
+{
+	if (!why)
+		return;
+	for (u64 m = active; m; m &= m - 1) {
+		int e = lowest_bit(m);
+		if (out[e] == COUNTER_NONE)
+			continue;
+		why->placed++;
+		if (had_counter(prev, e) && prev[e] != out[e])
+			why->moved++;
+	}
+}
+
+static bool whole_groups(const struct pmu_event *ev, int n, u64 active)
+{
+	for (u64 m = active; m; m &= m - 1) {
+		u64 unit = sched_unit_members(ev, n, sched_unit_of(ev, n, lowest_bit(m)));
+		if ((unit & active) != unit)
+			return false;
+	}
+	return true;
+}
+
+/* The set does not fit: keep units in list order while they fit. Returns
+ * minus the reason of the first unplaced event that failed itself. */
+static int place_partial(struct sched_set *s, u64 active, int *out, struct sched_report *why)
+{
+	for (int i = 0; i < s->n; i++) {
+		if ((active & BIT(i)) && sched_unit_of(s->ev, s->n, i) == i)
+			sched_set_add(s, sched_unit_members(s->ev, s->n, i), why);
+	}
+	for (u64 m = s->members; m; m &= m - 1)
+		out[lowest_bit(m)] = s->counter_of[lowest_bit(m)];
+	for (u64 m = active & ~s->members; m; m &= m - 1)
+		if (why->reason[lowest_bit(m)] != SCHED_GROUP)
+			return -(int)why->reason[lowest_bit(m)];
+	return -SCHED_GROUP;	/* not reached: a failed group has a failed member */
+}
+
+int sched_assign_subset(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
+			u64 active, const int *prev, int *out_counter,
+			u32 *out_extra_msr, struct sched_report *why)
+{
+	struct sched_set s;
+	struct sched_report local;
+	if (!why)
+		why = &local;	/* the partial placement needs the reasons */
+	report_init(why);
+	if (sched_set_init(&s, ctx, ev, n) != SCHED_OK) {
+		if (n >= 0 && n <= SCHED_MAX_EVENTS)
+			blame(why, active, SCHED_INVALID, -1);
+		return -SCHED_INVALID;
+	}
+	s.swap = s.swap && out_extra_msr;
+	if (n < SCHED_MAX_EVENTS)
+		active &= BIT(n) - 1;
+	if (!whole_groups(ev, n, active)) {
+		blame(why, active, SCHED_INVALID, -1);
+		return -SCHED_INVALID;
+	}
+	for (int i = 0; i < n; i++) {
+		out_counter[i] = COUNTER_NONE;
+		if (out_extra_msr)
+			out_extra_msr[i] = (active & BIT(i)) ? ev[i].extra_msr : 0;
+	}
+
+	bool fits = alone_violation(ev, active) < 0 &&
+		    extra_solve(ctx, ev, active, s.swap, out_extra_msr, NULL) < 0;
+	for (u64 m = active; m; m &= m - 1)
+		fits = fits && s.allowed[lowest_bit(m)] != 0;
+	if (fits && place_keeping(s.allowed, prev, active, out_counter)) {
+		why->fast_path = true;
+	} else if (!fits || !place_min_cost(s.allowed, prev, active, 0, out_counter)) {
+		for (int i = 0; i < n; i++) {
+			out_counter[i] = COUNTER_NONE;
+			if (out_extra_msr)
+				out_extra_msr[i] = 0;
+		}
+		int r = place_partial(&s, active, out_counter, why);
+		if (out_extra_msr) {
+			for (u64 m = s.members; m; m &= m - 1)
+				out_extra_msr[lowest_bit(m)] = ev[lowest_bit(m)].extra_msr;
+			extra_solve(ctx, ev, s.members, s.swap, out_extra_msr, NULL);
+		}
+		report_result(why, prev, out_counter, active);
+		return r;
+	}
+	report_result(why, prev, out_counter, active);
+	return bit_count(active);
+}
+
+int sched_assign(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
+		 const int *prev, int *out_counter, u32 *out_extra_msr,
+		 struct sched_report *why)
+{
+	if (n < 0 || n > SCHED_MAX_EVENTS) {
+		report_init(why);
+		return -SCHED_INVALID;
+	}
+	u64 all = n == SCHED_MAX_EVENTS ? ~0ull : BIT(n) - 1;
+	return sched_assign_subset(ctx, ev, n, all, prev, out_counter, out_extra_msr, why);
+}
