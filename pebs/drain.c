@@ -209,35 +209,45 @@ const char *pebs_loss_reason_name(enum pebs_loss_reason r)
 	return (unsigned)r < PEBS_LOST_NR ? names[r] : "?";
 }
 
-/* Appends ", name N" to buf at *pos when n != 0. */
+/* snprintf at buf[*pos], keeping *pos the length the full line would have. */
+PRINTF_LIKE(4, 5)
+static void appendf(char *buf, size_t len, int *pos, const char *fmt, ...)
+{
+	size_t at = MIN((size_t)*pos, len);
+	va_list ap;
+	va_start(ap, fmt);
+	*pos += bp_vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+}
+
+/* Appends ", name N" (no comma first) when n != 0. */
 static void put_count(char *buf, size_t len, int *pos, const char *name, u64 n, bool *first)
 {
 	if (!n)
 		return;
-	size_t at = (size_t)*pos < len ? (size_t)*pos : len;
-	*pos += bp_snprintf(buf + at, len - at, "%s%s %llu", *first ? "" : ", ", name,
-			    (unsigned long long)n);
+	appendf(buf, len, pos, "%s%s %llu", *first ? "" : ", ", name, (unsigned long long)n);
 	*first = false;
 }
 
 int pebs_loss_describe(const struct pebs_loss *l, char *buf, size_t len)
 {
-	int pos = bp_snprintf(buf, len, "PEBS: %llu records, %llu samples delivered, %llu lost",
-			      (unsigned long long)l->records, (unsigned long long)l->delivered,
-			      (unsigned long long)pebs_loss_lost_total(l));
+	int pos = 0;
+	u64 lost = pebs_loss_lost_total(l);
+	appendf(buf, len, &pos, "PEBS: %llu records, %llu samples delivered, %llu lost",
+		(unsigned long long)l->records, (unsigned long long)l->delivered,
+		(unsigned long long)lost);
 	bool first = true;
-	if (pebs_loss_lost_total(l)) {
-		pos += bp_snprintf(buf + MIN((size_t)pos, len), len - MIN((size_t)pos, len), " (");
+	if (lost) {
+		appendf(buf, len, &pos, " (");
 		for (unsigned r = 0; r < PEBS_LOST_NR; r++)
 			put_count(buf, len, &pos, pebs_loss_reason_name(r), l->lost[r], &first);
-		pos += bp_snprintf(buf + MIN((size_t)pos, len), len - MIN((size_t)pos, len), ")");
+		appendf(buf, len, &pos, ")");
 	}
 	u64 anomalies = l->index_below_base + l->index_beyond_max + l->index_misaligned +
 			l->zero_size + l->size_mismatch;
 	if (anomalies) {
 		first = true;
-		pos += bp_snprintf(buf + MIN((size_t)pos, len), len - MIN((size_t)pos, len),
-				   "; clamped: ");
+		appendf(buf, len, &pos, "; clamped: ");
 		put_count(buf, len, &pos, "index below base", l->index_below_base, &first);
 		put_count(buf, len, &pos, "index beyond absolute max", l->index_beyond_max, &first);
 		put_count(buf, len, &pos, "misaligned index", l->index_misaligned, &first);
@@ -245,8 +255,7 @@ int pebs_loss_describe(const struct pebs_loss *l, char *buf, size_t len)
 		put_count(buf, len, &pos, "record size mismatch", l->size_mismatch, &first);
 	}
 	if (l->buffer_was_full)
-		pos += bp_snprintf(buf + MIN((size_t)pos, len), len - MIN((size_t)pos, len),
-				   "; buffer reached absolute max %llu times",
-				   (unsigned long long)l->buffer_was_full);
+		appendf(buf, len, &pos, "; buffer reached absolute max %llu times",
+			(unsigned long long)l->buffer_was_full);
 	return pos;
 }

@@ -56,6 +56,15 @@ static struct synth_rec rec_for(u64 applicable, u64 n)
 	return r;
 }
 
+/* The CPU writes n records for the counters in applicable. */
+static void cpu_write_n(struct fix *f, u64 applicable, u64 n)
+{
+	for (u64 i = 0; i < n; i++) {
+		struct synth_rec r = rec_for(applicable, i);
+		cpu_write(f, &r);
+	}
+}
+
 static u64 cfg_for(u8 fmt)
 {
 	return fmt >= 4 ? PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP : 0;
@@ -69,10 +78,7 @@ static void test_drain_each_format(void **state)
 		struct fix f;
 		fix_init(&f, fmt, cfg_for(fmt), 0, 64);
 		add(&f, counter_gp(0), 4, 10007, PEBS_MEM_LOAD);
-		for (u64 i = 0; i < 5; i++) {
-			struct synth_rec r = rec_for(BIT(0), i);
-			cpu_write(&f, &r);
-		}
+		cpu_write_n(&f, BIT(0), 5);
 		assert_int_equal(pebs_drain(&f.ctx, &f.ring, &f.loss), 5);
 		assert_int_equal(f.ds.area->pebs_index, f.ds.base);
 		assert_int_equal(f.loss.records, 5);
@@ -202,10 +208,7 @@ static void test_drain_index_beyond_max(void **state)
 	struct fix f;
 	fix_init(&f, 3, 0, 4096, 64);		/* 20 records of 200 B */
 	add(&f, counter_gp(0), 0, 100, PEBS_MEM_NONE);
-	for (u64 i = 0; i < f.ds.max_records; i++) {
-		struct synth_rec r = rec_for(BIT(0), i);
-		cpu_write(&f, &r);
-	}
+	cpu_write_n(&f, BIT(0), f.ds.max_records);
 	f.ds.area->pebs_index = f.ds.abs_max + 100 * 200;	/* corrupt */
 	assert_int_equal(pebs_drain(&f.ctx, &f.ring, &f.loss), 20);
 	assert_int_equal(f.loss.index_beyond_max, 1);
@@ -243,10 +246,7 @@ static void test_drain_index_misaligned(void **state)
 		struct fix f;
 		fix_init(&f, fmt, cfg_for(fmt), 0, 64);
 		add(&f, counter_gp(0), 0, 100, PEBS_MEM_NONE);
-		for (u64 i = 0; i < 3; i++) {
-			struct synth_rec r = rec_for(BIT(0), i);
-			cpu_write(&f, &r);
-		}
+		cpu_write_n(&f, BIT(0), 3);
 		f.ds.area->pebs_index += 8;
 		assert_int_equal(pebs_drain(&f.ctx, &f.ring, &f.loss), 3);
 		assert_int_equal(f.loss.index_misaligned, 1);
@@ -290,10 +290,7 @@ static void test_drain_full_buffer(void **state)
 	struct fix f;
 	fix_init(&f, 5, PEBS_DATACFG_MEMINFO, 8192, 512);	/* 128 records of 64 B */
 	add(&f, counter_fixed(0), 0, 100, PEBS_MEM_NONE);
-	for (u64 i = 0; i < f.ds.max_records; i++) {
-		struct synth_rec r = rec_for(BIT(32), i);
-		cpu_write(&f, &r);
-	}
+	cpu_write_n(&f, BIT(32), f.ds.max_records);
 	assert_int_equal(f.ds.area->pebs_index, f.ds.abs_max);
 	assert_int_equal(pebs_drain(&f.ctx, &f.ring, &f.loss), 128);
 	assert_int_equal(f.loss.buffer_was_full, 1);
@@ -314,10 +311,7 @@ static void test_drain_ring_full(void **state)
 	struct fix f;
 	fix_init(&f, 3, 0, 0, 4);
 	add(&f, counter_gp(0), 0, 100, PEBS_MEM_NONE);
-	for (u64 i = 0; i < 10; i++) {
-		struct synth_rec r = rec_for(BIT(0), i);
-		cpu_write(&f, &r);
-	}
+	cpu_write_n(&f, BIT(0), 10);
 	assert_int_equal(pebs_drain(&f.ctx, &f.ring, &f.loss), 4);
 	assert_int_equal(f.loss.lost[PEBS_LOST_RING_FULL], 6);
 	assert_int_equal(ring_dropped(&f.ring), 6);
@@ -334,10 +328,7 @@ static void test_drain_throttled(void **state)
 	fix_init(&f, 3, 0, 0, 64);
 	add(&f, counter_gp(0), 0, 100, PEBS_MEM_NONE);
 	f.ctx.throttled = true;
-	for (u64 i = 0; i < 3; i++) {
-		struct synth_rec r = rec_for(BIT(0), i);
-		cpu_write(&f, &r);
-	}
+	cpu_write_n(&f, BIT(0), 3);
 	assert_int_equal(pebs_drain(&f.ctx, &f.ring, &f.loss), 0);
 	assert_int_equal(f.loss.lost[PEBS_LOST_THROTTLED], 3);
 	assert_int_equal(ring_count(&f.ring), 0);
