@@ -1,0 +1,60 @@
+/* The sample ring: fixed-size struct bp_sample slots, preallocated, with one
+ * producer (the PMI handler, or the PEBS drain it calls) and one consumer
+ * (the main flow: the perf.data writer) on the SAME CPU.
+ *
+ * A full ring drops the NEW sample and counts it: nothing already in the
+ * ring is ever overwritten, so what the consumer reads is exactly what was
+ * accepted, and ring_dropped() says how much was not.
+ *
+ * Why no lock is needed: the producer runs only in the interrupt handler,
+ * which interrupts the consumer but is never interrupted by it. Each index
+ * has a single writer (head: producer, tail: consumer). The producer fills
+ * the slot before it publishes head; the consumer copies the slot out
+ * before it publishes tail. On one CPU the processor sees its own stores
+ * in program order, so the only reordering to prevent is the compiler's:
+ * a compiler barrier between "slot" and "index" on each side, and volatile
+ * index reads so that a value is never cached across an interrupt. (Across
+ * CPUs this would need real acquire/release ordering; that is not a use
+ * this ring supports.) The indexes run freely and wrap modulo 2^32; the
+ * capacity is a power of two so that head - tail is the fill level. */
+#ifndef BP_RING_H
+#define BP_RING_H
+#include "types.h"
+#include "sample.h"
+
+struct sample_ring {
+	struct bp_sample *slots;
+	u32 capacity;		/* a power of two */
+	u32 mask;		/* capacity - 1 */
+	volatile u32 head;	/* next slot to fill; written by the producer only */
+	volatile u32 tail;	/* next slot to read; written by the consumer only */
+	volatile u64 pushed;	/* samples accepted (producer only) */
+	volatile u64 dropped;	/* samples refused because the ring was full (producer only) */
+	bool owns_slots;	/* slots came from ring_alloc */
+};
+
+/* Uses caller-provided storage; capacity must be a nonzero power of two.
+ * Returns false (and leaves the ring unusable) otherwise. */
+bool ring_init(struct sample_ring *r, struct bp_sample *slots, u32 capacity);
+/* Allocates capacity slots with plat_alloc; false on a bad capacity or
+ * when memory is short. */
+bool ring_alloc(struct sample_ring *r, u32 capacity);
+void ring_free(struct sample_ring *r);
+
+/* Producer side (interrupt context: bounded, no allocation). Returns false
+ * and counts the drop when the ring is full. */
+bool ring_push(struct sample_ring *r, const struct bp_sample *s);
+/* A slot to fill in place, or NULL when full (the drop is counted); the
+ * sample becomes visible at ring_commit(). Saves a copy of a large struct
+ * in the PMI path. Exactly one ring_commit() must follow a non-NULL
+ * ring_reserve() before the next reserve. */
+struct bp_sample *ring_reserve(struct sample_ring *r);
+void ring_commit(struct sample_ring *r);
+
+/* Consumer side (main flow). Returns false when empty. */
+bool ring_pop(struct sample_ring *r, struct bp_sample *out);
+u32 ring_count(const struct sample_ring *r);
+static inline u64 ring_dropped(const struct sample_ring *r) { return r->dropped; }
+static inline u64 ring_pushed(const struct sample_ring *r) { return r->pushed; }
+
+#endif

@@ -1,0 +1,261 @@
+/* The PEBS drain; the rules and the accounting are in drain.h. */
+#include "drain.h"
+#include "../pmu/event.h"
+#include "../lib/fmt.h"
+#include "../lib/str.h"
+
+void pebs_ctx_init(struct pebs_ctx *c, struct pebs_ds *ds, enum pebs_dse_family fam, u32 cpu)
+{
+	bp_memset(c, 0, sizeof(*c));
+	c->ds = ds;
+	c->dse_family = fam;
+	c->cpu = cpu;
+	bp_memset(c->slot_of_bit, PEBS_NO_COUNTER, sizeof(c->slot_of_bit));
+}
+
+bool pebs_ctx_add(struct pebs_ctx *c, const struct pebs_counter *pc, char *err, size_t errlen)
+{
+	if (pc->counter < 0 || pc->counter >= 64) {
+		bp_snprintf(err, errlen, "PEBS counter index %d is outside 0..63", pc->counter);
+		return false;
+	}
+	if (c->enabled & BIT(pc->counter)) {
+		bp_snprintf(err, errlen, "PEBS counter %d is configured twice", pc->counter);
+		return false;
+	}
+	if (pc->period == 0) {
+		bp_snprintf(err, errlen, "PEBS counter %d has period 0", pc->counter);
+		return false;
+	}
+	if (c->ncounters >= PEBS_MAX_COUNTERS) {
+		bp_snprintf(err, errlen, "more than %d PEBS counters", PEBS_MAX_COUNTERS);
+		return false;
+	}
+	c->slot_of_bit[pc->counter] = (u8)c->ncounters;
+	c->counters[c->ncounters] = *pc;
+	c->counters[c->ncounters].records = 0;
+	c->ncounters++;
+	c->enabled |= BIT(pc->counter);
+	return true;
+}
+
+/* A loop, not __builtin_popcountll: without -mpopcnt that is a libgcc
+ * call, and this runs in the PMI handler. At most 64 rounds. */
+static unsigned popcount64(u64 v)
+{
+	unsigned n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/* One sample for counter slot i from record rec. */
+static void emit(struct pebs_ctx *c, const void *rec, unsigned i,
+		 struct sample_ring *ring, struct pebs_loss *loss)
+{
+	struct pebs_counter *pc = &c->counters[i];
+	pc->records++;
+	loss->found++;
+	if (c->throttled) {
+		loss->lost[PEBS_LOST_THROTTLED]++;
+		return;
+	}
+	struct bp_sample *s = ring_reserve(ring);
+	if (!s) {
+		loss->lost[PEBS_LOST_RING_FULL]++;
+		return;
+	}
+	pebs_record_decode(&c->ds->layout, rec, pc->mem, c->dse_family, s);
+	s->event = pc->event;
+	s->period = pc->period;
+	s->cpu = c->cpu;
+	ring_commit(ring);
+	loss->delivered++;
+}
+
+/* Format 0 has no applicable-counters field: the record belongs to the
+ * one PEBS counter (Core 2 has PEBS on PMC0 only). */
+static u64 record_counters(const struct pebs_ctx *c, const void *rec)
+{
+	if (c->ds->layout.format == 0)
+		return c->enabled;
+	return pebs_record_applicable(&c->ds->layout, rec) & c->enabled;
+}
+
+static void attribute(struct pebs_ctx *c, const void *rec,
+		      struct sample_ring *ring, struct pebs_loss *loss)
+{
+	u64 bits = record_counters(c, rec);
+	unsigned n = popcount64(bits);
+	loss->records++;
+	if (n == 0) {
+		loss->found++;
+		loss->lost[PEBS_LOST_ORPHAN]++;
+		return;
+	}
+	if (n > 1 && c->ds->layout.format < 3) {
+		/* SDM: before format 3 the status field does not say which
+		 * of several overflowed counters the record is for. Each
+		 * counter still overflowed once: count it, lose its sample. */
+		for (u64 b = bits; b; b &= b - 1)
+			c->counters[c->slot_of_bit[__builtin_ctzll(b)]].records++;
+		loss->found += n;
+		loss->lost[PEBS_LOST_COLLISION] += n;
+		return;
+	}
+	for (u64 b = bits; b; b &= b - 1)	/* at most 64 rounds */
+		emit(c, rec, c->slot_of_bit[__builtin_ctzll(b)], ring, loss);
+}
+
+/* Records [at, top) that cannot be followed: estimated with the layout's
+ * record size, at least one. */
+static void lose_rest(struct pebs_loss *loss, u64 at, u64 top, u32 size)
+{
+	u64 n = (top - at + size - 1) / size;
+	n = MAX(n, 1);
+	loss->found += n;
+	loss->lost[PEBS_LOST_CORRUPT] += n;
+}
+
+/* The index the CPU left, checked against our own bounds. Returns the
+ * top of the area to walk (base when there is nothing to walk). */
+static u64 checked_top(const struct pebs_ds *ds, u64 index, struct pebs_loss *loss)
+{
+	u32 size = ds->layout.record_size;
+	if (index < ds->base) {
+		loss->index_below_base++;
+		return ds->base;
+	}
+	if (index > ds->abs_max) {
+		/* the CPU never writes past absolute max: the index is
+		 * corrupt; the records below absolute max may be real */
+		loss->index_beyond_max++;
+		index = ds->abs_max;
+	}
+	if (index == ds->abs_max)
+		loss->buffer_was_full++;
+	/* Every record in the buffer has the layout's size (the buffer is
+	 * drained before PEBS_DATA_CFG changes), adaptive ones included. */
+	if ((index - ds->base) % size) {
+		u64 whole = ds->base + (index - ds->base) / size * size;
+		loss->index_misaligned++;
+		lose_rest(loss, whole, index, size);
+		index = whole;
+	}
+	return index;
+}
+
+u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *loss)
+{
+	struct pebs_ds *ds = c->ds;
+	volatile u64 *index_p = &ds->area->pebs_index;
+	u64 index = *index_p;
+	u64 delivered_before = loss->delivered;
+	u64 top = checked_top(ds, index, loss);
+	u32 size = ds->layout.record_size;
+	u64 at = ds->base;
+
+	if (top > at)
+		loss->drains++;
+	/* Each round advances by size > 0 and top <= abs_max, so at most
+	 * max_records rounds. */
+	while (at < top) {
+		const void *rec = (const void *)(uintptr_t)at;
+		if (top - at < size) {
+			lose_rest(loss, at, top, size);	/* truncated record */
+			break;
+		}
+		if (ds->layout.adaptive) {
+			u32 stated = pebs_record_stated_size(rec);
+			if (stated != size) {
+				if (stated == 0)
+					loss->zero_size++;
+				else
+					loss->size_mismatch++;
+				lose_rest(loss, at, top, size);
+				break;
+			}
+		}
+		attribute(c, rec, ring, loss);
+		at += size;
+	}
+	*index_p = ds->base;
+	return loss->delivered - delivered_before;
+}
+
+u64 pebs_loss_lost_total(const struct pebs_loss *l)
+{
+	u64 sum = 0;
+	for (unsigned r = 0; r < PEBS_LOST_NR; r++)
+		sum += l->lost[r];
+	return sum;
+}
+
+bool pebs_loss_balanced(const struct pebs_loss *l)
+{
+	return l->found == l->delivered + pebs_loss_lost_total(l);
+}
+
+const char *pebs_loss_reason_name(enum pebs_loss_reason r)
+{
+	static const char *const names[PEBS_LOST_NR] = {
+		[PEBS_LOST_BUFFER_FULL] = "buffer full",
+		[PEBS_LOST_RING_FULL] = "ring full",
+		[PEBS_LOST_COLLISION] = "collision",
+		[PEBS_LOST_ORPHAN] = "orphan",
+		[PEBS_LOST_CORRUPT] = "corrupt",
+		[PEBS_LOST_THROTTLED] = "throttled",
+	};
+	return (unsigned)r < PEBS_LOST_NR ? names[r] : "?";
+}
+
+/* snprintf at buf[*pos], keeping *pos the length the full line would have. */
+PRINTF_LIKE(4, 5)
+static void appendf(char *buf, size_t len, int *pos, const char *fmt, ...)
+{
+	size_t at = MIN((size_t)*pos, len);
+	va_list ap;
+	va_start(ap, fmt);
+	*pos += bp_vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+}
+
+/* Appends ", name N" (no comma first) when n != 0. */
+static void put_count(char *buf, size_t len, int *pos, const char *name, u64 n, bool *first)
+{
+	if (!n)
+		return;
+	appendf(buf, len, pos, "%s%s %llu", *first ? "" : ", ", name, (unsigned long long)n);
+	*first = false;
+}
+
+int pebs_loss_describe(const struct pebs_loss *l, char *buf, size_t len)
+{
+	int pos = 0;
+	u64 lost = pebs_loss_lost_total(l);
+	appendf(buf, len, &pos, "PEBS: %llu records, %llu samples delivered, %llu lost",
+		(unsigned long long)l->records, (unsigned long long)l->delivered,
+		(unsigned long long)lost);
+	bool first = true;
+	if (lost) {
+		appendf(buf, len, &pos, " (");
+		for (unsigned r = 0; r < PEBS_LOST_NR; r++)
+			put_count(buf, len, &pos, pebs_loss_reason_name(r), l->lost[r], &first);
+		appendf(buf, len, &pos, ")");
+	}
+	u64 anomalies = l->index_below_base + l->index_beyond_max + l->index_misaligned +
+			l->zero_size + l->size_mismatch;
+	if (anomalies) {
+		first = true;
+		appendf(buf, len, &pos, "; clamped: ");
+		put_count(buf, len, &pos, "index below base", l->index_below_base, &first);
+		put_count(buf, len, &pos, "index beyond absolute max", l->index_beyond_max, &first);
+		put_count(buf, len, &pos, "misaligned index", l->index_misaligned, &first);
+		put_count(buf, len, &pos, "zero-size record", l->zero_size, &first);
+		put_count(buf, len, &pos, "record size mismatch", l->size_mismatch, &first);
+	}
+	if (l->buffer_was_full)
+		appendf(buf, len, &pos, "; buffer reached absolute max %llu times",
+			(unsigned long long)l->buffer_was_full);
+	return pos;
+}
