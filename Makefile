@@ -59,14 +59,16 @@ $(HOSTDIR)/obj/%.o: %.c
 
 $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 $(HOSTDIR)/bareperf: $(HOSTDIR)/obj/host/main.o $(HOSTDIR)/libcore.a
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDFLAGS) -lm
+	@echo "  LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDFLAGS) -lm
 
 $(HOSTDIR)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -o $@ $< $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lcmocka -lm
+	@echo "  TEST    $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -o $@ $< $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lcmocka -lm
 
 $(EFIDIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -81,11 +83,12 @@ $(EFIDIR)/obj/%.o: %.asm
 # bareperf.elf: the linked image with all symbols and debug info at its link
 # addresses (perf and gdb read this); bareperf.efi: the PE32+ made from it.
 $(BUILD)/bareperf.elf: $(EFI_OBJ) linker.ld
-	ld $(EFI_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJ) -o $@ \
+	@echo "  LD      $@"
+	$(Q)ld $(EFI_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJ) -o $@ \
 		-lefi -lgnuefi $(LIBGCC)
 
 $(BUILD)/bareperf.efi: $(BUILD)/bareperf.elf
-	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
 	@echo "bareperf.efi: $$(stat -c %s $@) bytes (text $$(size -A $< | awk '$$1==".text"{print $$2}') bytes)"
 
