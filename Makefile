@@ -9,8 +9,10 @@ HOSTDIR := $(BUILD)/host
 EFIDIR  := $(BUILD)/efi
 
 # Portable logic: compiled for the image and for the host (tests included).
-CORE_DIRS := lib pmu sched pebs sim cmd
+CORE_DIRS := lib pmu sched pebs sim cmd workload
 CORE_SRC  := $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))) boot/apic.c
+# Portable assembly (the workloads' exact loops): built for both too.
+CORE_ASM  := $(sort $(wildcard workload/*.asm))
 # Image-only: UEFI entry, console, files, IDT, the real hardware backend.
 BOOT_SRC  := $(filter-out boot/apic.c,$(sort $(wildcard boot/*.c)))
 BOOT_ASM  := $(sort $(wildcard boot/*.asm))
@@ -25,7 +27,7 @@ COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -fno-omit-frame-pointer -I.
 HOST_CC     ?= gcc
 HOST_CFLAGS := $(COMMON_CFLAGS) -DBP_HOST=1 $(EXTRA_CFLAGS)
 HOST_LDFLAGS := $(EXTRA_LDFLAGS)
-CORE_HOST_OBJ := $(CORE_SRC:%.c=$(HOSTDIR)/obj/%.o)
+CORE_HOST_OBJ := $(CORE_SRC:%.c=$(HOSTDIR)/obj/%.o) $(CORE_ASM:%.asm=$(HOSTDIR)/obj/%.o)
 HOST_OBJ      := $(HOST_SRC:%.c=$(HOSTDIR)/obj/%.o)
 TEST_BIN      := $(TEST_SRC:tests/unit/%.c=$(HOSTDIR)/tests/%)
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(HOSTDIR)/obj/%.o)
@@ -40,7 +42,7 @@ EFI_CFLAGS  := $(COMMON_CFLAGS) -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 -
 EFI_LDFLAGS := -nostdlib -znocombreloc -T linker.ld -shared -Bsymbolic \
 	--no-undefined -L$(EFI_LIB)
 EFI_OBJ := $(CORE_SRC:%.c=$(EFIDIR)/obj/%.o) $(BOOT_SRC:%.c=$(EFIDIR)/obj/%.o) \
-	$(BOOT_ASM:%.asm=$(EFIDIR)/obj/%.o)
+	$(BOOT_ASM:%.asm=$(EFIDIR)/obj/%.o) $(CORE_ASM:%.asm=$(EFIDIR)/obj/%.o)
 LIBGCC  := $(shell $(EFI_CC) -print-libgcc-file-name)
 
 .PHONY: all efi host test unit e2e run bench clean deps
@@ -56,6 +58,11 @@ $(HOSTDIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(HOSTDIR)/obj/%.o: %.asm
+	@mkdir -p $(dir $@)
+	@echo "  NASM    $<"
+	$(Q)nasm -f elf64 -g -o $@ $<
 
 $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@

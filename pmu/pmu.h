@@ -1,0 +1,98 @@
+/* The PMU control protocol (as Linux perf's x86 core does it):
+ *
+ *   pmu_disable();                       one write: GLOBAL_CTRL = 0
+ *   pmu_add() / pmu_add_group() / pmu_remove()   any number, any order
+ *   pmu_enable();                        reschedule only if something was
+ *                                        added; write only what changed
+ *
+ * An add is all-or-nothing: it is checked against the scheduler at once
+ * and a failed add changes nothing. A removal frees its counter at once
+ * (its count is read first). pmu_enable() keeps every event on its last
+ * counter when that is still valid, and compares every MSR it would write
+ * with a shadow of what it last wrote, so re-enabling with nothing changed
+ * costs the global enable alone.
+ *
+ * The PMU as found at pmu_open() is saved and put back by pmu_close(). */
+#ifndef BP_PMU_H
+#define BP_PMU_H
+#include "caps.h"
+#include "counter.h"
+#include "event.h"
+#include "../sched/sched.h"
+
+#define PMU_MAX_EVENTS 32
+
+struct pmu_slot {
+	bool used;
+	struct pmu_event ev;	/* ev.group: slot id of the leader, or -1 */
+	int counter;		/* COUNTER_NONE: not on a counter */
+	u32 extra_msr;		/* extra MSR the scheduler gave it (0: none) */
+	u64 count;		/* 64-bit count, wrap-proof */
+	u64 prev_raw;		/* counter value at the last update */
+	u64 period;		/* sampling period; 0 = counting */
+	bool pebs;		/* sampled with PEBS (precise > 0) */
+	bool dirty;		/* counter value must be (re)written */
+};
+
+/* What pmu_open() found, to be put back by pmu_close(). */
+struct pmu_saved {
+	u64 global_ctrl, fixed_ctrl, pebs_enable, debugctl, status;
+	u64 evtsel[PMU_MAX_GP];
+	u64 gp[PMU_MAX_GP];
+	u64 fixed[PMU_MAX_FIXED];
+	u64 data_cfg, ld_lat, offcore[2];
+	bool has_data_cfg, has_ld_lat, has_offcore[2];
+};
+
+struct pmu {
+	struct pmu_caps caps;
+	struct sched_ctx sched;
+	struct pmu_slot slot[PMU_MAX_EVENTS];
+	int disabled;		/* nesting depth of pmu_disable() */
+	bool added;		/* something was added since the last enable */
+	/* shadows: what the MSRs hold, as far as we wrote or read them */
+	u64 sh_evtsel[PMU_MAX_GP];
+	u64 sh_fixed_ctrl, sh_pebs_enable, sh_global_ctrl;
+	u64 sh_extra[3];	/* OFFCORE_RSP_0, OFFCORE_RSP_1, LD_LAT_THRESHOLD */
+	u64 active_mask;	/* counters with an event (GLOBAL_CTRL layout) */
+	struct pmu_saved saved;
+	bool open;
+};
+
+/* Counters the firmware (or an OS before us) left enabled, as a
+ * GLOBAL_CTRL-layout mask; 0 when the PMU is idle. */
+u64 pmu_counters_in_use(const struct pmu_caps *caps);
+/* Describes pmu_counters_in_use() for the user: "gp0 (IA32_PERFEVTSEL0 =
+ * 0x43003c), fixed1". Returns the full length, like snprintf. */
+int pmu_describe_in_use(const struct pmu_caps *caps, u64 mask, char *buf, size_t len);
+
+/* Saves the PMU state, stops every counter and takes the PMU over.
+ * Fails (returns -1 with a message in err) when the CPU has no usable
+ * PMU, or when counters are already running and force is false. */
+int pmu_open(struct pmu *p, const struct pmu_caps *caps, bool force, char *err, size_t errlen);
+/* Puts back everything pmu_open() saved. */
+void pmu_close(struct pmu *p);
+
+void pmu_disable(struct pmu *p);
+void pmu_enable(struct pmu *p);
+
+/* Adds one event (period 0: counting). Returns its id, or -1 with a
+ * message when it cannot be scheduled with the events already there. */
+int pmu_add(struct pmu *p, const struct pmu_event *ev, u64 period, char *err, size_t errlen);
+/* Adds n events as one group (ev[0] the leader): all of them or none.
+ * ids receives their ids. Returns 0 or -1 with a message. */
+int pmu_add_group(struct pmu *p, const struct pmu_event *ev, int n, u64 period,
+		  int *ids, char *err, size_t errlen);
+void pmu_remove(struct pmu *p, int id);
+
+/* Brings the event's 64-bit count up to date and returns it. */
+u64 pmu_read(struct pmu *p, int id);
+/* The counter an event is on (COUNTER_NONE when not scheduled). */
+int pmu_counter_of(const struct pmu *p, int id);
+/* Sampling: the event on a counter, -1 if none. */
+int pmu_event_on(const struct pmu *p, int counter);
+/* Sampling: after an overflow, account one period and preset the counter
+ * for the next one. */
+void pmu_reload(struct pmu *p, int id);
+
+#endif

@@ -1,0 +1,106 @@
+/* chase: pointer chasing through a working set in a random cyclic order,
+ * one dependent load per step, so every load waits for the one before
+ * (load latency and data addresses for PEBS). The order is a single cycle
+ * (Sattolo's shuffle), so every line of the working set is visited. */
+#include "workload.h"
+#include "../lib/out.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+
+#define CHASE_LINE 64			/* one node per cache line */
+#define CHASE_DEFAULT_SIZE (16ULL << 20)
+#define CHASE_DEFAULT_STEPS 20000000ULL
+
+struct node {
+	struct node *next;
+	u8 pad[CHASE_LINE - sizeof(void *)];
+};
+
+static u64 rng_next(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void link_cycle(struct node *nodes, u64 n)
+{
+	u32 *order = plat_alloc(n * sizeof(u32));
+	u64 seed = 0x9E3779B97F4A7C15ULL;
+	for (u64 i = 0; i < n; i++)
+		order[i] = (u32)i;
+	for (u64 i = n - 1; i > 0; i--) {	/* Sattolo: one cycle of length n */
+		u64 j = rng_next(&seed) % i;
+		u32 t = order[i]; order[i] = order[j]; order[j] = t;
+	}
+	for (u64 i = 0; i < n; i++)
+		nodes[order[i]].next = &nodes[order[(i + 1) % n]];
+	plat_free(order);
+}
+
+/* Kept out of line so samples land in a function named for the work. */
+__attribute__((noinline)) u64 chase_walk(struct node *start, u64 steps)
+{
+	struct node *p = start;
+	for (u64 i = 0; i < steps; i++)
+		p = p->next;
+	return (u64)(uintptr_t)p;
+}
+
+static int parse(int argc, char **argv, u64 *size, u64 *steps)
+{
+	*size = CHASE_DEFAULT_SIZE;
+	*steps = CHASE_DEFAULT_STEPS;
+	for (int i = 1; i < argc; i++) {
+		bool is_size = bp_strcmp(argv[i], "--size") == 0;
+		bool is_steps = bp_strcmp(argv[i], "--steps") == 0;
+		if ((is_size || is_steps) && i + 1 < argc) {
+			u64 v;
+			if (!bp_parse_u64(argv[++i], &v) || v == 0 ||
+			    (is_size && (v < 2 * CHASE_LINE || v > (1ULL << 34)))) {
+				err_printf("bareperf: chase: %s '%s': expected %s\n", argv[i - 1], argv[i],
+					   is_size ? "a size in bytes from 128 to 16 GiB" : "a step count");
+				return -1;
+			}
+			*(is_size ? size : steps) = v;
+		} else {
+			err_printf("bareperf: chase: unknown option '%s' "
+				   "(usage: chase [--size BYTES] [--steps N])\n", argv[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int chase_run(int argc, char **argv, struct workload_result *r)
+{
+	u64 size, steps;
+	if (parse(argc, argv, &size, &steps))
+		return -1;
+	u64 n = size / CHASE_LINE;
+	size_t pages = (size_t)((n * CHASE_LINE + 4095) / 4096);
+	struct node *nodes = plat_alloc_pages(pages);
+	if (!nodes) {
+		err_printf("bareperf: chase: cannot allocate %llu bytes\n", (unsigned long long)size);
+		return -1;
+	}
+	link_cycle(nodes, n);
+	bp_memset(r, 0, sizeof(*r));
+	r->truth.parts = 1;
+	r->truth.part_name[0] = "chase_walk";
+	r->truth.loads = steps;
+	r->truth.working_set = n * CHASE_LINE;
+	u64 t0 = plat_ticks();
+	r->checksum = chase_walk(&nodes[0], steps);
+	r->ticks = plat_ticks() - t0;
+	plat_free_pages(nodes, pages);
+	return 0;
+}
+
+const struct workload workload_chase = {
+	.name = "chase",
+	.summary = "pointer chase over a random cycle (load latency, data addresses)",
+	.usage = "[--size BYTES] [--steps N]",
+	.run = chase_run,
+};

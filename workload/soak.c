@@ -1,0 +1,78 @@
+/* soak: a CPU-bound mix of four named functions whose shares of the
+ * instructions retired are known by construction (workload/soak_loops.asm:
+ * 8 instructions per iteration + 3 per call). Iterations split 50/30/15/5,
+ * interleaved in rounds so that any sampling drift averages out. */
+#include "workload.h"
+#include "../lib/out.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+
+u64 soak_hot(u64 iterations);
+u64 soak_warm(u64 iterations);
+u64 soak_cool(u64 iterations);
+u64 soak_cold(u64 iterations);
+
+#define SOAK_DEFAULT_ITERATIONS 200000000ULL	/* ~1.6 G instructions */
+#define SOAK_ROUNDS 100
+#define SOAK_INSNS_PER_ITER 8
+#define SOAK_INSNS_PER_CALL 3
+
+static const struct soak_part {
+	const char *name;
+	u64 (*fn)(u64);
+	u32 percent;
+} parts[] = {
+	{ "soak_hot", soak_hot, 50 },
+	{ "soak_warm", soak_warm, 30 },
+	{ "soak_cool", soak_cool, 15 },
+	{ "soak_cold", soak_cold, 5 },
+};
+
+static int parse(int argc, char **argv, u64 *iterations)
+{
+	*iterations = SOAK_DEFAULT_ITERATIONS;
+	for (int i = 1; i < argc; i++) {
+		if ((bp_strcmp(argv[i], "-n") == 0 || bp_strcmp(argv[i], "--iterations") == 0) &&
+		    i + 1 < argc) {
+			if (!bp_parse_u64(argv[++i], iterations) || *iterations < 100 * SOAK_ROUNDS) {
+				err_printf("bareperf: soak: -n '%s': expected a number of "
+					   "iterations of at least %u\n", argv[i], 100 * SOAK_ROUNDS);
+				return -1;
+			}
+		} else {
+			err_printf("bareperf: soak: unknown option '%s' (usage: soak [-n ITERATIONS])\n",
+				   argv[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int soak_run(int argc, char **argv, struct workload_result *r)
+{
+	u64 total;
+	if (parse(argc, argv, &total))
+		return -1;
+	bp_memset(r, 0, sizeof(*r));
+	r->truth.parts = ARRAY_SIZE(parts);
+	u64 per_round[ARRAY_SIZE(parts)];
+	for (size_t k = 0; k < ARRAY_SIZE(parts); k++) {
+		per_round[k] = total / 100 * parts[k].percent / SOAK_ROUNDS;
+		r->truth.part_name[k] = parts[k].name;
+		r->truth.part_instructions[k] = SOAK_ROUNDS *
+			(per_round[k] * SOAK_INSNS_PER_ITER + SOAK_INSNS_PER_CALL);
+	}
+	u64 t0 = plat_ticks();
+	for (u32 round = 0; round < SOAK_ROUNDS; round++)
+		for (size_t k = 0; k < ARRAY_SIZE(parts); k++)
+			r->checksum += parts[k].fn(per_round[k]);
+	r->ticks = plat_ticks() - t0;
+	return 0;
+}
+
+const struct workload workload_soak = {
+	.name = "soak",
+	.summary = "CPU-bound mix: soak_hot/warm/cool/cold with 50/30/15/5% of the instructions",
+	.usage = "[-n ITERATIONS]",
+	.run = soak_run,
+};
