@@ -72,7 +72,7 @@ static double median_ns(const struct job *j)
 }
 
 /* Sapphire-Rapids-like constraints (intel-pmu.md): codes below 0x90 on
- * GP0-3 except 0x2E/0x3C, some on GP0 only; three fixed-counter events. */
+ * GP0-3 except 0x2E/0x3C, some on GP0 only; four fixed-counter events. */
 static int spr_set(struct pmu_event *ev)
 {
 	static const struct { const char *name; u8 event, umask; u32 gp, fixed; } t[] = {
