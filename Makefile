@@ -100,6 +100,19 @@ $(BUILD)/bareperf.efi: $(BUILD)/bareperf.elf
 	@echo "bareperf.efi: $$(stat -c %s $@) bytes (text $$(size -A $< | awk '$$1==".text"{print $$2}') bytes)"
 
 # `make test` and `make run` install missing Debian packages first.
+# Host benchmarks (bench/*.c): figures, no assertions. Linked with the
+# test support code as an archive, so each takes only what it uses.
+BENCH_BIN := $(patsubst bench/%.c,$(HOSTDIR)/bench/%,$(sort $(wildcard bench/*.c)))
+$(HOSTDIR)/libtestsupport.a: $(TEST_SUPPORT_OBJ)
+	@rm -f $@
+	$(Q)ar rcs $@ $^
+$(HOSTDIR)/bench/%: bench/%.c $(HOSTDIR)/libtestsupport.a $(HOSTDIR)/libcore.a
+	@mkdir -p $(dir $@)
+	@echo "  BENCH   $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -o $@ $< $(HOSTDIR)/libtestsupport.a $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lm
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
 unit: $(TEST_BIN)
 test: deps
 	@$(MAKE) --no-print-directory all unit

@@ -511,14 +511,15 @@ static bool place_keeping(const u64 *allowed, const int *prev, u64 active, int *
 
 /* ---- the public entry points ------------------------------------------- */
 
-static void report_init(struct sched_report *why)
+/* Only the first n entries: the only ones anybody reads. */
+static void report_init(struct sched_report *why, int n)
 {
 	if (!why)
 		return;
 	why->placed = 0;
 	why->moved = 0;
 	why->fast_path = false;
-	for (int i = 0; i < SCHED_MAX_EVENTS; i++) {
+	for (int i = 0; i < n && i < SCHED_MAX_EVENTS; i++) {
 		why->reason[i] = SCHED_OK;
 		why->culprit[i] = -1;
 		why->rivals[i] = 0;
@@ -540,11 +541,12 @@ static void report_result(struct sched_report *why, const int *prev, const int *
 	}
 }
 
+/* Each event is active exactly when its unit's leader is. */
 static bool whole_groups(const struct pmu_event *ev, int n, u64 active)
 {
-	for (u64 m = active; m; m &= m - 1) {
-		u64 unit = sched_unit_members(ev, n, sched_unit_of(ev, n, lowest_bit(m)));
-		if ((unit & active) != unit)
+	for (int i = 0; i < n; i++) {
+		int leader = sched_unit_of(ev, n, i);
+		if (!(active & BIT(i)) != !(active & BIT(leader)))
 			return false;
 	}
 	return true;
@@ -572,9 +574,15 @@ int sched_assign_subset(const struct sched_ctx *ctx, const struct pmu_event *ev,
 {
 	struct sched_set s;
 	struct sched_report local;
+	int prev_copy[SCHED_MAX_EVENTS];
 	if (!why)
 		why = &local;	/* the partial placement needs the reasons */
-	report_init(why);
+	if (prev && n >= 0 && n <= SCHED_MAX_EVENTS) {
+		/* out_counter may be the prev array itself */
+		bp_memcpy(prev_copy, prev, (size_t)n * sizeof(int));
+		prev = prev_copy;
+	}
+	report_init(why, n);
 	if (sched_set_init(&s, ctx, ev, n) != SCHED_OK) {
 		if (n >= 0 && n <= SCHED_MAX_EVENTS)
 			blame(why, active, SCHED_INVALID, -1);
@@ -623,7 +631,7 @@ int sched_assign(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
 		 struct sched_report *why)
 {
 	if (n < 0 || n > SCHED_MAX_EVENTS) {
-		report_init(why);
+		report_init(why, 0);
 		return -SCHED_INVALID;
 	}
 	u64 all = n == SCHED_MAX_EVENTS ? ~0ull : BIT(n) - 1;

@@ -69,7 +69,7 @@ const char *sched_reason_name(enum sched_reason r);
  * placement (events and groups considered in list order, each kept when it
  * fits with the ones kept before it) and the fields say why the others do
  * not fit. */
-struct sched_report {
+struct sched_report {		/* per-event arrays: entries 0..n-1 */
 	int placed;			/* events with a counter */
 	int moved;			/* placed events not on their previous counter */
 	bool fast_path;			/* nothing had to move */
@@ -85,7 +85,8 @@ struct sched_report {
  *   prev: the counter each event had, COUNTER_NONE for new ones; NULL when
  *         all are new. An invalid or out-of-range previous counter just
  *         means the event moves.
- *   out_counter: n counters (COUNTER_NONE for unplaced events on failure).
+ *   out_counter: n counters (COUNTER_NONE for unplaced events on failure);
+ *         may be the prev array (updated in place).
  *   out_extra_msr: n entries, may be NULL: the extra MSR each event uses
  *         (0 for none). It differs from ev->extra_msr only when an
  *         offcore event was moved to the other MSR of the pair; then its
