@@ -92,12 +92,18 @@ static bool is_plain_encoding(const struct ev_entry *e)
 
 const struct ev_entry *event_find_encoding(const struct event_table *t, u8 event, u8 umask)
 {
+	const struct ev_entry *any = NULL;
+
 	for (u16 i = 0; t && i < t->count; i++) {
 		const struct ev_entry *e = &t->events[i];
-		if (e->gp && e->event == event && e->umask == umask && is_plain_encoding(e))
+		if (!e->gp || e->event != event || e->umask != umask)
+			continue;
+		if (is_plain_encoding(e) && e->extra == 0)
 			return e;
+		if (!any)
+			any = e;
 	}
-	return NULL;
+	return any;
 }
 
 u32 event_code_gp_mask(const struct event_table *t, u8 event)

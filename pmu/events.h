@@ -114,8 +114,8 @@ void event_table_names(char *buf, size_t len);
 
 /* The event NAME of table t (case-insensitive), or NULL. */
 const struct ev_entry *event_find(const struct event_table *t, const char *name);
-/* The first GP-capable event of t encoded as event/umask with no cmask,
- * inv, edge or extra MSR; NULL if none. */
+/* A GP-capable event of t encoded as event/umask, preferring a plain one
+ * (no cmask, inv, edge, extra MSR or umask extension); NULL if none. */
 const struct ev_entry *event_find_encoding(const struct event_table *t, u8 event, u8 umask);
 /* Union of the GP counters of every event of t with this event code
  * (0 when the code is not in the table). */

@@ -167,10 +167,14 @@ static int resolve_generic(struct ctx *c, const struct generic_event *g, struct 
 
 	ev->event = g->event;
 	ev->umask = g->umask;
+	/* Architectural events 0-6 exist on every core with architectural
+	 * perfmon (some tables leave LONGEST_LAT_CACHE.REFERENCE out); topdown
+	 * slots (7) is newer, so without CPUID.0AH to ask, the table decides
+	 * (Atom cores lack it). */
 	if (g->gp && c->t && (e = event_find_encoding(c->t, g->event, g->umask)))
 		fill_from_entry(c, e, ev);
-	else if (g->gp)
-		ev->gp_allowed = c->t ? c->t->gp_mask : (c->caps ? c->caps->gp_mask : 0);
+	else if (g->gp && (c->caps || g->arch < ARCH_EVENT_TOPDOWN_SLOTS))
+		ev->gp_allowed = c->t ? c->t->gp_mask : c->caps->gp_mask;
 	if (c->caps && !caps_arch_event(c->caps, g->arch))
 		ev->gp_allowed = ev->pebs_gp = c->pdist_gp = 0;
 	if (g->fixed >= 0) {
@@ -189,6 +193,9 @@ static int resolve_generic(struct ctx *c, const struct generic_event *g, struct 
 		if (g->fixed >= 0 && !g->gp)
 			return fail(c, "not available on %s: it needs fixed counter %d, "
 				    "which this CPU does not have", model_name(c), g->fixed);
+		if (!c->caps)
+			return fail(c, "not available on %s: its event table has no "
+				    "such event", model_name(c));
 		return fail(c, "not available on %s: CPUID.0AH reports architectural "
 			    "event %d (%s) as unavailable", model_name(c), (int)g->arch,
 			    caps_arch_event_name(g->arch));
@@ -196,30 +203,12 @@ static int resolve_generic(struct ctx *c, const struct generic_event *g, struct 
 	return 0;
 }
 
-/* The table event that best describes an encoding: same event and umask,
- * preferring a plain one (no extra MSR, no umask extension). */
-static const struct ev_entry *entry_for_encoding(const struct event_table *t, u8 event, u8 umask)
-{
-	const struct ev_entry *any = NULL;
-
-	for (u16 i = 0; t && i < t->count; i++) {
-		const struct ev_entry *e = &t->events[i];
-		if (e->event != event || e->umask != umask || e->gp == 0)
-			continue;
-		if (e->extra == 0)
-			return e;
-		if (!any)
-			any = e;
-	}
-	return any;
-}
-
 /* Constraints of an event given by its encoding (raw or cpu//): those of
  * the table event with that encoding, else of any event with that event
  * code (SPR: codes below 0x90 only on GP0-3), else every GP counter. */
 static void resolve_encoding(struct ctx *c, struct pmu_event *ev)
 {
-	const struct ev_entry *e = entry_for_encoding(c->t, ev->event, ev->umask);
+	const struct ev_entry *e = event_find_encoding(c->t, ev->event, ev->umask);
 
 	if (e) {
 		struct pmu_event typed = *ev;

@@ -2,6 +2,7 @@
  * sets expected here come from Intel's perfmon JSON (icelakex_core.json
  * and others), read by hand. */
 #include "test.h"
+#include "lib/str.h"
 #include "pmu/evparse.h"
 
 static char err[512];
@@ -109,6 +110,30 @@ static void test_generic_names_icx(void **state)
 	assert_int_equal(ev.umask, 0x4f);
 	parse_ok("slots", "icx", NULL, &ev);
 	assert_int_equal(ev.fixed_allowed, 0x8);
+}
+
+/* Every generic name resolves on every model to its architectural
+ * encoding, never to a variant with cmask/inv/edge or an extra MSR. */
+static void test_generic_names_every_model(void **state)
+{
+	const char *name, *alias;
+	struct pmu_event ev;
+
+	for (size_t m = 0; m < event_table_count; m++) {
+		for (size_t i = 0; evparse_generic(i, &name, &alias); i++) {
+			if (bp_strcmp(name, "slots") == 0 && !(event_tables[m].fixed_mask & 0x8) &&
+			    !event_find_encoding(&event_tables[m], 0xa4, 0x01)) {
+				/* Atom cores have no topdown slots. */
+				parse_bad(name, event_tables[m].name, NULL, "not available", NULL);
+				continue;
+			}
+			parse_ok(name, event_tables[m].name, NULL, &ev);
+			assert_int_equal(ev.cmask, 0);
+			assert_false(ev.inv || ev.edge || ev.any);
+			assert_int_equal(ev.extra_msr, 0);
+			assert_true(ev.gp_allowed || ev.fixed_allowed);
+		}
+	}
 }
 
 static void test_intel_names(void **state)
@@ -355,6 +380,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_generic_names_icx),
+		cmocka_unit_test(test_generic_names_every_model),
 		cmocka_unit_test(test_intel_names),
 		cmocka_unit_test(test_modifiers),
 		cmocka_unit_test(test_precise_errors),
