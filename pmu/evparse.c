@@ -240,6 +240,9 @@ static void resolve_encoding(struct ctx *c, struct pmu_event *ev)
  * (a hypervisor, SMT on), and fixed-counter PEBS needs baseline PEBS. */
 static int apply_caps(struct ctx *c, struct pmu_event *ev)
 {
+	if (c->caps && ev->any && c->caps->anythread_deprecated)
+		return fail(c, "AnyThread ('any') is deprecated on this CPU "
+			    "(CPUID.0AH:EDX[15]); the bit is reserved there");
 	if (c->caps) {
 		ev->gp_allowed &= c->caps->gp_mask;
 		ev->fixed_allowed &= c->caps->fixed_mask;

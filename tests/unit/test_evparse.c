@@ -370,6 +370,8 @@ static void test_caps_limit_table(void **state)
 	parse_ok("instructions", "icx", &c, &ev);
 	assert_int_equal(ev.gp_allowed, 0xf);
 	assert_int_equal(ev.pebs_gp, 0xf);
+	c.anythread_deprecated = true;
+	parse_bad("cpu/event=0x3c,any/", "icx", &c, "AnyThread", "deprecated");
 	c.pebs_baseline = false;
 	parse_ok("instructions:p", "icx", &c, &ev);
 	assert_int_equal(ev.pebs_fixed, 0);	/* fixed PEBS needs baseline */
