@@ -22,8 +22,16 @@ struct pmu_event {
 	/* encoding (IA32_PERFEVTSELx fields) */
 	u8 event, umask, cmask;
 	bool inv, edge, any;
-	u32 extra_msr;		/* MSR_OFFCORE_RSP_x or MSR_PEBS_LD_LAT_THRESHOLD; 0: none */
+	u8 umask_ext;		/* IA32_PERFEVTSELx[47:40] (Lion Cove UMASK2); 0 elsewhere */
+	u32 extra_msr;		/* MSR_OFFCORE_RSP_x, MSR_PEBS_LD_LAT_THRESHOLD or
+				 * MSR_PEBS_FRONTEND; 0: none */
 	u64 extra_value;
+	/* Offcore events can also count as alt_event/alt_umask with the value
+	 * in alt_extra_msr (MSR_OFFCORE_RSP_1): the scheduler may switch to it
+	 * when another event holds extra_msr with a different value. */
+	bool has_alt;
+	u8 alt_event, alt_umask;
+	u32 alt_extra_msr;
 	/* constraints */
 	u32 gp_allowed;		/* GP counters that may count it */
 	u32 fixed_allowed;	/* fixed counters that count exactly this event */
@@ -36,6 +44,7 @@ struct pmu_event {
 	bool exclude_user;	/* :k given (count ring 0 only) */
 	bool exclude_kernel;	/* :u given (count ring 3 only) */
 	u64 sample_after;	/* default period from the event tables; 0: none */
+	u64 period;		/* period=N given in cpu/.../; 0: none */
 	int group;		/* index of the group's leader in its list; -1: none */
 };
 

@@ -87,6 +87,7 @@ enum arch_event {
 #define MSR_IA32_PEBS_ENABLE         0x3F1
 #define MSR_PEBS_DATA_CFG            0x3F2
 #define MSR_PEBS_LD_LAT_THRESHOLD    0x3F6
+#define MSR_PEBS_FRONTEND            0x3F7	/* front-end retired event selection */
 #define MSR_IA32_A_PMC0              0x4C1	/* full-width alias, IA32_A_PMCx */
 #define MSR_IA32_DS_AREA             0x600
 #define MSR_IA32_X2APIC_BASE         0x800	/* x2APIC register R = 0x800 + (R>>4) */

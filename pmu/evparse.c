@@ -1,0 +1,738 @@
+/* The event parser (syntax and the meaning of :u/:k in pmu/evparse.h). */
+#include "evparse.h"
+#include "../lib/fmt.h"
+#include "../lib/str.h"
+
+#define TOKEN_MAX 256
+
+/* perf's generic hardware events, mapped to the architectural events of
+ * CPUID.0AH, so that they work on any Intel CPU with a PMU. */
+struct generic_event {
+	const char *name, *alias;
+	enum arch_event arch;
+	u8 event, umask;
+	int8_t fixed;	/* fixed counter that counts it; -1: none */
+	bool gp;	/* GP counters can count it as event/umask */
+};
+
+/* ref-cycles is fixed counter 2 only: the GP encoding 0x3C/01 counts the
+ * reference clock at a different rate on many parts (the bus clock, not
+ * the TSC rate), so it is a different event (bus-cycles, as in Linux).
+ * Fixed-only events carry Intel's pseudo-encoding 0x00/(N+1), which is
+ * never written to an event select. */
+static const struct generic_event generic_events[] = {
+	{ "cycles", "cpu-cycles", ARCH_EVENT_CORE_CYCLES, 0x3c, 0x00, 1, true },
+	{ "instructions", NULL, ARCH_EVENT_INST_RETIRED, 0xc0, 0x00, 0, true },
+	{ "ref-cycles", NULL, ARCH_EVENT_REF_CYCLES, 0x00, 0x03, 2, false },
+	{ "bus-cycles", NULL, ARCH_EVENT_REF_CYCLES, 0x3c, 0x01, -1, true },
+	{ "cache-references", NULL, ARCH_EVENT_LLC_REFERENCES, 0x2e, 0x4f, -1, true },
+	{ "cache-misses", NULL, ARCH_EVENT_LLC_MISSES, 0x2e, 0x41, -1, true },
+	{ "branches", "branch-instructions", ARCH_EVENT_BRANCH_RETIRED, 0xc4, 0x00, -1, true },
+	{ "branch-misses", NULL, ARCH_EVENT_BRANCH_MISSES, 0xc5, 0x00, -1, true },
+	{ "slots", "topdown-slots", ARCH_EVENT_TOPDOWN_SLOTS, 0xa4, 0x01, 3, true },
+};
+
+/* GP encodings that a fixed counter counts exactly (SDM: fixed counters
+ * 0, 1 and 3 count the architectural events instructions retired, core
+ * cycles and topdown slots), so raw and cpu// events may use them too. */
+static const struct { u8 event, umask, fixed; } fixed_equivalents[] = {
+	{ 0xc0, 0x00, 0 }, { 0x3c, 0x00, 1 }, { 0xa4, 0x01, 3 },
+};
+
+bool evparse_generic(size_t i, const char **name, const char **alias)
+{
+	if (i >= ARRAY_SIZE(generic_events))
+		return false;
+	*name = generic_events[i].name;
+	*alias = generic_events[i].alias;
+	return true;
+}
+
+/* Parser state for one call. */
+struct ctx {
+	const struct event_table *t;
+	const struct pmu_caps *caps;
+	char *err;
+	size_t errlen;
+	const char *token;	/* the event text being parsed, for messages */
+	u32 pdist_gp, pdist_fixed;	/* :ppp counters of the event */
+};
+
+PRINTF_LIKE(2, 3) static int fail(struct ctx *c, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	bp_vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (c->token)
+		bp_snprintf(c->err, c->errlen, "event '%s': %s", c->token, what);
+	else
+		bp_snprintf(c->err, c->errlen, "%s", what);
+	return -1;
+}
+
+static const char *model_name(const struct ctx *c)
+{
+	return c->t ? c->t->name : "this CPU (architectural events only)";
+}
+
+/* ---- suggestions ------------------------------------------------------ */
+
+struct suggest {
+	const char *name[3];
+	unsigned dist[3];
+};
+
+static void suggest_consider(struct suggest *s, const char *typed, const char *cand)
+{
+	unsigned d = bp_edit_distance(typed, cand);
+	size_t len = bp_strlen(typed);
+	unsigned limit = MAX(2u, (unsigned)(len / 3));
+
+	if (d > limit)
+		return;
+	for (int i = 0; i < 3; i++) {
+		if (!s->name[i] || d < s->dist[i]) {
+			for (int j = 2; j > i; j--) {
+				s->name[j] = s->name[j - 1];
+				s->dist[j] = s->dist[j - 1];
+			}
+			s->name[i] = cand;
+			s->dist[i] = d;
+			return;
+		}
+	}
+}
+
+static int fail_unknown(struct ctx *c, const char *name)
+{
+	struct suggest s = { { 0 }, { 0 } };
+	char list[200] = "";
+	size_t used = 0;
+
+	if (c->token && bp_strcmp(c->token, name) == 0)
+		c->token = NULL;	/* the message names it already */
+
+	for (size_t i = 0; i < ARRAY_SIZE(generic_events); i++) {
+		suggest_consider(&s, name, generic_events[i].name);
+		if (generic_events[i].alias)
+			suggest_consider(&s, name, generic_events[i].alias);
+	}
+	for (u16 i = 0; c->t && i < c->t->count; i++)
+		suggest_consider(&s, name, ev_name(&c->t->events[i]));
+	for (int i = 0; i < 3 && s.name[i] && used < sizeof(list); i++)
+		used += (size_t)bp_snprintf(list + used, sizeof(list) - used, "%s%s",
+					    i ? ", " : "", s.name[i]);
+	if (s.name[0])
+		return fail(c, "unknown event '%s' on %s; did you mean: %s?", name,
+			    model_name(c), list);
+	return fail(c, "unknown event '%s' on %s (`bareperf list` shows the known ones)",
+		    name, model_name(c));
+}
+
+/* ---- constraints ------------------------------------------------------ */
+
+static u32 bit_if(bool cond, unsigned i) { return cond ? 1u << i : 0; }
+
+/* Fixed counter i exists: per the model's table, else per CPUID. */
+static bool fixed_present(const struct ctx *c, unsigned i)
+{
+	if (c->t)
+		return (c->t->fixed_mask >> i) & 1;
+	return c->caps && caps_has_fixed(c->caps, i);
+}
+
+static void fill_from_entry(struct ctx *c, const struct ev_entry *e, struct pmu_event *ev)
+{
+	event_entry_fill(c->t, e, ev);
+	c->pdist_gp = ev_pdist_gp(e);
+	c->pdist_fixed = ev_pdist_fixed(e);
+}
+
+/* The fixed-only entry of the table for fixed counter i (INST_RETIRED.ANY
+ * for 0, ...), for its PEBS and PDIST abilities. */
+static const struct ev_entry *fixed_entry(const struct event_table *t, unsigned i)
+{
+	for (u16 j = 0; t && j < t->count; j++)
+		if (t->events[j].gp == 0 && t->events[j].fixed == (1u << i))
+			return &t->events[j];
+	return NULL;
+}
+
+static int resolve_generic(struct ctx *c, const struct generic_event *g, struct pmu_event *ev)
+{
+	const struct ev_entry *e = NULL;
+
+	ev->event = g->event;
+	ev->umask = g->umask;
+	/* Architectural events 0-6 exist on every core with architectural
+	 * perfmon (some tables leave LONGEST_LAT_CACHE.REFERENCE out); topdown
+	 * slots (7) is newer, so without CPUID.0AH to ask, the table decides
+	 * (Atom cores lack it). */
+	if (g->gp && c->t && (e = event_find_encoding(c->t, g->event, g->umask)))
+		fill_from_entry(c, e, ev);
+	else if (g->gp && (c->caps || g->arch < ARCH_EVENT_TOPDOWN_SLOTS))
+		ev->gp_allowed = c->t ? c->t->gp_mask : c->caps->gp_mask;
+	if (c->caps && !caps_arch_event(c->caps, g->arch))
+		ev->gp_allowed = ev->pebs_gp = c->pdist_gp = 0;
+	if (g->fixed >= 0) {
+		unsigned f = (unsigned)g->fixed;
+		bool present = fixed_present(c, f);
+		const struct ev_entry *fe = fixed_entry(c->t, f);
+		ev->fixed_allowed = bit_if(present, f);
+		if (present && fe) {
+			ev->pebs_fixed = fe->pebs_fixed;
+			c->pdist_fixed = ev_pdist_fixed(fe);
+			if (!ev->sample_after)
+				ev->sample_after = ev_sample_after(fe);
+		}
+	}
+	if (!ev->gp_allowed && !ev->fixed_allowed) {
+		if (g->fixed >= 0 && !g->gp)
+			return fail(c, "not available on %s: it needs fixed counter %d, "
+				    "which this CPU does not have", model_name(c), g->fixed);
+		if (!c->caps)
+			return fail(c, "not available on %s: its event table has no "
+				    "such event", model_name(c));
+		return fail(c, "not available on %s: CPUID.0AH reports architectural "
+			    "event %d (%s) as unavailable", model_name(c), (int)g->arch,
+			    caps_arch_event_name(g->arch));
+	}
+	return 0;
+}
+
+/* Constraints of an event given by its encoding (raw or cpu//): those of
+ * the table event with that encoding, else of any event with that event
+ * code (SPR: codes below 0x90 only on GP0-3), else every GP counter. */
+static void resolve_encoding(struct ctx *c, struct pmu_event *ev)
+{
+	const struct ev_entry *e = event_find_encoding(c->t, ev->event, ev->umask);
+
+	if (e) {
+		struct pmu_event typed = *ev;
+		fill_from_entry(c, e, ev);
+		/* Keep what the user gave. The table's extra MSR value and
+		 * umask extension belong to the named event only. */
+		ev->cmask = typed.cmask;
+		ev->inv = typed.inv;
+		ev->edge = typed.edge;
+		ev->any = typed.any;
+		ev->umask_ext = 0;
+		ev->extra_value = 0;
+	} else if (c->t) {
+		u32 code_mask = event_code_gp_mask(c->t, ev->event);
+		ev->gp_allowed = code_mask ? code_mask : c->t->gp_mask;
+	} else if (c->caps) {
+		ev->gp_allowed = c->caps->gp_mask;
+	}
+	bool plain = !ev->cmask && !ev->inv && !ev->edge && !ev->extra_msr;
+	for (size_t i = 0; plain && i < ARRAY_SIZE(fixed_equivalents); i++) {
+		unsigned f = fixed_equivalents[i].fixed;
+		if (fixed_equivalents[i].event == ev->event &&
+		    fixed_equivalents[i].umask == ev->umask && fixed_present(c, f))
+			ev->fixed_allowed |= 1u << f;
+	}
+}
+
+/* The CPU in use may have fewer counters than the model's table names
+ * (a hypervisor, SMT on), and fixed-counter PEBS needs baseline PEBS. */
+static int apply_caps(struct ctx *c, struct pmu_event *ev)
+{
+	if (c->caps && ev->any && c->caps->anythread_deprecated)
+		return fail(c, "AnyThread ('any') is deprecated on this CPU "
+			    "(CPUID.0AH:EDX[15]); the bit is reserved there");
+	if (c->caps) {
+		ev->gp_allowed &= c->caps->gp_mask;
+		ev->fixed_allowed &= c->caps->fixed_mask;
+		if (!c->caps->pebs_baseline)
+			ev->pebs_fixed = c->pdist_fixed = 0;
+	}
+	ev->pebs_gp &= ev->gp_allowed;
+	ev->pebs_fixed &= ev->fixed_allowed;
+	c->pdist_gp &= ev->pebs_gp;
+	c->pdist_fixed &= ev->pebs_fixed;
+	if (!ev->gp_allowed && !ev->fixed_allowed)
+		return fail(c, "no counter of %s can count it", model_name(c));
+	return 0;
+}
+
+/* ---- modifiers -------------------------------------------------------- */
+
+struct mods {
+	bool u, k;
+	u8 p;
+};
+
+static int parse_mods(struct ctx *c, const char *s, struct mods *m)
+{
+	for (; *s; s++) {
+		if (*s == 'u')
+			m->u = true;
+		else if (*s == 'k')
+			m->k = true;
+		else if (*s == 'p')
+			m->p++;
+		else
+			return fail(c, "unknown modifier '%c' (known: u, k, p, pp, ppp)", *s);
+	}
+	if (m->p > 3)
+		return fail(c, "too many 'p' modifiers (at most :ppp)");
+	return 0;
+}
+
+/* Precise sampling needs PEBS on a counter that can take the event; a
+ * request that cannot be met is an error, never a silent downgrade. */
+static int apply_precise(struct ctx *c, struct pmu_event *ev, u8 p)
+{
+	ev->precise = p;
+	if (!p)
+		return 0;
+	if (!c->t)
+		return fail(c, "precise sampling (:%.*s) needs the event table of this "
+			    "CPU model, and the model is not in the tables (PEBS "
+			    "constraints are not architectural)", p, "ppp");
+	if (c->caps && !caps_has_pebs(c->caps))
+		return fail(c, "precise sampling (:%.*s) needs PEBS, which this CPU "
+			    "does not offer", p, "ppp");
+	if (!ev->pebs_gp && !ev->pebs_fixed)
+		return fail(c, "cannot be sampled precisely (:%.*s) on %s: the event "
+			    "has no PEBS support", p, "ppp", model_name(c));
+	if (p == 3) {
+		if (!c->pdist_gp && !c->pdist_fixed)
+			return fail(c, "precise distribution (:ppp) is not available for "
+				    "this event on %s; use :pp", model_name(c));
+		ev->pebs_gp = c->pdist_gp;
+		ev->pebs_fixed = c->pdist_fixed;
+	}
+	return 0;
+}
+
+static void apply_rings(struct pmu_event *ev, const struct mods *m)
+{
+	/* Only one of u/k excludes the other ring; both or none count both. */
+	ev->exclude_kernel = m->u && !m->k;
+	ev->exclude_user = m->k && !m->u;
+}
+
+/* ---- names, raw, cpu// ------------------------------------------------ */
+
+static const struct generic_event *find_generic(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(generic_events); i++) {
+		const struct generic_event *g = &generic_events[i];
+		if (bp_strcasecmp(name, g->name) == 0 ||
+		    (g->alias && bp_strcasecmp(name, g->alias) == 0))
+			return g;
+	}
+	return NULL;
+}
+
+static int resolve_name(struct ctx *c, const char *name, struct pmu_event *ev)
+{
+	const struct generic_event *g = find_generic(name);
+	const struct ev_entry *e;
+
+	if (g)
+		return resolve_generic(c, g, ev);
+	if ((e = event_find(c->t, name))) {
+		fill_from_entry(c, e, ev);
+		return 0;
+	}
+	return fail_unknown(c, name);
+}
+
+static bool is_raw(const char *s)
+{
+	if (s[0] != 'r' || !s[1])
+		return false;
+	for (s++; *s; s++)
+		if (!bp_isxdigit(*s))
+			return false;
+	return true;
+}
+
+/* perf's raw syntax rNNNN is the event select value without the enable
+ * bits: [7:0] event, [15:8] umask, 18 edge, 23 inv, [31:24] cmask. */
+static int resolve_raw(struct ctx *c, const char *s, struct pmu_event *ev)
+{
+	u64 v = 0;
+	const u64 known = GENMASK(15, 0) | BIT(18) | BIT(23) | GENMASK(31, 24);
+
+	for (s++; *s; s++) {
+		if (v >> 60)
+			return fail(c, "raw value too large");
+		v = v << 4 | (u64)(bp_isdigit(*s) ? *s - '0' : bp_tolower(*s) - 'a' + 10);
+	}
+	if (v & ~known)
+		return fail(c, "raw value 0x%llx sets bits other than event [7:0], "
+			    "umask [15:8], edge 18, inv 23 and cmask [31:24]",
+			    (unsigned long long)v);
+	ev->event = (u8)FIELD(v, 7, 0);
+	ev->umask = (u8)FIELD(v, 15, 8);
+	ev->edge = v & BIT(18);
+	ev->inv = v & BIT(23);
+	ev->cmask = (u8)FIELD(v, 31, 24);
+	resolve_encoding(c, ev);
+	return 0;
+}
+
+struct terms {
+	const char *base;	/* an event name given as a term */
+	bool have_event, have_umask;
+	u64 event, umask, cmask, ldlat, offcore, frontend, period;
+	bool set_cmask, inv, edge, any, set_ldlat, set_offcore, set_frontend;
+	char name[EVENT_NAME_MAX];
+};
+
+static int term_number(struct ctx *c, const char *key, const char *val, u64 max, u64 *out)
+{
+	if (!val || !*val)
+		return fail(c, "term '%s' needs a value (%s=N)", key, key);
+	if (!bp_parse_u64(val, out))
+		return fail(c, "bad number '%s' for %s= (decimal, 0x hex or 0b binary)", val, key);
+	if (*out > max)
+		return fail(c, "%s=%s is out of range (at most 0x%llx)", key, val,
+			    (unsigned long long)max);
+	return 0;
+}
+
+static int parse_flag_term(struct ctx *c, const char *key, const char *val, bool *flag)
+{
+	u64 v = 1;
+	if (val && term_number(c, key, val, 1, &v))
+		return -1;
+	*flag = v;
+	return 0;
+}
+
+static int parse_term(struct ctx *c, char *term, struct terms *tm)
+{
+	char *eq = bp_strchr(term, '=');
+	const char *val = NULL;
+
+	if (eq) {
+		*eq = 0;
+		val = eq + 1;
+	}
+	if (!*term)
+		return fail(c, "empty term in cpu/.../");
+	if (!bp_strcmp(term, "event"))
+		return (tm->have_event = true), term_number(c, term, val, 0xff, &tm->event);
+	if (!bp_strcmp(term, "umask"))
+		return (tm->have_umask = true), term_number(c, term, val, 0xff, &tm->umask);
+	if (!bp_strcmp(term, "cmask"))
+		return (tm->set_cmask = true), term_number(c, term, val, 0xff, &tm->cmask);
+	if (!bp_strcmp(term, "ldlat"))
+		return (tm->set_ldlat = true),
+		       term_number(c, term, val, PEBS_LD_LAT_THRESHOLD_MASK, &tm->ldlat);
+	if (!bp_strcmp(term, "offcore_rsp"))
+		return (tm->set_offcore = true), term_number(c, term, val, ~0ULL, &tm->offcore);
+	if (!bp_strcmp(term, "frontend"))
+		return (tm->set_frontend = true), term_number(c, term, val, 0xffffffffULL, &tm->frontend);
+	if (!bp_strcmp(term, "period"))
+		return term_number(c, term, val, ~0ULL >> 1, &tm->period);
+	if (!bp_strcmp(term, "inv"))
+		return parse_flag_term(c, term, val, &tm->inv);
+	if (!bp_strcmp(term, "edge"))
+		return parse_flag_term(c, term, val, &tm->edge);
+	if (!bp_strcmp(term, "any"))
+		return parse_flag_term(c, term, val, &tm->any);
+	if (!bp_strcmp(term, "name")) {
+		if (!val || !*val)
+			return fail(c, "term 'name' needs a value (name=WORD)");
+		bp_strlcpy(tm->name, val, sizeof(tm->name));
+		return 0;
+	}
+	if (val)
+		return fail(c, "unknown term '%s' (known: event, umask, cmask, inv, edge, "
+			    "any, ldlat, offcore_rsp, frontend, period, name)", term);
+	if (tm->base)
+		return fail(c, "two event names in cpu/.../ ('%s' and '%s')", tm->base, term);
+	tm->base = term;
+	return 0;
+}
+
+/* Extra-MSR terms only fit events that use that MSR. */
+static int apply_extra_term(struct ctx *c, struct pmu_event *ev, bool set, u64 value,
+			    u32 msr, const char *term, const char *example)
+{
+	if (!set)
+		return 0;
+	if (ev->extra_msr != msr && !(msr == MSR_OFFCORE_RSP_0 && ev->has_alt))
+		return fail(c, "%s= applies only to events that use MSR 0x%x (e.g. %s)",
+			    term, msr, example);
+	ev->extra_msr = msr;
+	ev->extra_value = value;
+	if (ev->has_alt && msr == MSR_OFFCORE_RSP_0)
+		ev->alt_extra_msr = MSR_OFFCORE_RSP_1;
+	return 0;
+}
+
+static int build_from_terms(struct ctx *c, struct terms *tm, struct pmu_event *ev)
+{
+	if (tm->base && (tm->have_event || tm->have_umask))
+		return fail(c, "give either an event name or event=/umask=, not both");
+	if (!tm->base && !tm->have_event)
+		return fail(c, "cpu/.../ needs event=N or an event name");
+	if (tm->base) {
+		if (resolve_name(c, tm->base, ev))
+			return -1;
+	}
+	if (tm->set_cmask)
+		ev->cmask = (u8)tm->cmask;
+	ev->inv |= tm->inv;
+	ev->edge |= tm->edge;
+	ev->any |= tm->any;
+	if (!tm->base) {
+		ev->event = (u8)tm->event;
+		ev->umask = (u8)tm->umask;
+		resolve_encoding(c, ev);
+	}
+	if (apply_extra_term(c, ev, tm->set_ldlat, tm->ldlat, MSR_PEBS_LD_LAT_THRESHOLD,
+			     "ldlat", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4") ||
+	    apply_extra_term(c, ev, tm->set_offcore, tm->offcore, MSR_OFFCORE_RSP_0,
+			     "offcore_rsp", "OCR.* events, event=0xb7") ||
+	    apply_extra_term(c, ev, tm->set_frontend, tm->frontend, MSR_PEBS_FRONTEND,
+			     "frontend", "FRONTEND_RETIRED.*"))
+		return -1;
+	ev->period = tm->period;
+	if (tm->name[0])
+		bp_strlcpy(ev->name, tm->name, sizeof(ev->name));
+	return 0;
+}
+
+/* "cpu/TERMS/MODS": returns the modifier text through *mods. */
+static int resolve_cpu_terms(struct ctx *c, char *body, struct pmu_event *ev,
+			     const char **mods)
+{
+	struct terms tm;
+	char *end = bp_strchr(body, '/');
+
+	bp_memset(&tm, 0, sizeof(tm));
+	if (!end)
+		return fail(c, "missing closing '/' of cpu/.../");
+	*end = 0;
+	*mods = end[1] == ':' ? end + 2 : end + 1;
+	for (char *term = body; term;) {
+		char *comma = bp_strchr(term, ',');
+		if (comma)
+			*comma = 0;
+		if (parse_term(c, term, &tm))
+			return -1;
+		term = comma ? comma + 1 : NULL;
+	}
+	return build_from_terms(c, &tm, ev);
+}
+
+/* The last step every event takes: extra MSR values the user must give. */
+static int check_extra_value(struct ctx *c, const struct pmu_event *ev)
+{
+	if (ev->extra_msr && ev->extra_value)
+		return 0;
+	if (ev->extra_msr == MSR_PEBS_LD_LAT_THRESHOLD)
+		return fail(c, "a load-latency event needs a threshold: cpu/...,ldlat=N/");
+	if (ev->extra_msr == MSR_OFFCORE_RSP_0 || (ev->has_alt && !ev->extra_msr))
+		return fail(c, "an offcore-response event needs its request/response "
+			    "mask: cpu/...,offcore_rsp=0x.../, or a named OCR.* event");
+	if (ev->extra_msr == MSR_PEBS_FRONTEND)
+		return fail(c, "a front-end event needs cpu/...,frontend=0x.../, or a "
+			    "named FRONTEND_RETIRED.* event");
+	return 0;
+}
+
+int evparse_event(const char *text, const struct event_table *t,
+		  const struct pmu_caps *caps, struct pmu_event *out,
+		  char *err, size_t errlen)
+{
+	struct ctx c = { .t = t, .caps = caps, .err = err, .errlen = errlen, .token = text };
+	char buf[TOKEN_MAX];
+	const char *mods = "";
+	struct mods m = { false, false, 0 };
+	int rc;
+
+	bp_memset(out, 0, sizeof(*out));
+	out->group = -1;
+	if (!*text)
+		return fail(&c, "empty event");
+	if (!t && (!caps || !caps_has_pmu(caps)))
+		return fail(&c, "this CPU reports no PMU (CPUID.0AH) and no model was "
+			    "named: give one with --cpu MODEL");
+	if (bp_strlcpy(buf, text, sizeof(buf)) >= sizeof(buf))
+		return fail(&c, "longer than %d characters", TOKEN_MAX - 1);
+	bp_strlcpy(out->name, text, sizeof(out->name));
+	if (bp_strncasecmp(buf, "cpu/", 4) == 0) {
+		rc = resolve_cpu_terms(&c, buf + 4, out, &mods);
+	} else {
+		char *colon = bp_strchr(buf, ':');
+		if (colon) {
+			*colon = 0;
+			mods = colon + 1;
+		}
+		if (!buf[0])
+			return fail(&c, "no event name before ':'");
+		rc = is_raw(buf) ? resolve_raw(&c, buf, out) : resolve_name(&c, buf, out);
+	}
+	if (rc || parse_mods(&c, mods, &m) || apply_caps(&c, out) ||
+	    check_extra_value(&c, out) || apply_precise(&c, out, m.p))
+		return -1;
+	apply_rings(out, &m);
+	return 0;
+}
+
+/* ---- lists and groups ------------------------------------------------- */
+
+/* Length of the event starting at s: up to a ',' or '}' outside cpu/.../,
+ * or up to a '{' (which is then an error the caller reports). */
+static size_t event_length(const char *s)
+{
+	size_t n = 0;
+	bool in_terms = false;
+
+	if (bp_strncasecmp(s, "cpu/", 4) == 0) {
+		n = 4;
+		in_terms = true;
+	}
+	for (; s[n]; n++) {
+		if (in_terms) {
+			in_terms = s[n] != '/';
+			continue;
+		}
+		if (s[n] == ',' || s[n] == '}' || s[n] == '{')
+			break;
+	}
+	return n;
+}
+
+struct list_state {
+	struct ctx c;
+	struct pmu_event *out;
+	int max, count;
+	int leader;		/* index of the open group's leader; -1: none */
+	const char *group_mods;	/* modifiers after the group's '}:' */
+	size_t group_mods_len;
+};
+
+/* Modifiers after '}' apply to every member of the group (perf's rule):
+ * looks ahead from the first member to the closing brace. */
+static void find_group_mods(struct list_state *st, const char *p)
+{
+	st->group_mods = "";
+	st->group_mods_len = 0;
+	for (;;) {
+		p += event_length(p);
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (p[0] != '}' || p[1] != ':')
+		return;
+	st->group_mods = p + 2;
+	while (p[2 + st->group_mods_len] && p[2 + st->group_mods_len] != ',')
+		st->group_mods_len++;
+}
+
+/* The member's text with the group's modifiers appended, as perf reads
+ * "{a,b:u}:k": a:k and b:uk. */
+static bool with_group_mods(const struct list_state *st, char *tok, size_t cap)
+{
+	size_t len = bp_strlen(tok);
+	bool cpu = bp_strncasecmp(tok, "cpu/", 4) == 0;
+	bool has_colon = !cpu && bp_strchr(tok, ':');
+
+	if (!st->group_mods_len)
+		return true;
+	if (len + 1 + st->group_mods_len >= cap)
+		return false;
+	if (!cpu && !has_colon)
+		tok[len++] = ':';
+	bp_memcpy(tok + len, st->group_mods, st->group_mods_len);
+	tok[len + st->group_mods_len] = 0;
+	return true;
+}
+
+static int add_event(struct list_state *st, const char *s, size_t len)
+{
+	char tok[TOKEN_MAX];
+
+	if (len == 0)
+		return fail(&st->c, "empty event in the list (two commas, a comma at "
+			    "an end, or empty braces) at '%.20s'", s);
+	if (len >= sizeof(tok))
+		return fail(&st->c, "event '%.40s...': longer than %d characters", s, TOKEN_MAX - 1);
+	bp_memcpy(tok, s, len);
+	tok[len] = 0;
+	if (st->count == st->max)
+		return fail(&st->c, "too many events: '%s' would be number %d, the "
+			    "limit is %d", tok, st->count + 1, st->max);
+	struct pmu_event *ev = &st->out[st->count];
+	if (st->leader >= 0 && !with_group_mods(st, tok, sizeof(tok)))
+		return fail(&st->c, "event '%s': too long with the group's modifiers", tok);
+	if (evparse_event(tok, st->c.t, st->c.caps, ev, st->c.err, st->c.errlen))
+		return -1;
+	if (bp_strcmp(ev->name, tok) == 0 && len < sizeof(ev->name)) {
+		bp_memcpy(ev->name, s, len);	/* the name as typed */
+		ev->name[len] = 0;
+	}
+	ev->group = st->leader;
+	st->count++;
+	return 0;
+}
+
+static int close_group(struct list_state *st, const char **p)
+{
+	if (st->leader < 0)
+		return fail(&st->c, "'}' without a matching '{' at '%.20s'", *p);
+	*p += 1;
+	if (**p == ':')
+		*p += 1 + st->group_mods_len;
+	st->leader = -1;
+	st->group_mods_len = 0;
+	return 0;
+}
+
+static int open_group(struct list_state *st, const char **p)
+{
+	if (st->leader >= 0)
+		return fail(&st->c, "nested group: '{' inside a group at '%.20s'", *p);
+	*p += 1;
+	st->leader = st->count;
+	find_group_mods(st, *p);
+	return 0;
+}
+
+int evparse_list(const char *text, const struct event_table *t,
+		 const struct pmu_caps *caps, struct pmu_event *out, int max,
+		 char *err, size_t errlen)
+{
+	struct list_state st = { { .t = t, .caps = caps, .err = err, .errlen = errlen },
+				 out, max, 0, -1, "", 0 };
+	const char *p = text;
+
+	if (!text || !*text)
+		return fail(&st.c, "empty event list");
+	for (;;) {
+		if (*p == '{' && open_group(&st, &p))
+			return -1;
+		size_t len = event_length(p);
+		if (p[len] == '{')
+			return fail(&st.c, st.leader >= 0 ? "nested group: '{' inside a group at '%.20s'"
+				    : "'{' in the middle of an event at '%.20s'", p + len);
+		if (add_event(&st, p, len))
+			return -1;
+		p += len;
+		if (*p == '}' && close_group(&st, &p))
+			return -1;
+		if (!*p)
+			break;
+		if (*p != ',')
+			return fail(&st.c, "expected ',' after an event or group at '%.20s'", p);
+		p++;
+		if (!*p)
+			return fail(&st.c, "empty event at the end of the list (trailing ',')");
+	}
+	if (st.leader >= 0)
+		return fail(&st.c, "group opened with '{' is never closed");
+	return st.count;
+}

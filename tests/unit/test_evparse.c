@@ -1,0 +1,397 @@
+/* pmu/evparse: perf-style event text, good and bad. Encodings and counter
+ * sets expected here come from Intel's perfmon JSON (icelakex_core.json
+ * and others), read by hand. */
+#include "test.h"
+#include "lib/str.h"
+#include "pmu/evparse.h"
+
+static char err[512];
+
+static const struct event_table *model(const char *name)
+{
+	const struct event_table *t = event_table_by_name(name);
+	assert_non_null(t);
+	return t;
+}
+
+static void parse_ok(const char *text, const char *cpu, const struct pmu_caps *caps,
+		     struct pmu_event *ev)
+{
+	err[0] = 0;
+	int rc = evparse_event(text, cpu ? model(cpu) : NULL, caps, ev, err, sizeof(err));
+	if (rc != 0)
+		fail_msg("'%s' on %s: %s", text, cpu ? cpu : "arch", err);
+}
+
+/* Parses text expecting an error whose message contains every needle. */
+static void parse_bad(const char *text, const char *cpu, const struct pmu_caps *caps,
+		      const char *needle1, const char *needle2)
+{
+	struct pmu_event evs[4];
+	err[0] = 0;
+	int rc = evparse_list(text, cpu ? model(cpu) : NULL, caps, evs, 4, err, sizeof(err));
+	if (rc != -1)
+		fail_msg("'%s' parsed (rc %d) but should fail", text, rc);
+	if (!strstr(err, needle1) || (needle2 && !strstr(err, needle2)))
+		fail_msg("'%s': message '%s' lacks '%s'%s%s", text, err, needle1,
+			 needle2 ? " or " : "", needle2 ? needle2 : "");
+}
+
+/* An Ice Lake server thread as CPUID and PERF_CAPABILITIES describe it. */
+static struct pmu_caps icx_caps(void)
+{
+	struct pmu_caps c;
+	memset(&c, 0, sizeof(c));
+	c.intel = true;
+	c.family = 6, c.model = 0x6a, c.stepping = 6;
+	c.version = 5, c.num_gp = 8, c.gp_mask = 0xff, c.gp_width = 48;
+	c.num_fixed = 4, c.fixed_mask = 0xf, c.fixed_width = 48;
+	c.arch_events_len = 8, c.arch_events = 0xff;
+	c.pdcm = c.ds = c.dtes64 = true;
+	c.misc_enable_readable = true;
+	c.pebs_format = 4, c.pebs_baseline = true;
+	return c;
+}
+
+/* A CPU no table knows: 2 GP counters, fixed 0-2, branch mispredicts
+ * reported unavailable (CPUID.0AH.EBX bit 6 set). */
+static struct pmu_caps unknown_caps(void)
+{
+	struct pmu_caps c = icx_caps();
+	c.model = 0x99;
+	c.num_gp = 2, c.gp_mask = 0x3;
+	c.num_fixed = 3, c.fixed_mask = 0x7;
+	c.arch_events = 0xff & ~(1u << ARCH_EVENT_BRANCH_MISSES);
+	return c;
+}
+
+static void test_generic_names_icx(void **state)
+{
+	struct pmu_event ev;
+
+	/* cycles: 0x3C/00 on any GP (CPU_CLK_UNHALTED.THREAD_P) or fixed 1. */
+	parse_ok("cycles", "icx", NULL, &ev);
+	assert_int_equal(ev.event, 0x3c);
+	assert_int_equal(ev.umask, 0x00);
+	assert_int_equal(ev.gp_allowed, 0xff);
+	assert_int_equal(ev.fixed_allowed, 0x2);
+	assert_int_equal(ev.pebs_gp, 0);	/* THREAD_P: Precise 0 */
+	assert_int_equal(ev.group, -1);
+	assert_string_equal(ev.name, "cycles");
+
+	parse_ok("cpu-cycles", "icx", NULL, &ev);
+	assert_int_equal(ev.fixed_allowed, 0x2);
+
+	/* instructions: INST_RETIRED.ANY_P PEBScounters 0-7, and fixed 0
+	 * (PEBScounters "32"). */
+	parse_ok("instructions", "icx", NULL, &ev);
+	assert_int_equal(ev.event, 0xc0);
+	assert_int_equal(ev.gp_allowed, 0xff);
+	assert_int_equal(ev.pebs_gp, 0xff);
+	assert_int_equal(ev.fixed_allowed, 0x1);
+	assert_int_equal(ev.pebs_fixed, 0x1);
+	assert_int_equal(ev.sample_after, 2000003);
+
+	/* ref-cycles: fixed 2 only, never a GP counter. */
+	parse_ok("ref-cycles", "icx", NULL, &ev);
+	assert_int_equal(ev.gp_allowed, 0);
+	assert_int_equal(ev.fixed_allowed, 0x4);
+
+	parse_ok("branch-instructions", "icx", NULL, &ev);
+	assert_int_equal(ev.event, 0xc4);
+	assert_int_equal(ev.fixed_allowed, 0);
+	assert_int_equal(ev.sample_after, 400009);
+	parse_ok("branch-misses", "icx", NULL, &ev);
+	assert_int_equal(ev.event, 0xc5);
+	parse_ok("cache-misses", "icx", NULL, &ev);
+	assert_int_equal(ev.event, 0x2e);
+	assert_int_equal(ev.umask, 0x41);
+	parse_ok("cache-references", "icx", NULL, &ev);
+	assert_int_equal(ev.umask, 0x4f);
+	parse_ok("slots", "icx", NULL, &ev);
+	assert_int_equal(ev.fixed_allowed, 0x8);
+}
+
+/* Every generic name resolves on every model to its architectural
+ * encoding, never to a variant with cmask/inv/edge or an extra MSR. */
+static void test_generic_names_every_model(void **state)
+{
+	const char *name, *alias;
+	struct pmu_event ev;
+
+	for (size_t m = 0; m < event_table_count; m++) {
+		for (size_t i = 0; evparse_generic(i, &name, &alias); i++) {
+			if (bp_strcmp(name, "slots") == 0 && !(event_tables[m].fixed_mask & 0x8) &&
+			    !event_find_encoding(&event_tables[m], 0xa4, 0x01)) {
+				/* Atom cores have no topdown slots. */
+				parse_bad(name, event_tables[m].name, NULL, "not available", NULL);
+				continue;
+			}
+			parse_ok(name, event_tables[m].name, NULL, &ev);
+			assert_int_equal(ev.cmask, 0);
+			assert_false(ev.inv || ev.edge || ev.any);
+			assert_int_equal(ev.extra_msr, 0);
+			assert_true(ev.gp_allowed || ev.fixed_allowed);
+		}
+	}
+}
+
+static void test_intel_names(void **state)
+{
+	struct pmu_event ev;
+
+	parse_ok("mem_load_retired.l3_miss:pp", "icx", NULL, &ev);
+	assert_string_equal(ev.name, "mem_load_retired.l3_miss:pp");
+	assert_int_equal(ev.event, 0xd1);
+	assert_int_equal(ev.umask, 0x20);
+	assert_int_equal(ev.gp_allowed, 0x0f);
+	assert_int_equal(ev.pebs_gp, 0x0f);
+	assert_int_equal(ev.precise, 2);
+	assert_true(ev.data_la);
+	assert_int_equal(ev.sample_after, 50021);
+
+	/* Load latency with the table's threshold (MSRValue 0x4). */
+	parse_ok("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4:p", "icx", NULL, &ev);
+	assert_int_equal(ev.extra_msr, MSR_PEBS_LD_LAT_THRESHOLD);
+	assert_int_equal(ev.extra_value, 4);
+	assert_true(ev.taken_alone);
+
+	/* INST_RETIRED.ANY is the fixed-0 event only. */
+	parse_ok("inst_retired.any", "icx", NULL, &ev);
+	assert_int_equal(ev.gp_allowed, 0);
+	assert_int_equal(ev.fixed_allowed, 0x1);
+}
+
+static void test_modifiers(void **state)
+{
+	struct pmu_event ev;
+
+	parse_ok("instructions:u", "icx", NULL, &ev);
+	assert_true(ev.exclude_kernel);
+	assert_false(ev.exclude_user);
+	parse_ok("instructions:k", "icx", NULL, &ev);
+	assert_true(ev.exclude_user);
+	assert_false(ev.exclude_kernel);
+	parse_ok("instructions:uk", "icx", NULL, &ev);
+	assert_false(ev.exclude_user || ev.exclude_kernel);
+	parse_ok("instructions:ppu", "icx", NULL, &ev);
+	assert_int_equal(ev.precise, 2);
+	assert_true(ev.exclude_kernel);
+	parse_ok("BR_INST_RETIRED.ALL_BRANCHES:p", "icx", NULL, &ev);
+	assert_int_equal(ev.precise, 1);
+
+	parse_bad("cycles:x", "icx", NULL, "cycles:x", "unknown modifier 'x'");
+	parse_bad("cycles:pppp", "icx", NULL, "cycles:pppp", "at most :ppp");
+}
+
+/* A precise modifier that cannot be met is an error, not a downgrade. */
+static void test_precise_errors(void **state)
+{
+	struct pmu_event ev;
+	struct pmu_caps c = icx_caps();
+
+	/* CPU_CLK_UNHALTED.THREAD_P has Precise 0 on ICX; fixed 1 no PEBS. */
+	parse_bad("cycles:p", "icx", NULL, "cycles:p", "no PEBS support");
+	parse_bad("LONGEST_LAT_CACHE.MISS:pp", "icx", NULL, "LONGEST_LAT_CACHE.MISS:pp", "no PEBS");
+	/* The same CPU with PEBS turned off in IA32_MISC_ENABLE[12]. */
+	c.misc_enable = MISC_ENABLE_PEBS_UNAVAILABLE;
+	parse_bad("instructions:p", "icx", &c, "instructions:p", "needs PEBS");
+
+	/* :ppp wants a PDIST counter: SPR INST_RETIRED.ANY PDISTCounter
+	 * "32" (fixed 0), INST_RETIRED.ANY_P "NA". */
+	parse_ok("instructions:ppp", "spr", NULL, &ev);
+	assert_int_equal(ev.precise, 3);
+	assert_int_equal(ev.pebs_fixed, 0x1);
+	assert_int_equal(ev.pebs_gp, 0);
+	/* LNL MEM_LOAD_RETIRED.L3_MISS: PEBScounters 0-3, PDISTCounter 0,1. */
+	parse_ok("MEM_LOAD_RETIRED.L3_MISS:ppp", "lnl", NULL, &ev);
+	assert_int_equal(ev.pebs_gp, 0x3);
+	/* SKL: only INST_RETIRED.PREC_DIST (GP1) does PDIR. */
+	parse_ok("INST_RETIRED.PREC_DIST:ppp", "skl", NULL, &ev);
+	assert_int_equal(ev.pebs_gp, 0x2);
+	parse_bad("MEM_LOAD_RETIRED.L3_MISS:ppp", "icx", NULL, "L3_MISS:ppp", "use :pp");
+}
+
+static void test_cpu_terms(void **state)
+{
+	struct pmu_event ev;
+
+	parse_ok("cpu/event=0x3c,umask=0x0,cmask=1,inv,edge/", "icx", NULL, &ev);
+	assert_int_equal(ev.event, 0x3c);
+	assert_int_equal(ev.umask, 0);
+	assert_int_equal(ev.cmask, 1);
+	assert_true(ev.inv);
+	assert_true(ev.edge);
+	assert_int_equal(ev.gp_allowed, 0xff);
+	assert_int_equal(ev.fixed_allowed, 0);	/* cmask: not fixed 1's event */
+
+	parse_ok("cpu/event=0x3c/", "icx", NULL, &ev);
+	assert_int_equal(ev.fixed_allowed, 0x2);
+
+	parse_ok("cpu/event=0xcd,umask=0x1,ldlat=30,period=1009/pp", "icx", NULL, &ev);
+	assert_int_equal(ev.extra_msr, MSR_PEBS_LD_LAT_THRESHOLD);
+	assert_int_equal(ev.extra_value, 30);
+	assert_int_equal(ev.period, 1009);
+	assert_int_equal(ev.precise, 2);
+	assert_true(ev.taken_alone);
+
+	parse_ok("cpu/MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4,ldlat=50,name=lat50/:k", "icx", NULL, &ev);
+	assert_int_equal(ev.extra_value, 50);
+	assert_string_equal(ev.name, "lat50");
+	assert_true(ev.exclude_user);
+
+	parse_ok("cpu/event=0xb7,umask=0x1,offcore_rsp=0x10001/", "icx", NULL, &ev);
+	assert_int_equal(ev.extra_msr, MSR_OFFCORE_RSP_0);
+	assert_int_equal(ev.extra_value, 0x10001);
+	assert_true(ev.has_alt);
+	assert_int_equal(ev.alt_event, 0xbb);
+
+	/* SPR: event codes below 0x90 only on GP0-3; 0x48 is not named in
+	 * a plain form but its code is. */
+	parse_ok("cpu/event=0x48,umask=0x7f/", "spr", NULL, &ev);
+	assert_int_equal(ev.gp_allowed, 0x0f);
+
+	parse_bad("cpu/event=0x3g/", "icx", NULL, "cpu/event=0x3g/", "bad number '0x3g'");
+	parse_bad("cpu/event=0x100/", "icx", NULL, "event=0x100", "out of range");
+	parse_bad("cpu/event=0x3c,foo=1/", "icx", NULL, "unknown term 'foo'", NULL);
+	parse_bad("cpu/event=0x3c", "icx", NULL, "missing closing '/'", NULL);
+	parse_bad("cpu/umask=1/", "icx", NULL, "needs event=N", NULL);
+	parse_bad("cpu/event=0xcd,umask=0x1/", "icx", NULL, "ldlat=N", NULL);
+	parse_bad("cpu/cycles,ldlat=3/", "icx", NULL, "ldlat= applies only", NULL);
+	parse_bad("cpu/cycels/", "icx", NULL, "unknown event 'cycels'", "cycles");
+}
+
+static void test_raw(void **state)
+{
+	struct pmu_event ev;
+
+	/* perf raw: umask << 8 | event. */
+	parse_ok("r20d1", "icx", NULL, &ev);
+	assert_int_equal(ev.event, 0xd1);
+	assert_int_equal(ev.umask, 0x20);
+	assert_int_equal(ev.gp_allowed, 0x0f);
+	assert_int_equal(ev.pebs_gp, 0x0f);
+	parse_ok("r00c0:k", "icx", NULL, &ev);
+	assert_int_equal(ev.fixed_allowed, 0x1);	/* fixed 0 counts 0xC0/00 */
+	assert_true(ev.exclude_user);
+	parse_ok("r18400c0", "icx", NULL, &ev);	/* cmask 1, edge */
+	assert_int_equal(ev.cmask, 1);
+	assert_true(ev.edge);
+	assert_int_equal(ev.fixed_allowed, 0);
+	parse_bad("r1000000c0", "icx", NULL, "r1000000c0", "bits other than");
+}
+
+static void test_unknown_names_suggest(void **state)
+{
+	parse_bad("mem_load_retired.l3_mis", "icx", NULL, "'mem_load_retired.l3_mis'",
+		  "did you mean: MEM_LOAD_RETIRED.L3_MISS");
+	parse_bad("cycels", "icx", NULL, "unknown event 'cycels'", "cycles");
+	parse_bad("instrucions:u", "icx", NULL, "instrucions", "instructions");
+	parse_bad("zzzzzzzzzzzzzzzz", "icx", NULL, "zzzzzzzzzzzzzzzz", "bareperf list");
+	/* Gracemont has no topdown slots table event: name differs per core. */
+	parse_bad("TOPDOWN.SLOTS", "adl-e", NULL, "TOPDOWN.SLOTS", "adl-e");
+}
+
+static void test_lists_and_groups(void **state)
+{
+	struct pmu_event evs[8];
+
+	int n = evparse_list("{cycles,instructions},branches,{branch-misses:k,cache-misses}:u",
+			     model("icx"), NULL, evs, 8, err, sizeof(err));
+	assert_int_equal(n, 5);
+	assert_int_equal(evs[0].group, 0);
+	assert_int_equal(evs[1].group, 0);
+	assert_int_equal(evs[2].group, -1);
+	assert_int_equal(evs[3].group, 3);
+	assert_int_equal(evs[4].group, 3);
+	assert_string_equal(evs[1].name, "instructions");
+	assert_string_equal(evs[3].name, "branch-misses:k");
+	/* Group modifiers join the member's: k+u counts both rings. */
+	assert_false(evs[3].exclude_user || evs[3].exclude_kernel);
+	assert_true(evs[4].exclude_kernel);
+
+	n = evparse_list("instructions", model("icx"), NULL, evs, 8, err, sizeof(err));
+	assert_int_equal(n, 1);
+
+	parse_bad("", "icx", NULL, "empty event list", NULL);
+	parse_bad("cycles,,instructions", "icx", NULL, "empty event", NULL);
+	parse_bad("cycles,", "icx", NULL, "trailing ','", NULL);
+	parse_bad("{}", "icx", NULL, "empty event", NULL);
+	parse_bad("{cycles,instructions", "icx", NULL, "never closed", NULL);
+	parse_bad("cycles}", "icx", NULL, "'}' without a matching '{'", NULL);
+	parse_bad("{cycles,{instructions}}", "icx", NULL, "nested group", NULL);
+	parse_bad("{{cycles}}", "icx", NULL, "nested group", NULL);
+	parse_bad("{cycles}x", "icx", NULL, "expected ','", NULL);
+	parse_bad("cycles,instructions,branches,branch-misses,cache-misses", "icx", NULL,
+		  "too many events", "'cache-misses'");
+	parse_bad("{cycles,bad_event}", "icx", NULL, "unknown event 'bad_event'", NULL);
+}
+
+/* The architectural events of CPUID.0AH on a CPU no table knows. */
+static void test_arch_fallback(void **state)
+{
+	struct pmu_caps c = unknown_caps();
+	struct pmu_event ev;
+
+	assert_null(event_table_for_caps(&c));
+	parse_ok("cycles", NULL, &c, &ev);
+	assert_int_equal(ev.gp_allowed, 0x3);
+	assert_int_equal(ev.fixed_allowed, 0x2);
+	parse_ok("instructions:k", NULL, &c, &ev);
+	assert_int_equal(ev.fixed_allowed, 0x1);
+	parse_ok("ref-cycles", NULL, &c, &ev);
+	assert_int_equal(ev.fixed_allowed, 0x4);
+	assert_int_equal(ev.gp_allowed, 0);
+	parse_ok("slots", NULL, &c, &ev);	/* no fixed 3: GP only */
+	assert_int_equal(ev.fixed_allowed, 0);
+	assert_int_equal(ev.gp_allowed, 0x3);
+	parse_ok("r412e", NULL, &c, &ev);
+	assert_int_equal(ev.gp_allowed, 0x3);
+
+	parse_bad("branch-misses", NULL, &c, "branch-misses", "architectural event 6");
+	parse_bad("cycles:p", NULL, &c, "cycles:p", "not in the tables");
+	parse_bad("MEM_LOAD_RETIRED.L3_MISS", NULL, &c, "unknown event", NULL);
+
+	c.fixed_mask = 0x3;
+	parse_bad("ref-cycles", NULL, &c, "ref-cycles", "fixed counter 2");
+
+	/* No PMU at all (QEMU TCG) and no --cpu. */
+	c.version = 0, c.num_gp = 0, c.gp_mask = 0;
+	parse_bad("cycles", NULL, &c, "no PMU", "--cpu");
+}
+
+/* The CPU in use limits the table: ICX with 4 GP visible (a hypervisor). */
+static void test_caps_limit_table(void **state)
+{
+	struct pmu_caps c = icx_caps();
+	struct pmu_event ev;
+
+	c.gp_mask = 0xf, c.num_gp = 4;
+	parse_ok("instructions", "icx", &c, &ev);
+	assert_int_equal(ev.gp_allowed, 0xf);
+	assert_int_equal(ev.pebs_gp, 0xf);
+	c.anythread_deprecated = true;
+	parse_bad("cpu/event=0x3c,any/", "icx", &c, "AnyThread", "deprecated");
+	c.pebs_baseline = false;
+	parse_ok("instructions:p", "icx", &c, &ev);
+	assert_int_equal(ev.pebs_fixed, 0);	/* fixed PEBS needs baseline */
+	assert_int_equal(ev.pebs_gp, 0xf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_generic_names_icx),
+		cmocka_unit_test(test_generic_names_every_model),
+		cmocka_unit_test(test_intel_names),
+		cmocka_unit_test(test_modifiers),
+		cmocka_unit_test(test_precise_errors),
+		cmocka_unit_test(test_cpu_terms),
+		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_unknown_names_suggest),
+		cmocka_unit_test(test_lists_and_groups),
+		cmocka_unit_test(test_arch_fallback),
+		cmocka_unit_test(test_caps_limit_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
