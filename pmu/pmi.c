@@ -1,0 +1,164 @@
+#include "pmi.h"
+#include "hw.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+
+int pmi_setup(struct pmi_ctx *c, u8 vector, const char **why)
+{
+	if (apic_probe(&c->apic) != 0) {
+		*why = c->apic.why;
+		return -1;
+	}
+	c->vector = vector;
+	c->lvt_saved = apic_read(&c->apic, APIC_LVT_PERFCNT);
+	apic_write(&c->apic, APIC_LVT_PERFCNT, APIC_LVT_DELIVERY_FIXED | vector);
+	return 0;
+}
+
+void pmi_teardown(struct pmi_ctx *c)
+{
+	apic_write(&c->apic, APIC_LVT_PERFCNT, c->lvt_saved);
+}
+
+u32 pmi_callchain(u64 sp, u64 bp, u64 *out, u32 max)
+{
+	u32 n = 0;
+	u64 lo = sp, hi = sp + PMI_CALLCHAIN_STACK;
+	/* Each frame is {saved rbp, return address}; frames go up the stack,
+	 * so every next rbp must be above the current one. */
+	while (n < max && bp >= lo && bp + 16 <= hi && !(bp & 7)) {
+		const u64 *frame = (const u64 *)(uintptr_t)bp;
+		u64 ret = frame[1], next = frame[0];
+		if (!ret)
+			break;
+		out[n++] = ret;
+		if (next <= bp)
+			break;
+		bp = next;
+	}
+	return n;
+}
+
+static bool throttle_check(struct pmi_ctx *c)
+{
+	if (!c->max_pmis_per_window)
+		return false;
+	u64 now = plat_ticks();
+	if (now - c->window_start >= c->window_ticks) {
+		c->window_start = now;
+		c->window_pmis = 0;
+	}
+	if (++c->window_pmis > c->max_pmis_per_window && !c->throttled) {
+		c->throttled = true;
+		c->st.throttle_events++;
+	}
+	return c->throttled;
+}
+
+static void emit_sample(struct pmi_ctx *c, int slot, const struct pmi_regs *r)
+{
+	const struct pmu_slot *sl = &c->pmu->slot[slot];
+	if (c->throttled) {
+		c->st.throttled++;
+		return;
+	}
+	struct bp_sample *s = ring_reserve(c->ring);
+	if (!s) {
+		c->st.ring_full++;
+		return;
+	}
+	s->ip = r->ip;
+	s->tsc = plat_ticks();
+	s->addr = s->weight = s->data_src = 0;
+	s->period = sl->period;
+	s->event = c->event_of_slot[slot];
+	s->cpu = c->cpu;
+	s->flags = BP_SAMPLE_TIME;
+	s->callchain_len = 0;
+	if (c->callchain) {
+		s->callchain_len = pmi_callchain(r->sp, r->bp, s->callchain, BP_MAX_CALLCHAIN);
+		s->flags |= BP_SAMPLE_CALLCHAIN;
+	}
+	ring_commit(c->ring);
+	c->st.samples++;
+}
+
+/* Handles the bits of one GLOBAL_STATUS reading; returns the bits to ack. */
+static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r)
+{
+	struct pmu *p = c->pmu;
+	u64 pebs_counters = c->pebs ? c->pebs->enabled : 0;
+
+	if ((status & GLOBAL_STATUS_OVF_BUFFER) && c->pebs) {
+		c->pebs->throttled = c->throttled;
+		pebs_drain(c->pebs, c->ring, c->pebs_loss);
+		c->st.buffer_pmis++;
+	}
+	u64 counters = status & (GENMASK(31, 0) | GENMASK(47, 32));
+	for (u64 bits = counters; bits; bits &= bits - 1) {
+		int counter = __builtin_ctzll(bits);
+		c->st.overflows++;
+		/* PEBS counters reload themselves from the DS area and report
+		 * through the buffer: their overflow bits carry no sample. */
+		if (pebs_counters & BIT(counter))
+			continue;
+		int slot = pmu_event_on(p, counter);
+		if (slot < 0 || !p->slot[slot].period) {
+			c->st.unexpected += slot < 0;
+			continue;
+		}
+		emit_sample(c, slot, r);
+		pmu_reload(p, slot);
+	}
+	return status;
+}
+
+static u64 sampling_counters(const struct pmu *p)
+{
+	u64 mask = 0;
+	for (int s = 0; s < PMU_MAX_EVENTS; s++)
+		if (p->slot[s].used && p->slot[s].period && p->slot[s].counter != COUNTER_NONE)
+			mask |= BIT(p->slot[s].counter);
+	return mask;
+}
+
+void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r)
+{
+	struct pmu *p = c->pmu;
+	u64 enabled = p->sh_global_ctrl;
+
+	c->st.pmis++;
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	u64 status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	if (!status)
+		c->st.spurious++;
+	throttle_check(c);
+	for (unsigned loop = 0; status; loop++) {
+		if (loop == PMI_MAX_LOOPS) {
+			/* A bit that no ack clears: report it and leave the PMU
+			 * stopped rather than loop forever. */
+			c->st.stuck_status |= status;
+			c->stopped = true;
+			break;
+		}
+		u64 ack = handle_status(c, status, r);
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ack);
+		status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+		c->st.loops += status != 0;
+	}
+	if (!c->stopped)	/* throttled: sampling counters stay off */
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
+			 c->throttled ? enabled & ~sampling_counters(p) : enabled);
+	/* Unmask last: the CPU set the mask bit when it delivered this PMI. */
+	apic_write(&c->apic, APIC_LVT_PERFCNT, APIC_LVT_DELIVERY_FIXED | c->vector);
+	apic_eoi(&c->apic);
+}
+
+void pmi_unthrottle(struct pmi_ctx *c)
+{
+	if (c->throttled && !c->stopped && c->pmu->disabled == 0)
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->pmu->sh_global_ctrl);
+	c->throttled = false;
+	c->window_pmis = 0;
+	c->window_start = plat_ticks();
+}

@@ -1,0 +1,70 @@
+/* The PMI: what runs when a counter overflows or the PEBS buffer reaches
+ * its threshold. The shape follows the hardware's rules (facts sheet,
+ * "Interrupt path"): stop counting, read GLOBAL_STATUS, drain PEBS on bit
+ * 62, handle each overflowed counter, acknowledge exactly the bits seen,
+ * re-check with a bounded loop, re-enable, unmask LVT PC last, EOI.
+ *
+ * It runs in interrupt context: no UEFI service, no allocation, no lock
+ * the main flow can hold, no floating point. Its only output is the sample
+ * ring and its own counters. */
+#ifndef BP_PMI_H
+#define BP_PMI_H
+#include "pmu.h"
+#include "../boot/apic.h"
+#include "../lib/ring.h"
+#include "../pebs/drain.h"
+
+#define PMI_MAX_LOOPS       100	/* a status bit that survives this many acks is stuck */
+#define PMI_CALLCHAIN_STACK (256 * 1024)	/* frames are sought this far above RSP */
+
+/* The interrupted context, as the entry stub saved it. */
+struct pmi_regs {
+	u64 ip, sp, bp;
+};
+
+struct pmi_stats {
+	u64 pmis;		/* PMIs taken */
+	u64 spurious;		/* PMIs with GLOBAL_STATUS clear */
+	u64 loops;		/* status re-reads that found more work */
+	u64 overflows;		/* counter overflow bits handled */
+	u64 buffer_pmis;	/* PMIs for the PEBS threshold (bit 62) */
+	u64 unexpected;		/* overflow bits of counters we do not use */
+	u64 samples;		/* PMI-mode samples delivered */
+	u64 ring_full;		/* PMI-mode samples dropped: ring full */
+	u64 throttled;		/* PMI-mode samples dropped: throttled */
+	u64 throttle_events;	/* times throttling started */
+	u64 stuck_status;	/* status bits that would not clear (0: none) */
+};
+
+struct pmi_ctx {
+	struct pmu *pmu;
+	struct sample_ring *ring;
+	struct pebs_ctx *pebs;	/* NULL without PEBS */
+	struct pebs_loss *pebs_loss;
+	struct apic_state apic;
+	u8 vector;
+	u32 lvt_saved;
+	u32 cpu;
+	bool callchain;
+	u32 event_of_slot[PMU_MAX_EVENTS];	/* pmu slot -> bp_sample.event */
+	/* throttling: at most max_pmis_per_window PMIs per window ticks */
+	u64 window_ticks, window_start, window_pmis, max_pmis_per_window;
+	bool throttled;
+	bool stopped;		/* a stuck status bit stopped the PMU */
+	struct pmi_stats st;
+};
+
+/* Programs LVT PC for fixed delivery of `vector` (unmasked); the old value
+ * is kept for pmi_teardown(). Returns -1 with *why if no APIC is reachable. */
+int pmi_setup(struct pmi_ctx *c, u8 vector, const char **why);
+void pmi_teardown(struct pmi_ctx *c);
+/* The handler proper. */
+void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r);
+/* Main flow, on its timer: ends a throttled window. */
+void pmi_unthrottle(struct pmi_ctx *c);
+/* Walks frame pointers from bp (innermost first) into out[], never
+ * leaving [sp, sp + PMI_CALLCHAIN_STACK) and never going down the stack.
+ * Returns the number of return addresses stored. */
+u32 pmi_callchain(u64 sp, u64 bp, u64 *out, u32 max);
+
+#endif
