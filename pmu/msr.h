@@ -73,6 +73,7 @@ enum arch_event {
 #define   DEBUGCTL_BTS_OFF_USR             BIT(10)
 #define   DEBUGCTL_FREEZE_LBRS_ON_PMI      BIT(11)
 #define   DEBUGCTL_FREEZE_PERFMON_ON_PMI   BIT(12)
+#define   DEBUGCTL_ENABLE_UNCORE_PMI       BIT(13)
 #define   DEBUGCTL_FREEZE_WHILE_SMM        BIT(14)
 #define   DEBUGCTL_RTM_DEBUG               BIT(15)
 #define MSR_IA32_FIXED_CTR0          0x309	/* IA32_FIXED_CTRx = 0x309+x */

@@ -1,12 +1,397 @@
-/* Placeholder until the model lands: no CPU model is known yet. */
-#include "sim.h"
+/* The emulated PMU behind the hardware seam: model selection, the seam
+ * operations, per-MSR access counts, statistics, snapshots and the loud
+ * failure path. The PMU itself is in sim_pmu.c, PEBS in sim_pebs.c, the
+ * local APIC in sim_apic.c. */
+#include "sim_int.h"
 #include "../lib/fmt.h"
+#include "../lib/out.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
 
-const struct hw_ops *sim_open(const char *model, char *err, size_t errlen)
+struct sim_state sim;
+
+/* ---- failure paths ------------------------------------------------------- */
+
+int sim_gp(struct hw_fault *f, const char *fmt, ...)
 {
-	bp_snprintf(err, errlen, "unknown model '%s' (the emulated PMU has no models yet)", model);
-	return NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	bp_vsnprintf(f->rule, sizeof(f->rule), fmt, ap);
+	va_end(ap);
+	bp_snprintf(sim.last_error, sizeof(sim.last_error), "#GP: %s MSR 0x%x: %s",
+		    f->write ? "WRMSR" : "RDMSR", f->msr, f->rule);
+	if (sim.open)
+		sim_cur()->stats.faults++;
+	return 1;
 }
 
-void sim_close(void) {}
+void sim_model_error(const char *fmt, ...)
+{
+	struct hw_fault f = { .msr = 0, .write = false };
+	va_list ap;
+	va_start(ap, fmt);
+	int n = bp_snprintf(f.rule, sizeof(f.rule), "emulated PMU: ");
+	bp_vsnprintf(f.rule + n, sizeof(f.rule) - (size_t)n, fmt, ap);
+	va_end(ap);
+	bp_strlcpy(sim.last_error, f.rule, sizeof(sim.last_error));
+	sim_cur()->stats.model_errors++;
+	/* The seam's handler decides, as for a #GP: tests catch it, the
+	 * default stops the program. */
+	hw_fault_handler h = hw_set_fault_handler(NULL);
+	hw_set_fault_handler(h);
+	if (h) {
+		h(&f);
+		return;
+	}
+	err_printf("bareperf: %s\n", f.rule);
+	plat_abort("emulated PMU error");
+}
+
+const char *sim_last_error(void) { return sim.last_error; }
+
+/* ---- per-MSR access counts ------------------------------------------------ */
+
+#define MSR_COUNT_SLOTS 256
+static struct msr_count {
+	u32 msr;
+	bool used;
+	u64 reads, writes;
+} msr_counts[MSR_COUNT_SLOTS];
+
+static struct msr_count *msr_count_slot(u32 msr, bool create)
+{
+	u32 h = (msr * 2654435761u) % MSR_COUNT_SLOTS;
+	for (u32 i = 0; i < MSR_COUNT_SLOTS; i++) {
+		struct msr_count *s = &msr_counts[(h + i) % MSR_COUNT_SLOTS];
+		if (s->used && s->msr == msr)
+			return s;
+		if (!s->used) {
+			if (!create)
+				return NULL;
+			s->used = true;
+			s->msr = msr;
+			return s;
+		}
+	}
+	return NULL;	/* table full: the access is not counted */
+}
+
+u64 sim_msr_reads(u32 msr)
+{
+	struct msr_count *s = msr_count_slot(msr, false);
+	return s ? s->reads : 0;
+}
+
+u64 sim_msr_writes(u32 msr)
+{
+	struct msr_count *s = msr_count_slot(msr, false);
+	return s ? s->writes : 0;
+}
+
+u64 sim_msr_accesses(void)
+{
+	u64 n = 0;
+	for (u32 i = 0; i < MSR_COUNT_SLOTS; i++)
+		n += msr_counts[i].reads + msr_counts[i].writes;
+	return n;
+}
+
+void sim_msr_counts_reset(void) { bp_memset(msr_counts, 0, sizeof(msr_counts)); }
+
+/* ---- the seam ------------------------------------------------------------- */
+
+static bool is_x2apic_msr(u32 msr)
+{
+	return msr >= MSR_IA32_X2APIC_BASE && msr <= MSR_IA32_X2APIC_BASE + 0xFF;
+}
+
+static void seam_cpuid(u32 leaf, u32 sub, struct cpuid_regs *r)
+{
+	sim_model_cpuid(sim.model, sim.cur, leaf, sub, r);
+}
+
+static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
+{
+	struct msr_count *s = msr_count_slot(msr, true);
+	struct sim_cpu *c = sim_cur();
+	if (s)
+		s->reads++;
+	*val = 0;
+	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
+		return sim_apic_rdmsr(c, msr, val, f);
+	return sim_pmu_rdmsr(c, msr, val, f);
+}
+
+static bool write_ignored(u32 msr)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(sim.ignored_writes); i++)
+		if (sim.ignored_writes[i] == msr)
+			return true;
+	return false;
+}
+
+static int seam_wrmsr(u32 msr, u64 val, struct hw_fault *f)
+{
+	struct msr_count *s = msr_count_slot(msr, true);
+	struct sim_cpu *c = sim_cur();
+	if (s)
+		s->writes++;
+	if (msr != 0 && write_ignored(msr))
+		return 0;	/* injected: the write "succeeds" but does not stick */
+	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
+		return sim_apic_wrmsr(c, msr, val, f);
+	return sim_pmu_wrmsr(c, msr, val, f);
+}
+
+static u32 seam_mmio_read32(u64 addr) { return sim_apic_mmio_read(sim_cur(), addr); }
+static void seam_mmio_write32(u64 addr, u32 val) { sim_apic_mmio_write(sim_cur(), addr, val); }
+
+static struct hw_ops sim_ops = {
+	.emulated = true,
+	.cpuid = seam_cpuid,
+	.rdmsr = seam_rdmsr,
+	.wrmsr = seam_wrmsr,
+	.mmio_read32 = seam_mmio_read32,
+	.mmio_write32 = seam_mmio_write32,
+};
+
+/* ---- opening a model ------------------------------------------------------ */
+
+static void known_models(char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sim_model_count() && at < len; i++)
+		at += (size_t)bp_snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
+					  sim_model_name(i));
+}
+
+/* "icx,x2apic": the model name and its options. */
+static int parse_spec(const char *spec, char *name, size_t namelen, bool *x2apic,
+		      char *err, size_t errlen)
+{
+	const char *comma = bp_strchr(spec, ',');
+	size_t n = comma ? (size_t)(comma - spec) : bp_strlen(spec);
+	if (n + 1 > namelen)
+		n = namelen - 1;
+	bp_memcpy(name, spec, n);
+	name[n] = 0;
+	*x2apic = false;
+	while (comma) {
+		const char *opt = comma + 1;
+		comma = bp_strchr(opt, ',');
+		size_t len = comma ? (size_t)(comma - opt) : bp_strlen(opt);
+		if (len == 6 && bp_strncmp(opt, "x2apic", 6) == 0) {
+			*x2apic = true;
+			continue;
+		}
+		bp_snprintf(err, errlen, "unknown model option '%.*s' (known: x2apic)",
+			    (int)len, opt);
+		return -1;
+	}
+	return 0;
+}
+
+static void reset_cpu(struct sim_cpu *c, u32 index, bool x2apic)
+{
+	bp_memset(c, 0, sizeof(*c));
+	c->index = index;
+	c->core = sim.model->core[index];
+	sim_pmu_reset(c);
+	sim_apic_reset(c, x2apic);
+}
+
+const struct hw_ops *sim_open(const char *spec, char *err, size_t errlen)
+{
+	char name[24], known[96];
+	bool x2apic;
+
+	if (parse_spec(spec, name, sizeof(name), &x2apic, err, errlen))
+		return NULL;
+	const struct sim_model *m = sim_find_model(name);
+	if (!m) {
+		known_models(known, sizeof(known));
+		bp_snprintf(err, errlen, "unknown CPU model '%s' (known: %s)", name, known);
+		return NULL;
+	}
+	if (x2apic && !(m->leaf1_ecx & CPUID_01_ECX_X2APIC)) {
+		bp_snprintf(err, errlen, "model '%s' has no x2APIC (CPUID.01H:ECX[21] = 0)", m->name);
+		return NULL;
+	}
+	bp_memset(&sim, 0, sizeof(sim));
+	sim.model = m;
+	sim.ncpus = m->ncpus;
+	sim.open = true;
+	for (u32 i = 0; i < sim.ncpus; i++)
+		reset_cpu(&sim.cpu[i], i, x2apic);
+	sim_msr_counts_reset();
+	bp_snprintf(sim.name, sizeof(sim.name), "sim:%s", m->name);
+	sim_ops.name = sim.name;
+	return &sim_ops;
+}
+
+void sim_close(void)
+{
+	sim.open = false;
+	sim.hook = NULL;
+}
+
 const char *sim_default_model(void) { return "icx"; }
+bool sim_is_open(void) { return sim.open; }
+
+/* ---- CPUs ----------------------------------------------------------------- */
+
+u32 sim_cpu_count(void) { return sim.ncpus; }
+u32 sim_current_cpu(void) { return sim.cur; }
+
+void sim_set_cpu(u32 cpu)
+{
+	if (cpu >= sim.ncpus) {
+		sim_model_error("sim_set_cpu(%u): the model has %u CPUs", cpu, sim.ncpus);
+		return;
+	}
+	sim.cur = cpu;
+}
+
+void sim_set_cpl(u8 cpl)
+{
+	if (cpl > 3) {
+		sim_model_error("sim_set_cpl(%u): privilege levels are 0..3", cpl);
+		return;
+	}
+	sim_cur()->cpl = cpl;
+}
+
+u8 sim_cpl(void) { return sim_cur()->cpl; }
+u64 sim_tsc(void) { return sim_cur()->tsc; }
+void sim_set_gprs(const struct sim_gprs *g) { sim_cur()->gprs = *g; }
+void sim_set_pmi_hook(sim_irq_hook hook, void *ctx)
+{
+	sim.hook = hook;
+	sim.hook_ctx = ctx;
+}
+
+/* ---- statistics ------------------------------------------------------------- */
+
+void sim_stats_get(u32 cpu, struct sim_stats *out)
+{
+	bp_memset(out, 0, sizeof(*out));
+	if (cpu < sim.ncpus)
+		*out = sim.cpu[cpu].stats;
+}
+
+void sim_stats_total(struct sim_stats *out)
+{
+	bp_memset(out, 0, sizeof(*out));
+	for (u32 i = 0; i < sim.ncpus; i++) {
+		const struct sim_stats *s = &sim.cpu[i].stats;
+		out->overflows += s->overflows;
+		out->pebs_records += s->pebs_records;
+		out->pebs_lost += s->pebs_lost;
+		out->pebs_bytes += s->pebs_bytes;
+		out->pmis_raised += s->pmis_raised;
+		out->pmis_delivered += s->pmis_delivered;
+		out->pmis_masked += s->pmis_masked;
+		out->ipis += s->ipis;
+		out->faults += s->faults;
+		out->model_errors += s->model_errors;
+	}
+}
+
+void sim_stats_reset(void)
+{
+	for (u32 i = 0; i < sim.ncpus; i++)
+		bp_memset(&sim.cpu[i].stats, 0, sizeof(sim.cpu[i].stats));
+	sim.last_error[0] = 0;
+}
+
+/* ---- snapshots ------------------------------------------------------------- */
+
+const struct sim_cpu_regs *sim_regs(void) { return &sim_cur()->r; }
+
+void sim_snapshot(struct sim_snapshot *s)
+{
+	bp_memset(s, 0, sizeof(*s));
+	s->ncpus = sim.ncpus;
+	for (u32 i = 0; i < sim.ncpus; i++)
+		s->cpu[i] = sim.cpu[i].r;
+}
+
+#define REG_FIELD(f, n) { #f, __builtin_offsetof(struct sim_cpu_regs, f), \
+	sizeof(((struct sim_cpu_regs *)0)->f) / (n), n }
+static const struct reg_field {
+	const char *name;
+	size_t offset, size;
+	unsigned count;
+} reg_fields[] = {
+	REG_FIELD(pmc, SIM_MAX_GP), REG_FIELD(evtsel, SIM_MAX_GP),
+	REG_FIELD(fixed, SIM_MAX_FIXED), REG_FIELD(fixed_ctrl, 1),
+	REG_FIELD(global_ctrl, 1), REG_FIELD(global_status, 1),
+	REG_FIELD(pebs_enable, 1), REG_FIELD(pebs_data_cfg, 1),
+	REG_FIELD(ld_lat_threshold, 1), REG_FIELD(ds_area, 1),
+	REG_FIELD(debugctl, 1), REG_FIELD(misc_enable, 1),
+	REG_FIELD(offcore_rsp, 2), REG_FIELD(apic_base, 1),
+	REG_FIELD(apic_tpr, 1), REG_FIELD(apic_spiv, 1),
+	REG_FIELD(apic_icr_low, 1), REG_FIELD(apic_icr_high, 1),
+	REG_FIELD(lvt_timer, 1), REG_FIELD(lvt_pc, 1), REG_FIELD(lvt_lint0, 1),
+	REG_FIELD(lvt_lint1, 1), REG_FIELD(lvt_error, 1), REG_FIELD(isr, 8),
+	REG_FIELD(irr, 8),
+};
+
+static u64 field_value(const struct sim_cpu_regs *r, const struct reg_field *f, unsigned i)
+{
+	const u8 *p = (const u8 *)r + f->offset + f->size * i;
+	u64 v = 0;
+	bp_memcpy(&v, p, f->size);
+	return v;
+}
+
+bool sim_snapshot_equal(const struct sim_snapshot *a, const struct sim_snapshot *b,
+			char *diff, size_t difflen)
+{
+	if (a->ncpus != b->ncpus) {
+		bp_snprintf(diff, difflen, "CPU count %u != %u", a->ncpus, b->ncpus);
+		return false;
+	}
+	for (u32 cpu = 0; cpu < a->ncpus; cpu++)
+		for (size_t k = 0; k < ARRAY_SIZE(reg_fields); k++) {
+			const struct reg_field *f = &reg_fields[k];
+			for (unsigned i = 0; i < f->count; i++) {
+				u64 va = field_value(&a->cpu[cpu], f, i);
+				u64 vb = field_value(&b->cpu[cpu], f, i);
+				if (va == vb)
+					continue;
+				if (f->count > 1)
+					bp_snprintf(diff, difflen, "cpu%u %s[%u]: 0x%llx != 0x%llx",
+						    cpu, f->name, i, (unsigned long long)va,
+						    (unsigned long long)vb);
+				else
+					bp_snprintf(diff, difflen, "cpu%u %s: 0x%llx != 0x%llx", cpu,
+						    f->name, (unsigned long long)va,
+						    (unsigned long long)vb);
+				return false;
+			}
+		}
+	if (difflen)
+		diff[0] = 0;
+	return true;
+}
+
+/* ---- fault injection that is not PMU logic ---------------------------------- */
+
+void sim_inject_ignored_writes(u32 msr)
+{
+	if (msr == 0) {
+		bp_memset(sim.ignored_writes, 0, sizeof(sim.ignored_writes));
+		return;
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(sim.ignored_writes); i++)
+		if (sim.ignored_writes[i] == 0) {
+			sim.ignored_writes[i] = msr;
+			return;
+		}
+	sim_model_error("more than %u MSRs with ignored writes",
+			(unsigned)ARRAY_SIZE(sim.ignored_writes));
+}
+
+void sim_inject_dead_counters(u64 mask) { sim_cur()->dead_counters = mask; }

@@ -1,0 +1,169 @@
+/* The emulated PMU's test and bench API: choosing a CPU, making events
+ * happen, watching PMIs, inspecting and comparing state, injecting faults.
+ * Logic under test never includes this: it reaches the model only through
+ * the hardware seam (pmu/hw.h). See sim/README.md for what is modelled.
+ *
+ * Time and events happen on the CURRENT CPU (sim_set_cpu). Nothing here
+ * counts as an MSR access in the seam's statistics. */
+#ifndef BP_SIM_API_H
+#define BP_SIM_API_H
+#include "../lib/types.h"
+#include "../pmu/hw.h"
+#include "sim.h"
+
+#define SIM_MAX_CPUS   4
+#define SIM_MAX_GP     8	/* GP counters physically present, per CPU */
+#define SIM_MAX_FIXED  4
+
+/* ---- models and CPUs ---------------------------------------------------- */
+/* Options after the model name, comma separated: "icx,x2apic" starts every
+ * CPU's local APIC in x2APIC mode (the part must report x2APIC). */
+size_t sim_model_count(void);
+const char *sim_model_name(size_t i);
+const char *sim_model_summary(size_t i);	/* one line: part, PMU, PEBS format */
+bool sim_is_open(void);
+
+u32 sim_cpu_count(void);
+/* Selects the logical CPU that the seam (cpuid, MSRs, APIC) talks to and
+ * that sim_run/sim_event advance. Each CPU has its own PMU and APIC. */
+void sim_set_cpu(u32 cpu);
+u32 sim_current_cpu(void);
+/* Current privilege level of the code "running" on this CPU (0..3); the
+ * USR/OS filters compare against it. Default 0, as firmware runs. */
+void sim_set_cpl(u8 cpl);
+u8 sim_cpl(void);
+/* Time stamp counter of this CPU; it advances with reference cycles. */
+u64 sim_tsc(void);
+
+/* Architectural register values that PEBS records capture. */
+struct sim_gprs {
+	u64 rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp;
+	u64 r8, r9, r10, r11, r12, r13, r14, r15;
+	u64 rflags;
+	u64 xmm[16][2];
+};
+void sim_set_gprs(const struct sim_gprs *g);
+
+/* ---- making events happen ------------------------------------------------ */
+/* N occurrences of one microarchitectural event at one instruction.
+ * Occurrences arrive per_cycle at a time (the last cycle gets the rest), so
+ * the counter mask, INV and EDGE filter them per cycle as the SDM says.
+ * Injected occurrences do not advance time (cycles, instructions): use
+ * sim_run for that. */
+struct sim_occ {
+	u8 event, umask;
+	u64 count;
+	u32 per_cycle;		/* 0 means 1 */
+	u64 ip;			/* the eventing instruction */
+	u8 insn_len;		/* its length: formats 0/1 report ip + insn_len */
+	u64 data_addr;		/* data linear address (memory events) */
+	u64 latency;		/* load latency, core cycles */
+	u64 data_src;		/* data source encoding */
+};
+void sim_event(const struct sim_occ *o);
+/* Shorthand: count occurrences of (event, umask) at ip, one per cycle. */
+void sim_events(u8 event, u8 umask, u64 count, u64 ip);
+
+/* Runs the CPU for `cycles` unhalted core cycles retiring `instructions`
+ * instructions at ip (spread evenly over the cycles). Core cycles, reference
+ * cycles (TSC rate, fixed ratio per model), the crystal clock, instructions
+ * and topdown slots advance together. PMIs raised on the way are delivered
+ * when they happen, so a handler sees the counters as they were then. */
+void sim_run(u64 cycles, u64 instructions, u64 ip);
+
+/* A synthetic workload, replayed step by step (repeat 0 means once). */
+enum sim_step_kind {
+	SIM_STEP_RUN,		/* sim_run(cycles, instructions, ip) */
+	SIM_STEP_EVENT,		/* sim_event(&occ) */
+	SIM_STEP_CPL,		/* sim_set_cpl(arg) */
+	SIM_STEP_CPU,		/* sim_set_cpu(arg) */
+};
+struct sim_step {
+	enum sim_step_kind kind;
+	u32 repeat;
+	u64 cycles, instructions, ip;
+	struct sim_occ occ;
+	u32 arg;
+};
+void sim_replay(const struct sim_step *steps, size_t n);
+
+/* ---- interrupts ------------------------------------------------------------ */
+/* Called for each interrupt the model's local APIC delivers: PMIs through
+ * LVT PC (vector 2 for NMI delivery mode) and IPIs sent through the ICR.
+ * While the hook runs, the current CPU is the receiving one. Host tests
+ * call their handler from it; the image sends a real self-IPI. */
+typedef void (*sim_irq_hook)(u32 cpu, u8 vector, void *ctx);
+void sim_set_pmi_hook(sim_irq_hook hook, void *ctx);
+#define SIM_NMI_VECTOR 2
+
+/* ---- observability ---------------------------------------------------------- */
+struct sim_stats {
+	u64 overflows;		/* counter overflows */
+	u64 pebs_records;	/* records written */
+	u64 pebs_lost;		/* records not written: buffer full */
+	u64 pebs_bytes;
+	u64 pmis_raised;	/* PMI requests by the PMU */
+	u64 pmis_delivered;	/* reached the hook */
+	u64 pmis_masked;	/* dropped: LVT PC masked */
+	u64 ipis;		/* IPIs delivered */
+	u64 faults;		/* accesses that #GP'd */
+	u64 model_errors;	/* things the model refused to emulate */
+};
+/* Per CPU; sim_stats_total sums all CPUs. */
+void sim_stats_get(u32 cpu, struct sim_stats *out);
+void sim_stats_total(struct sim_stats *out);
+void sim_stats_reset(void);
+/* RDMSR/WRMSR of one MSR seen by the model (all CPUs, faults included). */
+u64 sim_msr_reads(u32 msr);
+u64 sim_msr_writes(u32 msr);
+u64 sim_msr_accesses(void);	/* all MSRs, reads + writes */
+void sim_msr_counts_reset(void);
+/* The last fault or model error, as text ("" if none). */
+const char *sim_last_error(void);
+
+/* The architectural state of one CPU's PMU and local APIC. */
+struct sim_cpu_regs {
+	u64 pmc[SIM_MAX_GP];
+	u64 evtsel[SIM_MAX_GP];
+	u64 fixed[SIM_MAX_FIXED];
+	u64 fixed_ctrl, global_ctrl, global_status;
+	u64 pebs_enable, pebs_data_cfg, ld_lat_threshold;
+	u64 ds_area, debugctl, misc_enable;
+	u64 offcore_rsp[2];
+	u64 apic_base;
+	u32 apic_tpr, apic_spiv, apic_icr_low, apic_icr_high;
+	u32 lvt_timer, lvt_pc, lvt_lint0, lvt_lint1, lvt_error;
+	u32 isr[8], irr[8];	/* 256-bit in-service and request registers */
+};
+struct sim_snapshot {
+	u32 ncpus;
+	struct sim_cpu_regs cpu[SIM_MAX_CPUS];
+};
+void sim_snapshot(struct sim_snapshot *s);
+/* True when equal; otherwise names the first difference in diff. */
+bool sim_snapshot_equal(const struct sim_snapshot *a, const struct sim_snapshot *b,
+			char *diff, size_t difflen);
+/* Read-only view of the current CPU's registers (no access counted). */
+const struct sim_cpu_regs *sim_regs(void);
+
+/* ---- fault injection (current CPU) ------------------------------------------ */
+/* A PMI through LVT PC with no GLOBAL_STATUS bit behind it. */
+void sim_inject_spurious_pmi(void);
+/* These GLOBAL_STATUS bits are set now and ignore STATUS_RESET. 0 undoes. */
+void sim_inject_stuck_status(u64 bits);
+/* Writes the PEBS index field of the DS area directly (e.g. outside the
+ * buffer); sim_inject_pebs_full sets it to the absolute maximum. */
+void sim_inject_pebs_index(u64 index);
+void sim_inject_pebs_full(void);
+/* Firmware left counters running: GP0 counting core cycles, fixed 0-2
+ * enabled for ring 0, their GLOBAL_CTRL bits set. */
+void sim_inject_counters_running(void);
+/* IA32_MISC_ENABLE[12]: PEBS unavailable (set) or available (clear). */
+void sim_inject_pebs_unavailable(bool unavailable);
+/* Counters (GP i = bit i, fixed i = bit 32+i) that never count. */
+void sim_inject_dead_counters(u64 mask);
+/* Writes to this MSR are accepted but do not stick (up to 8 MSRs;
+ * msr 0 clears the list). */
+void sim_inject_ignored_writes(u32 msr);
+
+#endif

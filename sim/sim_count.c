@@ -1,0 +1,363 @@
+/* Counting: events happen on the current CPU in "segments" (a stretch of
+ * run time, or a burst of injected occurrences), cycle by cycle as the SDM
+ * describes the filters, but advanced in bulk up to the next overflow so
+ * that long runs stay cheap. At each overflow the model sets
+ * GLOBAL_STATUS, runs the PEBS assist and raises the PMI, before counting
+ * on, so a handler sees the counters as they were at the overflow. */
+#include "sim_int.h"
+#include "../lib/str.h"
+
+enum source {
+	SRC_NONE,	/* counts nothing in this segment */
+	SRC_CYCLES,	/* unhalted core cycles */
+	SRC_REF,	/* reference cycles at the TSC rate */
+	SRC_XCLK,	/* the core crystal clock (GP 0x3C/01) */
+	SRC_INST,	/* instructions retired */
+	SRC_SLOTS,	/* topdown slots */
+	SRC_INJECT,	/* the segment's injected event */
+};
+
+/* Event codes the run drives (SDM Table 20-1, architectural events). */
+#define EV_CYCLES     0x3C
+#define UM_CYCLES     0x00
+#define UM_XCLK       0x01
+#define EV_INST       0xC0
+#define EV_SLOTS      0xA4
+#define UM_SLOTS      0x01
+/* Load-latency events filtered by MSR_PEBS_LD_LAT_THRESHOLD. */
+#define EV_MEM_TRANS_RETIRED 0xCD	/* SKL and later, umask 0x01 */
+#define EV_MEM_INST_RETIRED_NHM 0x0B	/* Nehalem, umask 0x10 */
+
+#define RUN_CHUNK_CYCLES  (1ULL << 23)
+#define RUN_MAX           (1ULL << 40)
+#define RUN_INSN_LEN      4	/* instruction length assumed for run IPs */
+
+struct segment {
+	bool run;
+	u64 len;		/* cycles */
+	u64 inst;		/* run: instructions over len */
+	u8 event, umask;	/* inject */
+	u64 count;
+	u32 per_cycle;
+	bool latency_ok;	/* inject: above the load-latency threshold */
+	u64 ref_frac0, xclk_frac0;
+	struct sim_point pt;
+};
+
+/* ---- which counters count what ------------------------------------------------ */
+
+static bool is_fixed(unsigned idx) { return idx >= SIM_FIXED_BASE; }
+
+static u64 fixed_field(const struct sim_cpu *c, unsigned idx)
+{
+	return (c->r.fixed_ctrl >> (4 * (idx - SIM_FIXED_BASE))) & FIXED_CTRL_FIELD_MASK;
+}
+
+static bool is_ld_lat_event(u8 event, u8 umask)
+{
+	return (event == EV_MEM_TRANS_RETIRED && umask == 0x01) ||
+	       (event == EV_MEM_INST_RETIRED_NHM && umask == 0x10);
+}
+
+/* SDM 20.2: a counter counts when enabled locally (EN, or a nonzero
+ * fixed-counter field), globally (GLOBAL_CTRL, v2+), not frozen (CTR_FRZ,
+ * v4), and when its USR/OS filter matches the current privilege level. */
+static bool counting(const struct sim_cpu *c, unsigned idx)
+{
+	if (c->dead_counters & BIT(idx))
+		return false;
+	if (sim_version() >= 2 && !(c->r.global_ctrl & BIT(idx)))
+		return false;
+	if (c->r.global_status & GLOBAL_STATUS_CTR_FRZ)
+		return false;
+	if (is_fixed(idx)) {
+		u64 f = fixed_field(c, idx);
+		return c->cpl == 0 ? (f & FIXED_CTRL_OS) : (f & FIXED_CTRL_USR);
+	}
+	u64 sel = c->r.evtsel[idx];
+	if (!(sel & EVTSEL_EN))
+		return false;
+	return c->cpl == 0 ? (sel & EVTSEL_OS) : (sel & EVTSEL_USR);
+}
+
+static enum source fixed_source(const struct sim_cpu *c, unsigned i)
+{
+	static const enum source src[] = { SRC_INST, SRC_CYCLES, SRC_REF, SRC_SLOTS };
+	return i < ARRAY_SIZE(src) ? src[i] : SRC_NONE;
+}
+
+static enum source counter_source(const struct sim_cpu *c, unsigned idx,
+				  const struct segment *s)
+{
+	if (is_fixed(idx))
+		return s->run ? fixed_source(c, idx - SIM_FIXED_BASE) : SRC_NONE;
+	u8 ev = (u8)(c->r.evtsel[idx] & EVTSEL_EVENT_MASK);
+	u8 um = (u8)FIELD(c->r.evtsel[idx], 15, 8);
+	if (!s->run)
+		return ev == s->event && um == s->umask && s->latency_ok ? SRC_INJECT : SRC_NONE;
+	if (ev == EV_CYCLES && um == UM_CYCLES)
+		return SRC_CYCLES;
+	if (ev == EV_CYCLES && um == UM_XCLK)
+		return SRC_XCLK;
+	if (ev == EV_INST && um == 0)
+		return SRC_INST;
+	if (ev == EV_SLOTS && um == UM_SLOTS && c->core->slots_per_cycle)
+		return SRC_SLOTS;
+	return SRC_NONE;
+}
+
+/* Occurrences of a source from the start of the segment to cycle p. */
+static u64 occurrences(const struct sim_cpu *c, const struct segment *s, enum source src, u64 p)
+{
+	const struct sim_model *m = sim.model;
+	switch (src) {
+	case SRC_CYCLES: return p;
+	case SRC_REF:    return (s->ref_frac0 + p * m->tsc_mhz) / m->core_mhz;
+	case SRC_XCLK:   return (s->xclk_frac0 + p * m->xclk_mhz) / m->core_mhz;
+	case SRC_INST:   return s->len ? s->inst * p / s->len : 0;
+	case SRC_SLOTS:  return p * c->core->slots_per_cycle;
+	case SRC_INJECT: return MIN(p * s->per_cycle, s->count);
+	default:         return 0;
+	}
+}
+
+/* CMASK/INV/EDGE turn occurrences per cycle into at most one count per
+ * cycle (SDM 20.2.1.1, Figure 20-6). */
+static bool filtered(const struct sim_cpu *c, unsigned idx)
+{
+	return !is_fixed(idx) && (c->r.evtsel[idx] & (EVTSEL_CMASK_MASK | EVTSEL_EDGE));
+}
+
+/* SDM: with CMASK != 0, count 1 in a cycle whose occurrences are >= CMASK
+ * (INV: < CMASK); INV is ignored when CMASK is 0. EDGE counts the cycles
+ * where that condition becomes true. With CMASK 0, EDGE's condition is
+ * "at least one occurrence". */
+static u64 filtered_increments(struct sim_cpu *c, unsigned idx, const struct segment *s,
+			       enum source src, u64 p0, u64 p1)
+{
+	u64 sel = c->r.evtsel[idx];
+	u64 cmask = FIELD(sel, 31, 24);
+	bool inv = sel & EVTSEL_INV, edge = sel & EVTSEL_EDGE;
+	u64 n = 0, prev = occurrences(c, s, src, p0);
+	for (u64 q = p0; q < p1; q++) {
+		u64 next = occurrences(c, s, src, q + 1), occ = next - prev;
+		bool cond = cmask ? (inv ? occ < cmask : occ >= cmask) : occ > 0;
+		prev = next;
+		if (edge) {
+			n += cond && !c->edge_prev[idx];
+			c->edge_prev[idx] = cond;
+		} else {
+			n += cond;
+		}
+	}
+	return n;
+}
+
+static u64 counter_value(const struct sim_cpu *c, unsigned idx)
+{
+	return is_fixed(idx) ? c->r.fixed[idx - SIM_FIXED_BASE] : c->r.pmc[idx];
+}
+
+static u64 counter_mask(const struct sim_cpu *c, unsigned idx)
+{
+	return width_mask(is_fixed(idx) ? c->core->fixed_width : c->core->gp_width);
+}
+
+static void set_counter(struct sim_cpu *c, unsigned idx, u64 v)
+{
+	if (is_fixed(idx))
+		c->r.fixed[idx - SIM_FIXED_BASE] = v;
+	else
+		c->r.pmc[idx] = v;
+}
+
+/* Every counter index this CPU has: GP i = i, fixed i = 32 + i. */
+static unsigned next_counter(const struct sim_cpu *c, unsigned idx)
+{
+	idx++;
+	if (idx < SIM_FIXED_BASE && idx >= c->core->num_gp)
+		idx = SIM_FIXED_BASE;
+	return idx;
+}
+#define for_each_counter(c, idx) \
+	for (unsigned idx = (c)->core->num_gp ? 0 : SIM_FIXED_BASE; \
+	     idx < SIM_FIXED_BASE + (c)->core->num_fixed; idx = next_counter(c, idx))
+
+/* ---- stepping to the next overflow ----------------------------------------------- */
+
+/* Cycles from p0 until this counter overflows, at most `limit`. */
+static u64 cycles_to_overflow(const struct sim_cpu *c, unsigned idx, const struct segment *s,
+			      enum source src, u64 p0, u64 limit)
+{
+	u64 left = counter_mask(c, idx) - counter_value(c, idx) + 1;
+	if (filtered(c, idx))
+		return MIN(left, limit);	/* at most one count per cycle */
+	u64 base = occurrences(c, s, src, p0);
+	if (occurrences(c, s, src, p0 + limit) - base < left)
+		return limit;
+	u64 lo = 0, hi = limit;	/* smallest d with occurrences(p0+d) - base >= left */
+	while (lo + 1 < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+		if (occurrences(c, s, src, p0 + mid) - base >= left)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+static u64 next_step(const struct sim_cpu *c, const struct segment *s, u64 p0)
+{
+	u64 step = s->len - p0;
+	for_each_counter(c, idx) {
+		enum source src = counter_source(c, idx, s);
+		if (src != SRC_NONE && counting(c, idx))
+			step = cycles_to_overflow(c, idx, s, src, p0, step);
+	}
+	return step ? step : 1;
+}
+
+/* Advances every counting counter over [p0, p1); returns the overflows. */
+static u64 apply_step(struct sim_cpu *c, const struct segment *s, u64 p0, u64 p1)
+{
+	u64 ovf = 0;
+	for_each_counter(c, idx) {
+		enum source src = counter_source(c, idx, s);
+		if (src == SRC_NONE || !counting(c, idx))
+			continue;
+		u64 inc = filtered(c, idx) ? filtered_increments(c, idx, s, src, p0, p1)
+			  : occurrences(c, s, src, p1) - occurrences(c, s, src, p0);
+		u64 v = counter_value(c, idx) + inc, mask = counter_mask(c, idx);
+		if (v > mask)
+			ovf |= BIT(idx);
+		set_counter(c, idx, v & mask);
+	}
+	if (s->run)
+		c->tsc += occurrences(c, s, SRC_REF, p1) - occurrences(c, s, SRC_REF, p0);
+	return ovf;
+}
+
+static bool pmi_enabled(const struct sim_cpu *c, unsigned idx)
+{
+	if (is_fixed(idx))
+		return fixed_field(c, idx) & FIXED_CTRL_PMI;
+	return c->r.evtsel[idx] & EVTSEL_INT;
+}
+
+static u64 pebs_counters(const struct sim_cpu *c)
+{
+	if (c->r.misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE)
+		return 0;
+	u64 en = c->r.pebs_enable & GENMASK(SIM_MAX_GP - 1, 0);
+	if (sim_has(PERF_CAP_PEBS_BASELINE))
+		en |= c->r.pebs_enable & (GENMASK(SIM_MAX_FIXED - 1, 0) << SIM_FIXED_BASE);
+	return en;
+}
+
+/* SDM 20.2: an overflow sets its GLOBAL_STATUS bit; with INT (GP) or PMI
+ * (fixed) set it requests a PMI. A PEBS-enabled counter's overflow arms
+ * PEBS: one record, reload from the DS reset value, and a PMI when the
+ * index reaches the interrupt threshold (SDM 20.6.2.4, 18.4.9). */
+static void overflowed(struct sim_cpu *c, u64 ovf, const struct sim_point *pt)
+{
+	bool pmi = false;
+	for_each_counter(c, idx)
+		if (ovf & BIT(idx)) {
+			c->stats.overflows++;
+			pmi |= pmi_enabled(c, idx);
+		}
+	if (sim_version() >= 2)
+		c->r.global_status |= ovf;
+	u64 pebs = ovf & pebs_counters(c);
+	if (pebs && sim_pebs_assist(c, pebs, pt))
+		pmi = true;
+	if (pmi)
+		sim_pmu_raise_pmi(c);
+}
+
+static void run_segment(struct sim_cpu *c, struct segment *s)
+{
+	const struct sim_model *m = sim.model;
+	s->ref_frac0 = c->ref_frac;
+	s->xclk_frac0 = c->xclk_frac;
+	for (u64 p = 0; p < s->len;) {
+		u64 step = next_step(c, s, p);
+		u64 ovf = apply_step(c, s, p, p + step);
+		p += step;
+		if (ovf)
+			overflowed(c, ovf, &s->pt);
+	}
+	if (s->run && m->core_mhz) {
+		c->ref_frac = (s->ref_frac0 + s->len * m->tsc_mhz) % m->core_mhz;
+		c->xclk_frac = (s->xclk_frac0 + s->len * m->xclk_mhz) % m->core_mhz;
+	}
+}
+
+/* ---- the API ------------------------------------------------------------------------ */
+
+void sim_run(u64 cycles, u64 instructions, u64 ip)
+{
+	struct sim_cpu *c = sim_cur();
+	if (cycles >= RUN_MAX || instructions >= RUN_MAX || (instructions && !cycles)) {
+		sim_model_error("sim_run(%llu cycles, %llu instructions): need cycles >= 1 "
+				"when instructions retire, both below 2^40",
+				(unsigned long long)cycles, (unsigned long long)instructions);
+		return;
+	}
+	while (cycles) {
+		u64 len = MIN(cycles, RUN_CHUNK_CYCLES);
+		u64 inst = instructions * len / cycles;
+		struct segment s = { .run = true, .len = len, .inst = inst,
+				     .pt = { .ip = ip, .insn_len = RUN_INSN_LEN } };
+		run_segment(c, &s);
+		cycles -= len;
+		instructions -= inst;
+		c = sim_cur();	/* a hook may have switched and restored CPUs */
+	}
+}
+
+void sim_event(const struct sim_occ *o)
+{
+	struct sim_cpu *c = sim_cur();
+	u32 k = o->per_cycle ? o->per_cycle : 1;
+	struct segment s = {
+		.run = false, .event = o->event, .umask = o->umask, .count = o->count,
+		.per_cycle = k, .len = (o->count + k - 1) / k,
+		.pt = { .ip = o->ip, .insn_len = o->insn_len, .data_addr = o->data_addr,
+			.latency = o->latency, .data_src = o->data_src },
+	};
+	/* SDM 20.3.4.4.2: load-latency events count only loads whose latency
+	 * exceeds MSR_PEBS_LD_LAT_THRESHOLD. */
+	s.latency_ok = !is_ld_lat_event(o->event, o->umask) ||
+		       o->latency > c->r.ld_lat_threshold;
+	run_segment(c, &s);
+	/* The burst ends: the condition deasserts for EDGE. */
+	for (unsigned i = 0; i < SIM_MAX_GP; i++)
+		if ((u8)(c->r.evtsel[i] & EVTSEL_EVENT_MASK) == o->event)
+			c->edge_prev[i] = false;
+}
+
+void sim_events(u8 event, u8 umask, u64 count, u64 ip)
+{
+	struct sim_occ o = { .event = event, .umask = umask, .count = count, .ip = ip,
+			     .insn_len = RUN_INSN_LEN };
+	sim_event(&o);
+}
+
+void sim_replay(const struct sim_step *steps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sim_step *st = &steps[i];
+		for (u32 r = 0; r < (st->repeat ? st->repeat : 1); r++) {
+			switch (st->kind) {
+			case SIM_STEP_RUN:   sim_run(st->cycles, st->instructions, st->ip); break;
+			case SIM_STEP_EVENT: sim_event(&st->occ); break;
+			case SIM_STEP_CPL:   sim_set_cpl((u8)st->arg); break;
+			case SIM_STEP_CPU:   sim_set_cpu(st->arg); break;
+			default:
+				sim_model_error("sim_replay: step %zu has unknown kind %d", i, st->kind);
+				return;
+			}
+		}
+	}
+}

@@ -1,0 +1,123 @@
+/* Internals of the emulated PMU, shared by the sim/ files only. */
+#ifndef BP_SIM_INT_H
+#define BP_SIM_INT_H
+#include "sim_api.h"
+#include "../pmu/msr.h"
+
+/* The PMU one core type physically has (hybrid parts have two). */
+struct sim_core_desc {
+	const char *uarch;
+	u8 core_type;		/* CPUID.1AH:EAX[31:24]; 0 when not hybrid */
+	u32 leaf1a_eax;
+	u8 num_gp, num_fixed;	/* counters present (may exceed CPUID.0AH) */
+	u8 gp_width, fixed_width;
+	u32 pebs_gp;		/* GP counters that can do PEBS */
+	u32 pebs_fixed;		/* fixed counters that can (baseline only) */
+	u8 slots_per_cycle;	/* topdown slots per core cycle; 0: none */
+};
+
+struct sim_model {
+	const char *name;
+	const char *summary;
+	const char *brand;	/* CPUID.80000002H-80000004H */
+	u32 signature;		/* CPUID.01H:EAX */
+	u32 max_leaf, max_ext_leaf;
+	u32 leaf1_ecx, leaf1_edx;
+	u32 leaf7_ebx, leaf7_ecx, leaf7_edx;
+	struct cpuid_regs leaf0a;
+	u32 ext1_ecx, ext1_edx, ext8_eax;
+	const char *hypervisor_sig;	/* NULL: no hypervisor */
+	u64 perf_capabilities;	/* meaningful when CPUID.01H:ECX.PDCM */
+	u64 misc_enable;
+	bool has_tsx;		/* EVTSEL IN_TX / IN_TXCP */
+	bool has_offcore;	/* MSR_OFFCORE_RSP_0/1 */
+	bool has_ld_lat;	/* MSR_PEBS_LD_LAT_THRESHOLD */
+	u16 tsc_mhz, core_mhz, xclk_mhz;
+	u8 ncpus;
+	const struct sim_core_desc *core[SIM_MAX_CPUS];
+};
+
+const struct sim_model *sim_find_model(const char *name);
+const struct sim_model *sim_model_at(size_t i);
+void sim_model_cpuid(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
+		     struct cpuid_regs *r);
+
+/* Per-CPU emulation state. */
+struct sim_cpu {
+	struct sim_cpu_regs r;
+	const struct sim_core_desc *core;
+	u32 index;
+	u8 cpl;
+	u64 tsc;
+	u64 ref_frac, xclk_frac;	/* remainders of the clock ratios */
+	bool edge_prev[64];		/* EDGE: condition in the last cycle */
+	struct sim_gprs gprs;
+	struct sim_stats stats;
+	u64 stuck_status;
+	u64 dead_counters;
+	u32 hook_depth;
+	bool nmi_pending;
+};
+
+struct sim_state {
+	const struct sim_model *model;
+	char name[32];
+	bool open;
+	u32 ncpus, cur;
+	struct sim_cpu cpu[SIM_MAX_CPUS];
+	sim_irq_hook hook;
+	void *hook_ctx;
+	u32 ignored_writes[8];
+	char last_error[192];
+};
+extern struct sim_state sim;
+
+static inline struct sim_cpu *sim_cur(void) { return &sim.cpu[sim.cur]; }
+static inline u8 sim_pebs_format(void)
+{
+	return (u8)FIELD(sim.model->perf_capabilities, 11, 8);
+}
+static inline bool sim_has(u64 cap) { return sim.model->perf_capabilities & cap; }
+static inline u8 sim_version(void) { return (u8)FIELD(sim.model->leaf0a.eax, 7, 0); }
+static inline bool sim_pdcm(void) { return sim.model->leaf1_ecx & CPUID_01_ECX_PDCM; }
+static inline bool sim_ds(void) { return sim.model->leaf1_edx & CPUID_01_EDX_DS; }
+static inline bool sim_anythread_deprecated(void)
+{
+	return sim.model->leaf0a.edx & CPUID_0A_EDX_ANYTHREAD_DEPRECATED;
+}
+#define SIM_FIXED_BASE ((unsigned)GLOBAL_FIXED_SHIFT)	/* counter index of fixed 0 */
+static inline u64 width_mask(u8 bits) { return GENMASK(bits - 1, 0); }
+
+/* A refused access or emulation: fills the fault and returns 1. */
+int sim_gp(struct hw_fault *f, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Something the model cannot emulate (a PEBS write to nowhere, ...): as
+ * loud as a fault, through the seam's fault handler. */
+void sim_model_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* sim_pmu.c: MSRs of the PMU proper, counting, overflow. */
+int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f);
+int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f);
+void sim_pmu_reset(struct sim_cpu *c);
+/* Requests a PMI from the PMU (freeze rules apply), then delivers it. */
+void sim_pmu_raise_pmi(struct sim_cpu *c);
+
+/* sim_pebs.c: one record for the PEBS counters in `applicable`. */
+struct sim_point {
+	u64 ip;
+	u8 insn_len;
+	u64 data_addr, latency, data_src;
+};
+bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *pt);
+u32 sim_pebs_record_size(u8 format, u64 data_cfg, bool adaptive);
+
+/* sim_apic.c: local APIC. */
+void sim_apic_reset(struct sim_cpu *c, bool x2apic);
+int sim_apic_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f);
+int sim_apic_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f);
+u32 sim_apic_mmio_read(struct sim_cpu *c, u64 addr);
+void sim_apic_mmio_write(struct sim_cpu *c, u64 addr, u32 val);
+/* The LVT PC path: drops the PMI if masked, else sets the mask and
+ * delivers it. */
+void sim_apic_pmi(struct sim_cpu *c);
+
+#endif

@@ -1,0 +1,230 @@
+/* The CPU models: what each part reports through CPUID and its capability
+ * MSRs, and the PMU each of its core types physically has. Values and
+ * their sources are listed in sim/README.md; PMU fields follow the SDM's
+ * field definitions, bits unrelated to the PMU are representative. */
+#include "sim_int.h"
+#include "../lib/str.h"
+
+#define LEAF1_EDX_INTEL  0xBFEBFBFFu	/* FPU..PBE, DS (bit 21) included */
+
+static const struct sim_core_desc core_none = { .uarch = "none" };
+
+static const struct sim_core_desc core_nehalem = {
+	.uarch = "Nehalem", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
+	.fixed_width = 48, .pebs_gp = 0xF,
+};
+static const struct sim_core_desc core_skylake = {
+	.uarch = "Skylake", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
+	.fixed_width = 48, .pebs_gp = 0xF,
+};
+static const struct sim_core_desc core_sunny_cove = {
+	.uarch = "Sunny Cove", .num_gp = 8, .num_fixed = 4, .gp_width = 48,
+	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 5,
+};
+static const struct sim_core_desc core_golden_cove = {
+	.uarch = "Golden Cove", .num_gp = 8, .num_fixed = 4, .gp_width = 48,
+	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
+};
+/* Alder Lake: CPUID.0AH enumerates what both core types share (6 GP,
+ * 3 fixed); the P-core has 8 GP and 4 fixed (Linux adds the difference by
+ * hand, arch/x86/events/intel/core.c, "num_counters + 2"). */
+static const struct sim_core_desc core_adl_p = {
+	.uarch = "Golden Cove (P-core)", .core_type = CPUID_1A_CORE_TYPE_CORE,
+	.leaf1a_eax = (u32)CPUID_1A_CORE_TYPE_CORE << 24 | 1,
+	.num_gp = 8, .num_fixed = 4, .gp_width = 48, .fixed_width = 48,
+	.pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
+};
+static const struct sim_core_desc core_adl_e = {
+	.uarch = "Gracemont (E-core)", .core_type = CPUID_1A_CORE_TYPE_ATOM,
+	.leaf1a_eax = (u32)CPUID_1A_CORE_TYPE_ATOM << 24 | 1,
+	.num_gp = 6, .num_fixed = 3, .gp_width = 48, .fixed_width = 48,
+	.pebs_gp = 0x3F, .pebs_fixed = 0x7,
+};
+
+static const struct sim_model models[] = {
+	{
+		.name = "icx",
+		.summary = "Ice Lake server (Xeon Platinum 8380): perfmon v5, 8 GP + 4 fixed, adaptive PEBS format 4",
+		.brand = "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz",
+		.signature = 0x606A6, .max_leaf = 0x1B, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFEFBFF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0xF3BFBFEF, .leaf7_ecx = 0x40417F5E, .leaf7_edx = 0xB0000010,
+		.leaf0a = { .eax = 0x08300805, .ebx = 0, .ecx = 0xF, .edx = 0x8604 },
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3030,
+		.perf_capabilities = 0x1F4C5, .misc_enable = 0x850089,
+		.has_tsx = true, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 2300, .core_mhz = 3000, .xclk_mhz = 25,
+		.ncpus = 2, .core = { &core_sunny_cove, &core_sunny_cove },
+	},
+	{
+		.name = "skl",
+		.summary = "Skylake client (Core i7-6700K): perfmon v4, 4 GP (HT on) + 3 fixed, PEBS format 3",
+		.brand = "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz",
+		.signature = 0x506E3, .max_leaf = 0x16, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFAFBBF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0x029C6FBF, .leaf7_ecx = 0, .leaf7_edx = 0x9C002400,
+		.leaf0a = { .eax = 0x07300404, .ebx = 0, .ecx = 0, .edx = 0x603 },
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3027,
+		.perf_capabilities = 0x33C5, .misc_enable = 0x850089,
+		.has_tsx = true, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 4000, .core_mhz = 4200, .xclk_mhz = 24,
+		.ncpus = 2, .core = { &core_skylake, &core_skylake },
+	},
+	{
+		.name = "spr",
+		.summary = "Sapphire Rapids (Xeon Platinum 8480+): perfmon v5, 8 GP + 4 fixed, adaptive PEBS format 4",
+		.brand = "Intel(R) Xeon(R) Platinum 8480+",
+		.signature = 0x806F8, .max_leaf = 0x20, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFEFBFF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0xF3BFBFEF, .leaf7_ecx = 0x1B417FFE, .leaf7_edx = 0xBFC14412,
+		.leaf0a = { .eax = 0x08300805, .ebx = 0, .ecx = 0xF, .edx = 0x8604 },
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3934,
+		.perf_capabilities = 0x1F4FF, .misc_enable = 0x850089,
+		.has_tsx = true, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 2000, .core_mhz = 3000, .xclk_mhz = 25,
+		.ncpus = 2, .core = { &core_golden_cove, &core_golden_cove },
+	},
+	{
+		.name = "adl",
+		.summary = "Alder Lake hybrid (Core i9-12900K): CPU 0 P-core 8 GP + 4 fixed, CPU 1 E-core 6 GP + 3 fixed, PEBS format 4",
+		.brand = "12th Gen Intel(R) Core(TM) i9-12900K",
+		.signature = 0x90672, .max_leaf = 0x20, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFAFBFF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0x239C27EB, .leaf7_ecx = 0x98C027AC,
+		.leaf7_edx = 0xFC1CC410 | CPUID_07_EDX_HYBRID,
+		.leaf0a = { .eax = 0x07300605, .ebx = 0, .ecx = 0x7, .edx = 0x8603 },
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3027,
+		.perf_capabilities = 0x174FF, .misc_enable = 0x850089,
+		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 3200, .core_mhz = 4900, .xclk_mhz = 38,
+		.ncpus = 2, .core = { &core_adl_p, &core_adl_e },
+	},
+	{
+		.name = "nhm",
+		.summary = "Nehalem (Core i7-920): perfmon v3, 4 GP + 3 fixed, PEBS format 1",
+		.brand = "Intel(R) Core(TM) i7 CPU         920  @ 2.67GHz",
+		.signature = 0x106A5, .max_leaf = 0xB, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x0098E3BD, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf0a = { .eax = 0x07300403, .ebx = 0, .ecx = 0, .edx = 0x603 },
+		.ext1_ecx = 0x1, .ext1_edx = 0x28100800, .ext8_eax = 0x3024,
+		.perf_capabilities = 0x1C3, .misc_enable = 0x850089,
+		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 2667, .core_mhz = 2667, .xclk_mhz = 133,
+		.ncpus = 2, .core = { &core_nehalem, &core_nehalem },
+	},
+	{
+		.name = "nopmu",
+		.summary = "QEMU TCG (-cpu Skylake-Client): CPUID.0AH = 0, no PDCM, no DS, no x2APIC",
+		.brand = "Intel Core Processor (Skylake)",
+		.signature = 0x506E1, .max_leaf = 0xD, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0xC2F82203 | CPUID_01_ECX_HYPERVISOR,
+		.leaf1_edx = 0x078BFBFF,
+		.leaf7_ebx = 0x009C4FBB,
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3028,
+		.hypervisor_sig = "TCGTCGTCGTCG",
+		.misc_enable = 0x1,
+		.tsc_mhz = 2000, .core_mhz = 2000, .xclk_mhz = 25,
+		.ncpus = 1, .core = { &core_none },
+	},
+};
+
+size_t sim_model_count(void) { return ARRAY_SIZE(models); }
+const struct sim_model *sim_model_at(size_t i) { return i < ARRAY_SIZE(models) ? &models[i] : NULL; }
+const char *sim_model_name(size_t i) { return i < ARRAY_SIZE(models) ? models[i].name : NULL; }
+const char *sim_model_summary(size_t i) { return i < ARRAY_SIZE(models) ? models[i].summary : NULL; }
+
+const struct sim_model *sim_find_model(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++)
+		if (bp_strcasecmp(models[i].name, name) == 0)
+			return &models[i];
+	return NULL;
+}
+
+static u32 text_word(const char *s, size_t len, size_t at)
+{
+	u32 w = 0;
+	for (unsigned b = 0; b < 4; b++)
+		if (at + b < len)
+			w |= (u32)(u8)s[at + b] << (8 * b);
+	return w;
+}
+
+static void set_regs(struct cpuid_regs *r, u32 a, u32 b, u32 c, u32 d)
+{
+	r->eax = a;
+	r->ebx = b;
+	r->ecx = c;
+	r->edx = d;
+}
+
+static void brand_leaf(const struct sim_model *m, u32 part, struct cpuid_regs *r)
+{
+	size_t len = bp_strlen(m->brand);
+	size_t at = part * 16;
+	set_regs(r, text_word(m->brand, len, at), text_word(m->brand, len, at + 4),
+		 text_word(m->brand, len, at + 8), text_word(m->brand, len, at + 12));
+}
+
+static void basic_leaf(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
+		       struct cpuid_regs *r)
+{
+	const struct sim_core_desc *core = m->core[cpu];
+	static const char vendor[] = "GenuineIntel";
+
+	switch (leaf) {
+	case CPUID_LEAF_VENDOR:
+		set_regs(r, m->max_leaf, text_word(vendor, 12, 0), text_word(vendor, 12, 8),
+			 text_word(vendor, 12, 4));
+		return;
+	case CPUID_LEAF_FEATURES:
+		/* EBX: initial APIC ID [31:24], logical CPUs [23:16], CLFLUSH 8 qwords */
+		set_regs(r, m->signature, cpu << 24 | (u32)m->ncpus << 16 | 8 << 8,
+			 m->leaf1_ecx, m->leaf1_edx);
+		return;
+	case CPUID_LEAF_EXT_FEATURES:
+		if (sub == 0)
+			set_regs(r, 0, m->leaf7_ebx, m->leaf7_ecx, m->leaf7_edx);
+		return;
+	case CPUID_LEAF_ARCH_PERFMON:
+		*r = m->leaf0a;
+		return;
+	case CPUID_LEAF_HYBRID:
+		if (m->leaf7_edx & CPUID_07_EDX_HYBRID)
+			r->eax = core->leaf1a_eax;
+		return;
+	default:
+		return;	/* leaves the model does not describe read as zero */
+	}
+}
+
+void sim_model_cpuid(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
+		     struct cpuid_regs *r)
+{
+	set_regs(r, 0, 0, 0, 0);
+	if (leaf >= CPUID_LEAF_EXT_MAX) {
+		if (leaf > m->max_ext_leaf)
+			leaf = m->max_leaf;	/* SDM: beyond the top, the highest basic leaf */
+		else if (leaf == CPUID_LEAF_EXT_MAX)
+			set_regs(r, m->max_ext_leaf, 0, 0, 0);
+		else if (leaf == CPUID_LEAF_EXT_MAX + 1)
+			set_regs(r, 0, 0, m->ext1_ecx, m->ext1_edx);
+		else if (leaf >= CPUID_LEAF_BRAND0 && leaf <= CPUID_LEAF_BRAND0 + 2)
+			brand_leaf(m, leaf - CPUID_LEAF_BRAND0, r);
+		else if (leaf == CPUID_LEAF_EXT_MAX + 8)
+			r->eax = m->ext8_eax;
+		if (leaf >= CPUID_LEAF_EXT_MAX)
+			return;
+	}
+	if (leaf >= CPUID_LEAF_HYPERVISOR && m->hypervisor_sig) {
+		if (leaf == CPUID_LEAF_HYPERVISOR) {
+			const char *s = m->hypervisor_sig;
+			set_regs(r, CPUID_LEAF_HYPERVISOR, text_word(s, 12, 0),
+				 text_word(s, 12, 4), text_word(s, 12, 8));
+		}
+		return;
+	}
+	if (leaf > m->max_leaf)
+		leaf = m->max_leaf;
+	basic_leaf(m, cpu, leaf, sub, r);
+}

@@ -1,0 +1,243 @@
+/* The PEBS assist: what the processor does when a PEBS-enabled counter
+ * overflows (SDM Vol. 3B 20.6.2.4 and 18.4.9, Debug Store). It reads the
+ * 64-bit DS save area at IA32_DS_AREA (a real pointer here), writes one
+ * record in the part's format at the PEBS index, advances the index,
+ * reloads the counters from their DS reset values and reports whether the
+ * interrupt threshold was reached. */
+#include "sim_int.h"
+#include "../lib/str.h"
+
+#define FMT0_SIZE 144
+#define FMT1_SIZE 176
+#define FMT2_SIZE 192
+#define FMT3_SIZE 200
+#define ADAPTIVE_BASIC_SIZE   32
+#define ADAPTIVE_MEMINFO_SIZE 32
+#define ADAPTIVE_GPR_SIZE     144
+#define ADAPTIVE_XMM_SIZE     256
+#define ADAPTIVE_LBR_ENTRY    24
+#define FORMAT_SIZE_SHIFT     48	/* basic group: record size in [63:48] */
+
+static u64 ds_get(u64 ds, u32 off)
+{
+	u64 v;
+	bp_memcpy(&v, (const void *)(uintptr_t)(ds + off), sizeof(v));
+	return v;
+}
+
+static void ds_set(u64 ds, u32 off, u64 v)
+{
+	bp_memcpy((void *)(uintptr_t)(ds + off), &v, sizeof(v));
+}
+
+static unsigned lbr_entries(u64 data_cfg) { return (unsigned)FIELD(data_cfg, 31, 24) + 1; }
+
+u32 sim_pebs_record_size(u8 format, u64 data_cfg, bool adaptive)
+{
+	switch (format) {
+	case 0: return FMT0_SIZE;
+	case 1: return FMT1_SIZE;
+	case 2: return FMT2_SIZE;
+	case 3: return FMT3_SIZE;
+	default: break;
+	}
+	u32 size = ADAPTIVE_BASIC_SIZE;
+	if (!adaptive)
+		return size;
+	if (data_cfg & PEBS_DATACFG_MEMINFO)
+		size += ADAPTIVE_MEMINFO_SIZE;
+	if (data_cfg & PEBS_DATACFG_GP)
+		size += ADAPTIVE_GPR_SIZE;
+	if (data_cfg & PEBS_DATACFG_XMMS)
+		size += ADAPTIVE_XMM_SIZE;
+	if (data_cfg & PEBS_DATACFG_LBRS)
+		size += ADAPTIVE_LBR_ENTRY * lbr_entries(data_cfg);
+	return size;
+}
+
+/* A cursor writing u64 fields into the record. */
+struct rec {
+	u64 at;
+};
+
+static void put(struct rec *r, u64 v)
+{
+	bp_memcpy((void *)(uintptr_t)r->at, &v, sizeof(v));
+	r->at += sizeof(v);
+}
+
+/* Formats 0-3: RFLAGS, RIP, then RAX RBX RCX RDX RSI RDI RBP RSP R8-R15. */
+static void put_legacy_gprs(struct rec *r, const struct sim_gprs *g, u64 rip)
+{
+	const u64 regs[] = { g->rflags, rip, g->rax, g->rbx, g->rcx, g->rdx, g->rsi, g->rdi,
+			     g->rbp, g->rsp, g->r8, g->r9, g->r10, g->r11, g->r12, g->r13,
+			     g->r14, g->r15 };
+	for (unsigned i = 0; i < ARRAY_SIZE(regs); i++)
+		put(r, regs[i]);
+}
+
+/* Adaptive GPR group: RFLAGS, RIP, RAX RCX RDX RBX RSP RBP RSI RDI R8-R15
+ * (the hardware's register order, not formats 0-3's). */
+static void put_adaptive_gprs(struct rec *r, const struct sim_gprs *g, u64 rip)
+{
+	const u64 regs[] = { g->rflags, rip, g->rax, g->rcx, g->rdx, g->rbx, g->rsp, g->rbp,
+			     g->rsi, g->rdi, g->r8, g->r9, g->r10, g->r11, g->r12, g->r13,
+			     g->r14, g->r15 };
+	for (unsigned i = 0; i < ARRAY_SIZE(regs); i++)
+		put(r, regs[i]);
+}
+
+/* The trap-like PEBS assist runs after the instruction retires: RIP is
+ * the next instruction. Format 2 added the eventing IP; adaptive records
+ * carry it in the basic group. */
+static void write_legacy(struct sim_cpu *c, u64 at, u8 fmt, u64 applicable,
+			 const struct sim_point *pt)
+{
+	struct rec r = { at };
+	put_legacy_gprs(&r, &c->gprs, pt->ip + pt->insn_len);
+	if (fmt < 1)
+		return;
+	/* Formats 1-2 store IA32_PERF_GLOBAL_STATUS as it is (bits of other
+	 * counters included); format 3 stores exactly the counters this
+	 * record is for. */
+	put(&r, fmt >= 3 ? applicable : c->r.global_status);
+	put(&r, pt->data_addr);
+	put(&r, pt->data_src);
+	put(&r, pt->latency);
+	if (fmt < 2)
+		return;
+	put(&r, pt->ip);	/* eventing IP */
+	put(&r, 0);		/* TSX tuning: no transactions modelled */
+	if (fmt < 3)
+		return;
+	put(&r, c->tsc);
+}
+
+static void write_adaptive(struct sim_cpu *c, u64 at, u32 size, u64 cfg, u64 applicable,
+			   const struct sim_point *pt)
+{
+	struct rec r = { at };
+	put(&r, (u64)size << FORMAT_SIZE_SHIFT | (cfg & GENMASK(47, 0)));
+	put(&r, pt->ip);
+	put(&r, applicable);
+	put(&r, c->tsc);
+	if (cfg & PEBS_DATACFG_MEMINFO) {
+		put(&r, pt->data_addr);
+		put(&r, pt->data_src);
+		put(&r, pt->latency);
+		put(&r, 0);	/* TSX tuning */
+	}
+	if (cfg & PEBS_DATACFG_GP)
+		put_adaptive_gprs(&r, &c->gprs, pt->ip + pt->insn_len);
+	if (cfg & PEBS_DATACFG_XMMS)
+		for (unsigned i = 0; i < 16; i++) {
+			put(&r, c->gprs.xmm[i][0]);
+			put(&r, c->gprs.xmm[i][1]);
+		}
+	if (cfg & PEBS_DATACFG_LBRS)
+		for (unsigned i = 0; i < lbr_entries(cfg) * 3; i++)
+			put(&r, 0);	/* LBRs are not modelled: empty entries */
+}
+
+/* SDM 20.6.2.4.2: an adaptive record carries the PEBS_DATA_CFG groups
+ * only for counters with their adaptive bit set (EVTSEL[34], resp.
+ * FIXED_CTR_CTRL[32+i]); otherwise the basic group alone. */
+static bool wants_groups(const struct sim_cpu *c, u64 applicable)
+{
+	for (unsigned i = 0; i < SIM_MAX_GP; i++)
+		if ((applicable & BIT(i)) && (c->r.evtsel[i] & EVTSEL_ADAPTIVE_RECORD))
+			return true;
+	for (unsigned i = 0; i < SIM_MAX_FIXED; i++)
+		if ((applicable & BIT(GLOBAL_FIXED_SHIFT + i)) &&
+		    (c->r.fixed_ctrl & fixed_ctrl_adaptive(i)))
+			return true;
+	return false;
+}
+
+/* Counter reset values: GP i at slot i; fixed i at slot 8+i before
+ * format 5, 32+i from format 5. */
+static u32 reset_offset(unsigned idx, u8 fmt)
+{
+	if (idx < GLOBAL_FIXED_SHIFT)
+		return DS_PEBS_COUNTER_RESET + 8 * idx;
+	unsigned fixed_slot = fmt >= 5 ? DS_RESET_FIXED_SLOT_FMT5 : DS_RESET_FIXED_SLOT_FMT4;
+	return DS_PEBS_COUNTER_RESET + 8 * (fixed_slot + idx - GLOBAL_FIXED_SHIFT);
+}
+
+static void reload(struct sim_cpu *c, u64 ds, u64 applicable, u8 fmt)
+{
+	for (unsigned idx = 0; idx < 64; idx++) {
+		if (!(applicable & BIT(idx)))
+			continue;
+		u64 v = ds_get(ds, reset_offset(idx, fmt));
+		if (idx >= GLOBAL_FIXED_SHIFT)
+			c->r.fixed[idx - GLOBAL_FIXED_SHIFT] = v & width_mask(c->core->fixed_width);
+		else
+			c->r.pmc[idx] = v & width_mask(c->core->gp_width);
+	}
+}
+
+/* Returns true when the record took the index to the interrupt threshold
+ * (GLOBAL_STATUS bit 62 is then set and a PMI is due). */
+bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *pt)
+{
+	u64 ds = c->r.ds_area;
+	u8 fmt = sim_pebs_format();
+	if (!ds) {
+		sim_model_error("PEBS assist with IA32_DS_AREA = 0: the processor would "
+				"write through a null DS save area");
+		return false;
+	}
+	u64 base = ds_get(ds, DS_PEBS_BUFFER_BASE), index = ds_get(ds, DS_PEBS_INDEX);
+	u64 absmax = ds_get(ds, DS_PEBS_ABSOLUTE_MAXIMUM);
+	u64 threshold = ds_get(ds, DS_PEBS_INTERRUPT_THRESHOLD);
+	bool groups = fmt >= 4 && wants_groups(c, applicable);
+	u64 cfg = groups ? c->r.pebs_data_cfg : 0;
+	u32 size = sim_pebs_record_size(fmt, cfg, groups);
+	bool reached = false;
+
+	if (index >= absmax) {
+		c->stats.pebs_lost++;	/* full: SDM, no record at or past absolute max */
+	} else if (index < base || index + size > absmax) {
+		sim_model_error("PEBS index 0x%llx outside the buffer [0x%llx, 0x%llx) for a "
+				"%u-byte record: the processor would write outside it",
+				(unsigned long long)index, (unsigned long long)base,
+				(unsigned long long)absmax, size);
+	} else {
+		if (fmt >= 4)
+			write_adaptive(c, index, size, cfg, applicable, pt);
+		else
+			write_legacy(c, index, fmt, applicable, pt);
+		ds_set(ds, DS_PEBS_INDEX, index + size);
+		c->stats.pebs_records++;
+		c->stats.pebs_bytes += size;
+		if (index + size >= threshold) {
+			c->r.global_status |= GLOBAL_STATUS_OVF_BUFFER;
+			reached = true;
+		}
+	}
+	reload(c, ds, applicable, fmt);
+	return reached;
+}
+
+static bool ds_ready(const struct sim_cpu *c, const char *what)
+{
+	if (c->r.ds_area)
+		return true;
+	sim_model_error("%s: IA32_DS_AREA is 0 on CPU %u", what, c->index);
+	return false;
+}
+
+void sim_inject_pebs_index(u64 index)
+{
+	struct sim_cpu *c = sim_cur();
+	if (ds_ready(c, "sim_inject_pebs_index"))
+		ds_set(c->r.ds_area, DS_PEBS_INDEX, index);
+}
+
+void sim_inject_pebs_full(void)
+{
+	struct sim_cpu *c = sim_cur();
+	if (ds_ready(c, "sim_inject_pebs_full"))
+		ds_set(c->r.ds_area, DS_PEBS_INDEX, ds_get(c->r.ds_area, DS_PEBS_ABSOLUTE_MAXIMUM));
+}

@@ -1,0 +1,515 @@
+/* The performance-monitoring MSRs of one emulated CPU and the rules the SDM
+ * (Vol. 3B ch. 20 "Performance Monitoring") gives for them: which MSRs
+ * exist, which bits are reserved (#GP), how counters are written through
+ * the legacy and full-width aliases, GLOBAL_CTRL/STATUS/STATUS_RESET/
+ * STATUS_SET, freezing on PMI. Counting itself is in sim_count.c. */
+#include "sim_int.h"
+#include "../lib/str.h"
+
+/* ---- what this CPU has ------------------------------------------------------ */
+
+static u64 gp_bits(const struct sim_cpu *c)
+{
+	return c->core->num_gp ? GENMASK(c->core->num_gp - 1, 0) : 0;
+}
+
+static u64 fixed_bits(const struct sim_cpu *c)
+{
+	return c->core->num_fixed ? GENMASK(c->core->num_fixed - 1, 0) << GLOBAL_FIXED_SHIFT : 0;
+}
+
+static bool has_perf_metrics(const struct sim_cpu *c)
+{
+	return sim_version() >= 5 && c->core->slots_per_cycle;
+}
+
+static u64 evtsel_valid(void)
+{
+	u64 v = GENMASK(31, 0);
+	/* AnyThread exists from v3 and is reserved once deprecated
+	 * (CPUID.0AH:EDX[15]). */
+	if (sim_version() < 3 || sim_anythread_deprecated())
+		v &= ~EVTSEL_ANY;
+	if (sim.model->has_tsx)
+		v |= EVTSEL_IN_TX | EVTSEL_IN_TXCP;
+	if (sim_has(PERF_CAP_PEBS_BASELINE))
+		v |= EVTSEL_ADAPTIVE_RECORD;
+	return v;
+}
+
+static u64 fixed_ctrl_valid(const struct sim_cpu *c)
+{
+	u64 field = FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI;
+	u64 v = 0;
+	if (sim_version() >= 3 && !sim_anythread_deprecated())
+		field |= FIXED_CTRL_ANY;
+	for (unsigned i = 0; i < c->core->num_fixed; i++) {
+		v |= fixed_ctrl_field(i, field);
+		if (sim_has(PERF_CAP_PEBS_BASELINE))
+			v |= fixed_ctrl_adaptive(i);
+	}
+	return v;
+}
+
+static u64 global_ctrl_valid(const struct sim_cpu *c)
+{
+	return gp_bits(c) | fixed_bits(c) | (has_perf_metrics(c) ? GLOBAL_STATUS_PERF_METRICS : 0);
+}
+
+/* Bits STATUS_RESET (OVF_CTRL before v4) may clear. */
+static u64 status_reset_valid(const struct sim_cpu *c)
+{
+	u64 v = gp_bits(c) | fixed_bits(c) | GLOBAL_STATUS_OVF_UNCORE |
+		GLOBAL_STATUS_OVF_BUFFER | GLOBAL_STATUS_COND_CHGD;
+	if (sim_version() >= 4)
+		v |= GLOBAL_STATUS_TRACE_TOPA_PMI | GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ;
+	if (has_perf_metrics(c))
+		v |= GLOBAL_STATUS_PERF_METRICS;
+	return v;
+}
+
+/* Bits STATUS_SET (v4+) may set: all of the above but CondChgd. */
+static u64 status_set_valid(const struct sim_cpu *c)
+{
+	return status_reset_valid(c) & ~GLOBAL_STATUS_COND_CHGD;
+}
+
+static u64 pebs_enable_valid(const struct sim_cpu *c)
+{
+	u64 gp = c->core->pebs_gp & gp_bits(c);
+	if (sim_has(PERF_CAP_PEBS_BASELINE))
+		return gp | ((u64)c->core->pebs_fixed << 32 & fixed_bits(c));
+	/* Before baseline, bits 32+i enable load latency on GP i (i < 4). */
+	if (sim.model->has_ld_lat)
+		return gp | (gp & 0xF) << PEBS_ENABLE_LL_SHIFT;
+	return gp;
+}
+
+static u64 debugctl_valid(void)
+{
+	u64 v = DEBUGCTL_LBR | DEBUGCTL_BTF | DEBUGCTL_TR | DEBUGCTL_BTS | DEBUGCTL_BTINT |
+		DEBUGCTL_BTS_OFF_OS | DEBUGCTL_BTS_OFF_USR | DEBUGCTL_FREEZE_LBRS_ON_PMI |
+		DEBUGCTL_FREEZE_PERFMON_ON_PMI | DEBUGCTL_ENABLE_UNCORE_PMI;
+	if (sim_has(PERF_CAP_SMM_FREEZE))
+		v |= DEBUGCTL_FREEZE_WHILE_SMM;
+	if (sim.model->has_tsx)
+		v |= DEBUGCTL_RTM_DEBUG;
+	return v;
+}
+
+static bool has_pmu(void) { return sim_version() > 0; }
+static bool has_pebs_msrs(void) { return has_pmu() && sim_ds() && sim_pdcm(); }
+
+/* ---- reset ---------------------------------------------------------------- */
+
+void sim_pmu_reset(struct sim_cpu *c)
+{
+	c->r.misc_enable = sim.model->misc_enable;
+	/* SDM 20.2.2: at RESET the GP enable bits of GLOBAL_CTRL are set, so
+	 * software written for v1 (EN bits only) still counts. */
+	if (sim_version() >= 2)
+		c->r.global_ctrl = gp_bits(c);
+}
+
+/* ---- reads ---------------------------------------------------------------- */
+
+static bool in_range(u32 msr, u32 first, unsigned n, unsigned *i)
+{
+	if (msr < first || msr >= first + n)
+		return false;
+	*i = msr - first;
+	return true;
+}
+
+static u64 global_inuse(const struct sim_cpu *c)
+{
+	u64 v = 0;
+	bool pmi = false;
+	for (unsigned i = 0; i < c->core->num_gp; i++) {
+		if (c->r.evtsel[i] & EVTSEL_EVENT_MASK)
+			v |= global_gp_bit(i);
+		pmi |= c->r.evtsel[i] & EVTSEL_INT;
+	}
+	for (unsigned i = 0; i < c->core->num_fixed; i++) {
+		u64 f = (c->r.fixed_ctrl >> (4 * i)) & FIXED_CTRL_FIELD_MASK;
+		if (f & (FIXED_CTRL_OS | FIXED_CTRL_USR))
+			v |= global_fixed_bit(i);
+		pmi |= f & FIXED_CTRL_PMI;
+	}
+	return v | (pmi || c->r.pebs_enable ? BIT(63) : 0);
+}
+
+/* MSRs that exist whether or not there is a PMU. */
+static int read_always(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f, bool *done)
+{
+	*done = true;
+	switch (msr) {
+	case MSR_IA32_MISC_ENABLE:
+		*val = c->r.misc_enable;
+		return 0;
+	case MSR_IA32_DEBUGCTL:
+		*val = c->r.debugctl;
+		return 0;
+	case MSR_IA32_PERF_CAPABILITIES:
+		if (!sim_pdcm())
+			return sim_gp(f, "IA32_PERF_CAPABILITIES needs CPUID.01H:ECX.PDCM[15] = 1");
+		*val = sim.model->perf_capabilities;
+		return 0;
+	case MSR_IA32_DS_AREA:
+		if (!sim_ds())
+			return sim_gp(f, "IA32_DS_AREA needs CPUID.01H:EDX.DS[21] = 1");
+		*val = c->r.ds_area;
+		return 0;
+	}
+	*done = false;
+	return 0;
+}
+
+static int no_such_msr(u32 msr, struct hw_fault *f)
+{
+	if (!has_pmu())
+		return sim_gp(f, "MSR 0x%x: this CPU has no architectural perfmon "
+			      "(CPUID.0AH:EAX[7:0] = 0)", msr);
+	return sim_gp(f, "MSR 0x%x is not implemented by model '%s' (SDM Vol. 4: "
+		      "access to an unimplemented MSR #GPs)", msr, sim.model->name);
+}
+
+int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f)
+{
+	unsigned i;
+	bool done;
+	int rc = read_always(c, msr, val, f, &done);
+	if (done)
+		return rc;
+	if (!has_pmu())
+		return no_such_msr(msr, f);
+	if (in_range(msr, MSR_IA32_PMC0, c->core->num_gp, &i)) {
+		*val = c->r.pmc[i];
+		return 0;
+	}
+	if (in_range(msr, MSR_IA32_A_PMC0, c->core->num_gp, &i)) {
+		if (!sim_has(PERF_CAP_FW_WRITE))
+			return sim_gp(f, "IA32_A_PMC%u needs IA32_PERF_CAPABILITIES.FW_WRITE[13]", i);
+		*val = c->r.pmc[i];
+		return 0;
+	}
+	if (in_range(msr, MSR_IA32_PERFEVTSEL0, c->core->num_gp, &i)) {
+		*val = c->r.evtsel[i];
+		return 0;
+	}
+	if (sim_version() >= 2 && in_range(msr, MSR_IA32_FIXED_CTR0, c->core->num_fixed, &i)) {
+		*val = c->r.fixed[i];
+		return 0;
+	}
+	switch (msr) {
+	case MSR_IA32_FIXED_CTR_CTRL:     *val = c->r.fixed_ctrl; break;
+	case MSR_IA32_PERF_GLOBAL_STATUS: *val = c->r.global_status; break;
+	case MSR_IA32_PERF_GLOBAL_CTRL:   *val = c->r.global_ctrl; break;
+	case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
+		*val = 0;	/* write-1-to-clear; reads return 0 */
+		break;
+	case MSR_IA32_PERF_GLOBAL_STATUS_SET:
+		if (sim_version() < 4)
+			return no_such_msr(msr, f);
+		*val = 0;
+		break;
+	case MSR_IA32_PERF_GLOBAL_INUSE:
+		if (sim_version() < 4)
+			return no_such_msr(msr, f);
+		*val = global_inuse(c);
+		break;
+	case MSR_IA32_PEBS_ENABLE:
+		if (!has_pebs_msrs())
+			return no_such_msr(msr, f);
+		*val = c->r.pebs_enable;
+		break;
+	case MSR_PEBS_DATA_CFG:
+		if (!sim_has(PERF_CAP_PEBS_BASELINE))
+			return sim_gp(f, "MSR_PEBS_DATA_CFG needs IA32_PERF_CAPABILITIES.PEBS_BASELINE[14]");
+		*val = c->r.pebs_data_cfg;
+		break;
+	case MSR_PEBS_LD_LAT_THRESHOLD:
+		if (!sim.model->has_ld_lat)
+			return no_such_msr(msr, f);
+		*val = c->r.ld_lat_threshold;
+		break;
+	case MSR_OFFCORE_RSP_0:
+	case MSR_OFFCORE_RSP_1:
+		if (!sim.model->has_offcore)
+			return no_such_msr(msr, f);
+		*val = c->r.offcore_rsp[msr - MSR_OFFCORE_RSP_0];
+		break;
+	default:
+		return no_such_msr(msr, f);
+	}
+	return 0;
+}
+
+/* ---- writes ---------------------------------------------------------------- */
+
+static int write_reserved(struct hw_fault *f, const char *name, u64 val, u64 valid)
+{
+	return sim_gp(f, "%s: reserved bits 0x%llx set (valid bits 0x%llx)", name,
+		      (unsigned long long)(val & ~valid), (unsigned long long)valid);
+}
+
+static int write_misc_enable(struct sim_cpu *c, u64 val, struct hw_fault *f)
+{
+	u64 ro = MISC_ENABLE_PERF_MON_AVAILABLE | MISC_ENABLE_BTS_UNAVAILABLE |
+		 MISC_ENABLE_PEBS_UNAVAILABLE;
+	if ((val ^ c->r.misc_enable) & ro)
+		return sim_gp(f, "IA32_MISC_ENABLE bits 7, 11, 12 are read-only (tried to "
+			      "change 0x%llx)", (unsigned long long)((val ^ c->r.misc_enable) & ro));
+	c->r.misc_enable = val;
+	return 0;
+}
+
+static int write_debugctl(struct sim_cpu *c, u64 val, struct hw_fault *f)
+{
+	if (val & ~debugctl_valid())
+		return write_reserved(f, "IA32_DEBUGCTL", val, debugctl_valid());
+	if (val & (DEBUGCTL_TR | DEBUGCTL_BTS))
+		return sim_gp(f, "IA32_DEBUGCTL: branch trace (TR/BTS) is not emulated by the model");
+	c->r.debugctl = val;
+	return 0;
+}
+
+static bool canonical(u64 addr)
+{
+	u64 top = addr >> 47;
+	return top == 0 || top == 0x1FFFF;
+}
+
+static int write_always(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f, bool *done)
+{
+	*done = true;
+	switch (msr) {
+	case MSR_IA32_MISC_ENABLE:
+		return write_misc_enable(c, val, f);
+	case MSR_IA32_DEBUGCTL:
+		return write_debugctl(c, val, f);
+	case MSR_IA32_PERF_CAPABILITIES:
+		return sim_gp(f, "IA32_PERF_CAPABILITIES is read-only");
+	case MSR_IA32_DS_AREA:
+		if (!sim_ds())
+			return sim_gp(f, "IA32_DS_AREA needs CPUID.01H:EDX.DS[21] = 1");
+		if (!canonical(val))
+			return sim_gp(f, "IA32_DS_AREA: 0x%llx is not a canonical address",
+				      (unsigned long long)val);
+		c->r.ds_area = val;
+		return 0;
+	}
+	*done = false;
+	return 0;
+}
+
+static int write_pmc(struct sim_cpu *c, unsigned i, u64 val, bool full, struct hw_fault *f)
+{
+	u64 mask = width_mask(c->core->gp_width);
+	if (full) {
+		if (!sim_has(PERF_CAP_FW_WRITE))
+			return sim_gp(f, "IA32_A_PMC%u needs IA32_PERF_CAPABILITIES.FW_WRITE[13]", i);
+		if (val & ~mask)
+			return sim_gp(f, "IA32_A_PMC%u: bits beyond the %u-bit counter width set",
+				      i, c->core->gp_width);
+		c->r.pmc[i] = val;
+		return 0;
+	}
+	/* SDM 20.2.5: a write to IA32_PMCx keeps bits 31:0 and sign-extends
+	 * bit 31 through the counter width; bits 63:32 of the value are
+	 * ignored. */
+	c->r.pmc[i] = (u64)(s64)(s32)(u32)val & mask;
+	return 0;
+}
+
+static int write_fixed_ctr(struct sim_cpu *c, unsigned i, u64 val, struct hw_fault *f)
+{
+	if (val & ~width_mask(c->core->fixed_width))
+		return sim_gp(f, "IA32_FIXED_CTR%u: bits beyond the %u-bit counter width set",
+			      i, c->core->fixed_width);
+	c->r.fixed[i] = val;
+	return 0;
+}
+
+static int write_status_reset(struct sim_cpu *c, u64 val, struct hw_fault *f)
+{
+	u64 valid = status_reset_valid(c);
+	if (val & ~valid)
+		return write_reserved(f, sim_version() >= 4 ? "IA32_PERF_GLOBAL_STATUS_RESET"
+				      : "IA32_PERF_GLOBAL_OVF_CTRL", val, valid);
+	/* Writing 1 clears the status bit; clearing CTR_FRZ unfreezes. */
+	c->r.global_status &= ~(val & ~c->stuck_status);
+	return 0;
+}
+
+static int write_pebs_enable(struct sim_cpu *c, u64 val, struct hw_fault *f)
+{
+	u64 valid = pebs_enable_valid(c);
+	if (!has_pebs_msrs())
+		return no_such_msr(MSR_IA32_PEBS_ENABLE, f);
+	if (val && (c->r.misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE))
+		return sim_gp(f, "IA32_PEBS_ENABLE: PEBS is unavailable (IA32_MISC_ENABLE[12] = 1)");
+	if (val & ~valid)
+		return sim_gp(f, "IA32_PEBS_ENABLE: bits 0x%llx name counters that cannot do "
+			      "PEBS here (valid 0x%llx%s)", (unsigned long long)(val & ~valid),
+			      (unsigned long long)valid,
+			      sim_has(PERF_CAP_PEBS_BASELINE) ? "" :
+			      "; fixed counters need PEBS baseline");
+	c->r.pebs_enable = val;
+	return 0;
+}
+
+static int write_pebs_msr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
+{
+	if (msr == MSR_IA32_PEBS_ENABLE)
+		return write_pebs_enable(c, val, f);
+	if (msr == MSR_PEBS_DATA_CFG) {
+		u64 valid = PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP | PEBS_DATACFG_XMMS |
+			    PEBS_DATACFG_LBRS | GENMASK(31, 24);
+		if (!sim_has(PERF_CAP_PEBS_BASELINE))
+			return sim_gp(f, "MSR_PEBS_DATA_CFG needs IA32_PERF_CAPABILITIES.PEBS_BASELINE[14]");
+		if (val & ~valid)
+			return write_reserved(f, "MSR_PEBS_DATA_CFG", val, valid);
+		c->r.pebs_data_cfg = val;
+		return 0;
+	}
+	/* MSR_PEBS_LD_LAT_THRESHOLD */
+	if (!sim.model->has_ld_lat)
+		return no_such_msr(msr, f);
+	if (val & ~PEBS_LD_LAT_THRESHOLD_MASK)
+		return write_reserved(f, "MSR_PEBS_LD_LAT_THRESHOLD", val, PEBS_LD_LAT_THRESHOLD_MASK);
+	c->r.ld_lat_threshold = val;
+	return 0;
+}
+
+static int write_global(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
+{
+	switch (msr) {
+	case MSR_IA32_FIXED_CTR_CTRL:
+		if (val & ~fixed_ctrl_valid(c))
+			return write_reserved(f, "IA32_FIXED_CTR_CTRL", val, fixed_ctrl_valid(c));
+		c->r.fixed_ctrl = val;
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS:
+		return sim_gp(f, "IA32_PERF_GLOBAL_STATUS is read-only (clear bits through "
+			      "0x390, set them through 0x391 on v4+)");
+	case MSR_IA32_PERF_GLOBAL_CTRL:
+		if (val & ~global_ctrl_valid(c))
+			return write_reserved(f, "IA32_PERF_GLOBAL_CTRL", val, global_ctrl_valid(c));
+		c->r.global_ctrl = val;
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS_RESET:
+		return write_status_reset(c, val, f);
+	case MSR_IA32_PERF_GLOBAL_STATUS_SET:
+		if (sim_version() < 4)
+			return no_such_msr(msr, f);
+		if (val & ~status_set_valid(c))
+			return write_reserved(f, "IA32_PERF_GLOBAL_STATUS_SET", val, status_set_valid(c));
+		c->r.global_status |= val;	/* no PMI: SDM 20.2.4.2 */
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_INUSE:
+		if (sim_version() < 4)
+			return no_such_msr(msr, f);
+		return sim_gp(f, "IA32_PERF_GLOBAL_INUSE is read-only");
+	}
+	return no_such_msr(msr, f);
+}
+
+int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
+{
+	unsigned i;
+	bool done;
+	int rc = write_always(c, msr, val, f, &done);
+	if (done)
+		return rc;
+	if (!has_pmu())
+		return no_such_msr(msr, f);
+	if (in_range(msr, MSR_IA32_PMC0, c->core->num_gp, &i))
+		return write_pmc(c, i, val, false, f);
+	if (in_range(msr, MSR_IA32_A_PMC0, c->core->num_gp, &i))
+		return write_pmc(c, i, val, true, f);
+	if (in_range(msr, MSR_IA32_PERFEVTSEL0, c->core->num_gp, &i)) {
+		if (val & ~evtsel_valid())
+			return sim_gp(f, "IA32_PERFEVTSEL%u: reserved bits 0x%llx set (valid 0x%llx)",
+				      i, (unsigned long long)(val & ~evtsel_valid()),
+				      (unsigned long long)evtsel_valid());
+		c->r.evtsel[i] = val;
+		return 0;
+	}
+	if (sim_version() >= 2 && in_range(msr, MSR_IA32_FIXED_CTR0, c->core->num_fixed, &i))
+		return write_fixed_ctr(c, i, val, f);
+	if (msr == MSR_IA32_PEBS_ENABLE || msr == MSR_PEBS_DATA_CFG ||
+	    msr == MSR_PEBS_LD_LAT_THRESHOLD)
+		return write_pebs_msr(c, msr, val, f);
+	if (msr == MSR_OFFCORE_RSP_0 || msr == MSR_OFFCORE_RSP_1) {
+		if (!sim.model->has_offcore)
+			return no_such_msr(msr, f);
+		c->r.offcore_rsp[msr - MSR_OFFCORE_RSP_0] = val;
+		return 0;
+	}
+	if (sim_version() >= 2)
+		return write_global(c, msr, val, f);
+	return no_such_msr(msr, f);
+}
+
+/* ---- PMI requests ------------------------------------------------------------ */
+
+void sim_pmu_raise_pmi(struct sim_cpu *c)
+{
+	c->stats.pmis_raised++;
+	/* Freezing happens when the PMU raises the PMI, not when it arrives.
+	 * v4+ (SDM 20.2.4.1): CTR_FRZ/LBR_FRZ are set in GLOBAL_STATUS and
+	 * the counters stop until software clears them. v2/v3 (SDM 20.2.2):
+	 * GLOBAL_CTRL is cleared, resp. DEBUGCTL.LBR. */
+	if (c->r.debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) {
+		if (sim_version() >= 4)
+			c->r.global_status |= GLOBAL_STATUS_CTR_FRZ;
+		else
+			c->r.global_ctrl = 0;
+	}
+	if (c->r.debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) {
+		if (sim_version() >= 4)
+			c->r.global_status |= GLOBAL_STATUS_LBR_FRZ;
+		else
+			c->r.debugctl &= ~DEBUGCTL_LBR;
+	}
+	sim_apic_pmi(c);
+}
+
+/* ---- fault injection ------------------------------------------------------------ */
+
+void sim_inject_spurious_pmi(void)
+{
+	struct sim_cpu *c = sim_cur();
+	c->stats.pmis_raised++;
+	sim_apic_pmi(c);
+}
+
+void sim_inject_stuck_status(u64 bits)
+{
+	struct sim_cpu *c = sim_cur();
+	c->stuck_status = bits;
+	c->r.global_status |= bits;
+}
+
+void sim_inject_counters_running(void)
+{
+	struct sim_cpu *c = sim_cur();
+	if (!has_pmu())
+		return;
+	c->r.evtsel[0] = EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | 0x3C;
+	c->r.global_ctrl |= global_gp_bit(0);
+	for (unsigned i = 0; i < c->core->num_fixed && i < 3; i++) {
+		c->r.fixed_ctrl |= fixed_ctrl_field(i, FIXED_CTRL_OS);
+		c->r.global_ctrl |= global_fixed_bit(i);
+	}
+}
+
+void sim_inject_pebs_unavailable(bool unavailable)
+{
+	struct sim_cpu *c = sim_cur();
+	if (unavailable)
+		c->r.misc_enable |= MISC_ENABLE_PEBS_UNAVAILABLE;
+	else
+		c->r.misc_enable &= ~MISC_ENABLE_PEBS_UNAVAILABLE;
+}

@@ -1,0 +1,170 @@
+/* sim/: the CPU models as the capability reader (pmu/caps.c) sees them
+ * through the seam, and the per-CPU layouts of the hybrid part. */
+#include "test_sim_support.h"
+#include "pmu/caps.h"
+
+static void read_caps(const char *model, struct pmu_caps *c)
+{
+	open_model(model);
+	pmu_caps_read(c);
+}
+
+static void test_icx_enumeration(void **state)
+{
+	struct pmu_caps c;
+	read_caps("icx", &c);
+	assert_string_equal(c.vendor, "GenuineIntel");
+	assert_int_equal(c.signature, 0x606A6);
+	assert_int_equal(c.model, 0x6A);
+	assert_string_equal(c.brand, "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz");
+	assert_false(c.hypervisor);
+	assert_false(c.hybrid);
+	assert_int_equal(c.version, 5);
+	assert_int_equal(c.num_gp, 8);
+	assert_int_equal(c.gp_width, 48);
+	assert_int_equal(c.num_fixed, 4);
+	assert_int_equal(c.fixed_mask, 0xF);
+	assert_true(caps_arch_event(&c, ARCH_EVENT_TOPDOWN_SLOTS));
+	assert_true(c.anythread_deprecated);
+	assert_int_equal(c.pebs_format, 4);
+	assert_true(c.pebs_baseline && c.full_width_write && c.perf_metrics);
+	assert_true(c.ds && c.dtes64 && c.pdcm && c.x2apic);
+	assert_true(caps_has_pebs(&c));
+	assert_string_equal(hw_current()->name, "sim:icx");
+	assert_true(hw_current()->emulated);
+	assert_int_equal(fault_count, 0);
+}
+
+static void test_skl_enumeration(void **state)
+{
+	struct pmu_caps c;
+	read_caps("skl", &c);
+	assert_int_equal(c.signature, 0x506E3);
+	assert_int_equal(c.version, 4);
+	assert_int_equal(c.num_gp, 4);
+	assert_int_equal(c.num_fixed, 3);
+	assert_int_equal(c.arch_events_len, 7);
+	assert_false(c.anythread_deprecated);
+	assert_int_equal(c.pebs_format, 3);
+	assert_false(c.pebs_baseline);
+	assert_true(c.full_width_write);
+	assert_true(caps_has_pebs(&c));
+}
+
+static void test_spr_enumeration(void **state)
+{
+	struct pmu_caps c;
+	read_caps("spr", &c);
+	assert_int_equal(c.signature, 0x806F8);
+	assert_false(c.hybrid);
+	assert_int_equal(c.version, 5);
+	assert_int_equal(c.num_gp, 8);
+	/* The real part reports format 4 with baseline (format 5 is newer). */
+	assert_int_equal(c.pebs_format, 4);
+	assert_true(c.pebs_baseline);
+	assert_int_equal(c.lbr_format, 0x3F);	/* architectural LBR */
+}
+
+static void test_nhm_old_pebs(void **state)
+{
+	struct pmu_caps c;
+	read_caps("nhm", &c);
+	assert_int_equal(c.version, 3);
+	assert_int_equal(c.pebs_format, 1);
+	assert_false(c.full_width_write);
+	assert_false(c.x2apic);
+	/* No full-width alias without PERF_CAPABILITIES[13]. */
+	expect_rdmsr_gp(msr_a_pmc(0), "FW_WRITE");
+	/* v3 has no STATUS_SET / INUSE. */
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_STATUS_SET, 1, "not implemented");
+}
+
+/* Like QEMU's TCG: CPUID.0AH = 0, PDCM and DS clear, a hypervisor. */
+static void test_nopmu(void **state)
+{
+	struct pmu_caps c;
+	read_caps("nopmu", &c);
+	assert_false(caps_has_pmu(&c));
+	assert_true(c.hypervisor);
+	assert_string_equal(c.hypervisor_sig, "TCGTCGTCGTCG");
+	assert_false(c.pdcm || c.ds);
+	expect_rdmsr_gp(msr_pmc(0), "no architectural perfmon");
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_CTRL, 0, "no architectural perfmon");
+	expect_rdmsr_gp(MSR_IA32_PERF_CAPABILITIES, "PDCM");
+	/* The APIC is still there. */
+	assert_int_equal(hw_rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_ADDR_MASK, XAPIC_BASE);
+}
+
+/* Hybrid: CPUID.07H:EDX[15]; CPUID.1AH tells the core type per CPU. Both
+ * core types enumerate the common 6 GP + 3 fixed in CPUID.0AH; the P-core
+ * physically has 8 + 4. */
+static void test_adl_hybrid_cpus(void **state)
+{
+	struct pmu_caps c;
+	read_caps("adl", &c);
+	assert_int_equal(sim_cpu_count(), 2);
+	assert_true(c.hybrid);
+	assert_int_equal(c.core_type, CPUID_1A_CORE_TYPE_CORE);
+	assert_int_equal(c.num_gp, 6);
+	hw_wrmsr(msr_a_pmc(7), 0x1234);	/* P-core GP7 exists */
+	assert_int_equal(hw_rdmsr(msr_pmc(7)), 0x1234);
+	hw_wrmsr(msr_fixed_ctr(3), 5);
+
+	sim_set_cpu(1);
+	pmu_caps_read(&c);
+	assert_int_equal(c.core_type, CPUID_1A_CORE_TYPE_ATOM);
+	assert_int_equal(fault_count, 0);
+	expect_rdmsr_gp(msr_pmc(6), "not implemented");
+	expect_wrmsr_gp(msr_fixed_ctr(3), 0, "not implemented");
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_CTRL, BIT(7), "reserved");
+	/* Each CPU has its own PMU and APIC. */
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 0);
+	struct cpuid_regs r;
+	hw_cpuid(CPUID_LEAF_FEATURES, 0, &r);
+	assert_int_equal(r.ebx >> 24, 1);	/* initial APIC ID */
+	assert_int_equal(hw_mmio_read32(XAPIC_BASE + APIC_ID) >> 24, 1);
+	sim_set_cpu(0);
+	assert_int_equal(hw_rdmsr(msr_pmc(7)), 0x1234);
+}
+
+static void test_unknown_model_and_options(void **state)
+{
+	char err[160];
+	assert_null(sim_open("hsw", err, sizeof(err)));
+	assert_non_null(strstr(err, "known: icx, skl"));
+	assert_null(sim_open("icx,turbo", err, sizeof(err)));
+	assert_non_null(strstr(err, "turbo"));
+	assert_null(sim_open("nhm,x2apic", err, sizeof(err)));	/* NHM has no x2APIC */
+	assert_non_null(strstr(err, "x2APIC"));
+	open_model("icx,x2apic");
+	assert_true(hw_rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_X2APIC_ENABLE);
+	assert_int_equal(hw_rdmsr(x2apic_msr(APIC_LVT_PERFCNT)), APIC_LVT_MASKED);
+}
+
+/* Every model lists a summary, and only adl claims to be hybrid. */
+static void test_every_model_opens(void **state)
+{
+	for (size_t i = 0; i < sim_model_count(); i++) {
+		struct pmu_caps c;
+		read_caps(sim_model_name(i), &c);
+		assert_non_null(sim_model_summary(i));
+		assert_int_equal(c.hybrid, strcmp(sim_model_name(i), "adl") == 0);
+		assert_int_equal(fault_count, 0);
+		sim_close();
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_icx_enumeration, close_model),
+		cmocka_unit_test_teardown(test_skl_enumeration, close_model),
+		cmocka_unit_test_teardown(test_spr_enumeration, close_model),
+		cmocka_unit_test_teardown(test_nhm_old_pebs, close_model),
+		cmocka_unit_test_teardown(test_nopmu, close_model),
+		cmocka_unit_test_teardown(test_adl_hybrid_cpus, close_model),
+		cmocka_unit_test_teardown(test_unknown_model_and_options, close_model),
+		cmocka_unit_test_teardown(test_every_model_opens, close_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
