@@ -2,10 +2,12 @@
 #include "cli.h"
 
 extern const struct command cmd_info;
+extern const struct command cmd_stat;
 extern const struct command cmd_list;
 
 const struct command *const commands[] = {
 	&cmd_info,
+	&cmd_stat,
 	&cmd_list,
 };
 const size_t command_count = ARRAY_SIZE(commands);

@@ -149,8 +149,32 @@ u32 plat_cpu_count(void)
 	return n > 0 ? (u32)n : 1;
 }
 
+#define EXIT_HOOKS 32
+static struct { void (*fn)(void *); void *ctx; } exit_hooks[EXIT_HOOKS];
+static int exit_hook_count;
+
+int plat_on_exit(void (*fn)(void *ctx), void *ctx)
+{
+	if (exit_hook_count == EXIT_HOOKS)
+		return -1;
+	exit_hooks[exit_hook_count].fn = fn;
+	exit_hooks[exit_hook_count].ctx = ctx;
+	exit_hook_count++;
+	return 0;
+}
+
+/* Runs the exit hooks; host/main.c calls it after the command returns. */
+void host_run_exit_hooks(void)
+{
+	while (exit_hook_count > 0) {
+		exit_hook_count--;
+		exit_hooks[exit_hook_count].fn(exit_hooks[exit_hook_count].ctx);
+	}
+}
+
 void plat_abort(const char *why)
 {
+	host_run_exit_hooks();
 	fflush(stdout);
 	fprintf(stderr, "bareperf: aborted: %s\n", why);
 	exit(1);

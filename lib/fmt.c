@@ -242,3 +242,18 @@ int bp_snprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+char *fmt_thousands(u64 v, char *buf, size_t size)
+{
+	char digits[32];
+	int n = bp_snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+	size_t o = 0;
+	for (int i = 0; i < n && o + 1 < size; i++) {
+		if (i > 0 && (n - i) % 3 == 0 && o + 2 < size)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	if (size)
+		buf[o < size ? o : size - 1] = 0;
+	return buf;
+}

@@ -10,4 +10,7 @@
 int bp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int bp_snprintf(char *buf, size_t size, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
+/* "1,234,567" into buf; returns buf. */
+char *fmt_thousands(u64 v, char *buf, size_t size);
+
 #endif

@@ -36,6 +36,35 @@ u32 plat_firmware_revision(void);
 /* Number of logical CPUs (UEFI MP services; sysconf on the host). */
 u32 plat_cpu_count(void);
 
+/* Interrupts. The frame is the interrupted context. */
+struct plat_irq_frame {
+	u64 ip, sp, bp;
+};
+typedef void (*plat_irq_fn)(const struct plat_irq_frame *f, void *ctx);
+/* A periodic tick: the HPET through the IOAPIC in the image, SIGALRM
+ * (ITIMER_REAL) on the host. Returns 0, or -1 with *why. */
+int plat_tick_start(u32 period_us, plat_irq_fn fn, void *ctx, const char **why);
+void plat_tick_stop(void);
+/* The PMI's handler: an IDT gate in the image. The vector is what LVT PC
+ * must be programmed with. */
+u8 plat_pmi_install(plat_irq_fn fn, void *ctx);
+void plat_pmi_remove(void);
+/* Raises the PMI on this CPU as the emulated PMU's local APIC delivers
+ * it: a real self-IPI in the image (taken when the current interrupt
+ * returns); on the host a direct call with the interrupted frame. */
+void plat_raise_pmi(void);
+
+/* A periodic callback outside interrupt context: a UEFI timer event at
+ * TPL_CALLBACK in the image (it may print), a POSIX timer signal on the
+ * host. Multiplexing rotation and `stat -I` run from it. One at a time. */
+typedef void (*plat_timer_fn)(void *ctx);
+int plat_timer_start(u32 period_ms, plat_timer_fn fn, void *ctx);
+void plat_timer_stop(void);
+
+/* Runs fn(ctx) on every exit path, plat_abort() included, last registered
+ * first, so the machine is left as found. Returns -1 when full. */
+int plat_on_exit(void (*fn)(void *ctx), void *ctx);
+
 /* The backend behind `--pmu=hw`: the real CPU in the image; on the host,
  * the host CPU's CPUID with every MSR access refused (user space cannot
  * reach MSRs). */

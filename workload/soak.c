@@ -62,11 +62,22 @@ static int soak_run(int argc, char **argv, struct workload_result *r)
 		r->truth.part_instructions[k] = SOAK_ROUNDS *
 			(per_round[k] * SOAK_INSNS_PER_ITER + SOAK_INSNS_PER_CALL);
 	}
+	/* By construction: one branch (the loop's jnz) per 8 instructions,
+	 * mispredicted once per call. The dependent ALU chain retires about
+	 * one instruction per cycle. */
+	static const struct workload_profile profile = {
+		.ipc_permille = 1000,
+		.nrates = 2,
+		.rate = { { 0xC4, 0x00, 1000 / SOAK_INSNS_PER_ITER, 0, 0, 0 },
+			  { 0xC5, 0x00, 0, 0, 0, 0 } },
+	};
+	workload_begin(&profile);
 	u64 t0 = plat_ticks();
 	for (u32 round = 0; round < SOAK_ROUNDS; round++)
 		for (size_t k = 0; k < ARRAY_SIZE(parts); k++)
 			r->checksum += parts[k].fn(per_round[k]);
 	r->ticks = plat_ticks() - t0;
+	workload_begin(NULL);
 	return 0;
 }
 

@@ -23,3 +23,9 @@ void workload_unknown(const char *name)
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		err_printf("  %-8s %s\n", all[i]->name, all[i]->summary);
 }
+
+const struct workload_profile *workload_active_profile;
+void workload_begin(const struct workload_profile *p)
+{
+	workload_active_profile = p;
+}

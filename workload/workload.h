@@ -16,6 +16,24 @@ struct workload_truth {
 	u64 working_set;	/* chase: bytes touched */
 };
 
+/* How the workload's instructions behave, by construction: the emulated
+ * PMU, which only sees time passing at an IP, uses this to make the other
+ * events of the running code happen at their true rates. */
+struct workload_rate {
+	u8 event, umask;	/* encoding of the event that happens */
+	u32 per_kilo_insn;	/* occurrences per 1000 instructions */
+	u64 addr_base, addr_size;	/* data addresses fall in here (0: none) */
+	u32 latency;		/* load latency in core cycles (0: none) */
+};
+
+#define WORKLOAD_MAX_RATES 4
+
+struct workload_profile {
+	u32 ipc_permille;	/* instructions per cycle x 1000 */
+	u32 nrates;
+	struct workload_rate rate[WORKLOAD_MAX_RATES];
+};
+
 struct workload_result {
 	u64 ticks;		/* plat_ticks() elapsed */
 	u64 checksum;		/* keeps the work observable */
@@ -30,6 +48,12 @@ struct workload {
 	 * what was wrong with its options. */
 	int (*run)(int argc, char **argv, struct workload_result *r);
 };
+
+/* The profile of the workload that is about to run (set by the workload
+ * after its setup, read by whoever drives an emulated PMU). */
+extern const struct workload_profile *workload_active_profile;
+/* Called by a workload right before its measured part. */
+void workload_begin(const struct workload_profile *p);
 
 const struct workload *workload_find(const char *name);
 size_t workload_count(void);

@@ -1,0 +1,47 @@
+/* lib/plat.h's interrupt services on top of the IDT gates and the HPET. */
+#include "efi.h"
+#include "isr.h"
+#include "tick.h"
+#include "../lib/plat.h"
+
+struct irq_slot {
+	plat_irq_fn fn;
+	void *ctx;
+};
+static struct irq_slot tick_slot, pmi_slot;
+
+static void call_slot(const struct isr_frame *f, void *ctx)
+{
+	const struct irq_slot *slot = ctx;
+	struct plat_irq_frame frame = { f->rip, f->rsp, f->rbp };
+	if (slot->fn)
+		slot->fn(&frame, slot->ctx);
+}
+
+int plat_tick_start(u32 period_us, plat_irq_fn fn, void *ctx, const char **why)
+{
+	tick_slot = (struct irq_slot){ fn, ctx };
+	return tick_start(period_us, call_slot, &tick_slot, why);
+}
+
+void plat_tick_stop(void)
+{
+	tick_stop();
+}
+
+u8 plat_pmi_install(plat_irq_fn fn, void *ctx)
+{
+	pmi_slot = (struct irq_slot){ fn, ctx };
+	isr_install_pmi(call_slot, &pmi_slot);
+	return ISR_PMI_VECTOR;
+}
+
+void plat_pmi_remove(void)
+{
+	isr_remove_pmi();
+}
+
+void plat_raise_pmi(void)
+{
+	isr_real_self_ipi(ISR_PMI_VECTOR);
+}

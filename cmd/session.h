@@ -1,0 +1,36 @@
+/* What every measuring command (stat, record, ...) does around its work:
+ * read the capabilities, pick the event table, parse the events, take the
+ * PMU over (and give it back on every exit path), and, on the emulated
+ * PMU, drive the model from a real tick so it sees the running code. */
+#ifndef BP_SESSION_H
+#define BP_SESSION_H
+#include "cli.h"
+#include "../pmu/events.h"
+#include "../pmu/pmu.h"
+
+#define SESSION_MAX_EVENTS PMU_MAX_EVENTS
+
+struct session {
+	struct pmu_caps caps;
+	const struct event_table *table;	/* NULL: architectural events only */
+	struct pmu pmu;
+	bool emulated;
+	bool driving;		/* the emulated PMU's tick is running */
+	bool open;
+};
+
+/* Reads capabilities and the table. Fails with EXIT_NO_PMU (after saying
+ * why and what to do) when the CPU has no usable PMU. */
+int session_probe(struct session *s, const char *cmd);
+/* Parses an event list; prints the parser's error. Returns the count or -1. */
+int session_parse_events(struct session *s, const char *cmd, const char *text,
+			 struct pmu_event *out, int max);
+/* Takes the PMU over (pmu_open) and starts the model's tick when it is
+ * emulated. Returns EXIT_OK or a failure status after printing why. */
+int session_start(struct session *s, const struct global_opts *g, const char *cmd);
+/* Gives everything back; safe to call twice. */
+void session_stop(struct session *s);
+/* Seconds as a double from plat_ticks() units. */
+double session_seconds(u64 ticks);
+
+#endif

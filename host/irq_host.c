@@ -1,0 +1,146 @@
+/* lib/plat.h's interrupt services for the host twin: SIGALRM from
+ * ITIMER_REAL is the tick, with the interrupted RIP/RSP/RBP taken from the
+ * signal's ucontext; the PMI is a plain call made while the tick (or the
+ * code that raised it) is the interrupted context. */
+#define _GNU_SOURCE
+#include "../lib/plat.h"
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <ucontext.h>
+
+#define HOST_PMI_VECTOR 0xF0
+
+static plat_irq_fn tick_fn, pmi_fn;
+static void *tick_ctx, *pmi_ctx;
+static struct plat_irq_frame current_frame;
+static volatile sig_atomic_t in_tick;
+static struct sigaction old_action;
+static bool tick_running;
+
+static void on_alarm(int sig, siginfo_t *si, void *uc_void)
+{
+	ucontext_t *uc = uc_void;
+	current_frame.ip = (u64)uc->uc_mcontext.gregs[REG_RIP];
+	current_frame.sp = (u64)uc->uc_mcontext.gregs[REG_RSP];
+	current_frame.bp = (u64)uc->uc_mcontext.gregs[REG_RBP];
+	in_tick = 1;
+	if (tick_fn)
+		tick_fn(&current_frame, tick_ctx);
+	in_tick = 0;
+}
+
+int plat_tick_start(u32 period_us, plat_irq_fn fn, void *ctx, const char **why)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_alarm;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	tick_fn = fn;
+	tick_ctx = ctx;
+	if (sigaction(SIGALRM, &sa, &old_action)) {
+		*why = "sigaction(SIGALRM) failed";
+		return -1;
+	}
+	struct itimerval it = { { 0, period_us }, { 0, period_us } };
+	if (setitimer(ITIMER_REAL, &it, NULL)) {
+		*why = "setitimer(ITIMER_REAL) failed";
+		sigaction(SIGALRM, &old_action, NULL);
+		return -1;
+	}
+	tick_running = true;
+	return 0;
+}
+
+void plat_tick_stop(void)
+{
+	if (!tick_running)
+		return;
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old_action, NULL);
+	tick_fn = NULL;
+	tick_running = false;
+}
+
+u8 plat_pmi_install(plat_irq_fn fn, void *ctx)
+{
+	pmi_fn = fn;
+	pmi_ctx = ctx;
+	return HOST_PMI_VECTOR;
+}
+
+void plat_pmi_remove(void)
+{
+	pmi_fn = NULL;
+}
+
+void plat_raise_pmi(void)
+{
+	struct plat_irq_frame here;
+	const struct plat_irq_frame *f = &current_frame;
+	if (!in_tick) {	/* raised by the main flow itself: it is the context */
+		here.ip = (u64)(uintptr_t)__builtin_return_address(0);
+		here.sp = (u64)(uintptr_t)__builtin_frame_address(0);
+		here.bp = here.sp;
+		f = &here;
+	}
+	if (pmi_fn)
+		pmi_fn(f, pmi_ctx);
+}
+
+/* The timer callback: a POSIX timer raising SIGUSR2. */
+static timer_t host_timer;
+static bool timer_running;
+static plat_timer_fn timer_fn;
+static void *timer_ctx;
+static struct sigaction old_usr2;
+
+static void on_usr2(int sig)
+{
+	if (timer_fn)
+		timer_fn(timer_ctx);
+}
+
+int plat_timer_start(u32 period_ms, plat_timer_fn fn, void *ctx)
+{
+	struct sigaction sa;
+	struct sigevent sev;
+	if (timer_running)
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr2;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGALRM);	/* like TPL_CALLBACK: the tick waits */
+	timer_fn = fn;
+	timer_ctx = ctx;
+	if (sigaction(SIGUSR2, &sa, &old_usr2))
+		return -1;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGUSR2;
+	if (timer_create(CLOCK_MONOTONIC, &sev, &host_timer)) {
+		sigaction(SIGUSR2, &old_usr2, NULL);
+		return -1;
+	}
+	struct itimerspec its = {
+		{ period_ms / 1000, (long)(period_ms % 1000) * 1000000L },
+		{ period_ms / 1000, (long)(period_ms % 1000) * 1000000L },
+	};
+	timer_settime(host_timer, 0, &its, NULL);
+	timer_running = true;
+	return 0;
+}
+
+void plat_timer_stop(void)
+{
+	if (!timer_running)
+		return;
+	timer_delete(host_timer);
+	sigaction(SIGUSR2, &old_usr2, NULL);
+	timer_fn = NULL;
+	timer_running = false;
+}
