@@ -251,33 +251,54 @@ static void test_load_latency_threshold(void **state)
 /* Every model with PEBS: a record lands at the buffer base with the
  * format's size, the eventing IP where the format keeps it, and the index
  * advances by exactly that size. */
-static void check_model_record(const char *model, u32 cpu, u64 size, u64 ip_at, u64 ip)
+static void check_model_record(const char *model, u32 cpu, unsigned gp, u64 size,
+			       u64 ip_at, u64 ip)
 {
 	open_model(model);
 	sim_set_cpu(cpu);
+	set_gprs();
 	ds_setup(&ds, 4096, 4096);
-	pebs_gp(1, 3, 3, 0);
+	pebs_gp(gp, 3, 3, 0);
 	fire(3);
 	if (ds_index_used(&ds) != size)
 		fail_msg("%s cpu %u: record of %llu bytes, expected %llu", model, cpu,
 			 (unsigned long long)ds_index_used(&ds), (unsigned long long)size);
 	assert_int_equal(rec_u64(&ds, ip_at), ip);
+	if (size >= 144)	/* formats 0-3 keep RAX at 16, adaptive basic the counters */
+		assert_int_equal(rec_u64(&ds, 16), 0xA);
+	else
+		assert_int_equal(rec_u64(&ds, 16), BIT(gp));
 	assert_int_equal(fault_count, 0);
 	sim_close();
 }
 
 static void test_record_per_model_format(void **state)
 {
-	check_model_record("nhm", 0, 176, 8, EV_IP + EV_LEN);	/* fmt1: RIP only */
-	check_model_record("skl", 1, 200, 176, EV_IP);		/* fmt3 */
-	check_model_record("icx", 0, 32, 8, EV_IP);		/* fmt4 basic */
-	check_model_record("spr", 1, 32, 8, EV_IP);
-	check_model_record("adl", 0, 32, 8, EV_IP);		/* P-core */
-	check_model_record("adl", 1, 32, 8, EV_IP);		/* E-core */
+	check_model_record("core2", 0, 0, 144, 8, EV_IP + EV_LEN);	/* fmt0: RIP only */
+	check_model_record("nhm", 0, 1, 176, 8, EV_IP + EV_LEN);	/* fmt1: RIP only */
+	check_model_record("hsw", 1, 3, 192, 176, EV_IP);		/* fmt2 eventing IP */
+	check_model_record("skl", 1, 1, 200, 176, EV_IP);		/* fmt3 */
+	check_model_record("icx", 0, 7, 32, 8, EV_IP);			/* fmt4 basic */
+	check_model_record("spr", 1, 1, 32, 8, EV_IP);
+	check_model_record("adl", 0, 7, 32, 8, EV_IP);			/* P-core */
+	check_model_record("adl", 1, 5, 32, 8, EV_IP);			/* E-core */
 	/* nopmu has no PEBS MSRs at all. */
 	open_model("nopmu");
 	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, 1, "no architectural perfmon");
 	expect_wrmsr_gp(MSR_IA32_DS_AREA, 0, "DS[21]");
+}
+
+/* Core 2: PEBS only on IA32_PMC0; v2 has no AnyThread and no STATUS_SET;
+ * counters are 40 bits wide. */
+static void test_core2_restrictions(void **state)
+{
+	open_model("core2");
+	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, BIT(1), "cannot do PEBS");
+	expect_wrmsr_gp(msr_perfevtsel(0), EVTSEL_ANY, "reserved");
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_STATUS_SET, 1, "not implemented");
+	hw_wrmsr(msr_pmc(1), 0x80000000ULL);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 0xFF80000000ULL);	/* 40-bit sign extension */
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_STATUS_CTR_FRZ, "reserved");
 }
 
 int main(void)
@@ -294,6 +315,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_index_outside_buffer, close_model),
 		cmocka_unit_test_teardown(test_load_latency_threshold, close_model),
 		cmocka_unit_test_teardown(test_record_per_model_format, close_model),
+		cmocka_unit_test_teardown(test_core2_restrictions, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
