@@ -105,8 +105,24 @@ static bool is_x2apic_msr(u32 msr)
 	return msr >= MSR_IA32_X2APIC_BASE && msr <= MSR_IA32_X2APIC_BASE + 0xFF;
 }
 
+/* After sim_close the seam must not be used: say so instead of crashing. */
+static bool closed(struct hw_fault *f)
+{
+	if (sim.open)
+		return false;
+	if (f)
+		sim_gp(f, "the emulated PMU is closed (sim_close was called)");
+	else
+		sim_model_error("the emulated PMU is closed (sim_close was called)");
+	return true;
+}
+
 static void seam_cpuid(u32 leaf, u32 sub, struct cpuid_regs *r)
 {
+	if (closed(NULL)) {
+		*r = (struct cpuid_regs){ 0 };
+		return;
+	}
 	sim_model_cpuid(sim.model, sim.cur, leaf, sub, r);
 }
 
@@ -117,6 +133,8 @@ static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 	if (s)
 		s->reads++;
 	*val = 0;
+	if (closed(f))
+		return 1;
 	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
 		return sim_apic_rdmsr(c, msr, val, f);
 	return sim_pmu_rdmsr(c, msr, val, f);
@@ -136,6 +154,8 @@ static int seam_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 	struct sim_cpu *c = sim_cur();
 	if (s)
 		s->writes++;
+	if (closed(f))
+		return 1;
 	if (msr != 0 && write_ignored(msr))
 		return 0;	/* injected: the write "succeeds" but does not stick */
 	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
@@ -143,8 +163,16 @@ static int seam_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 	return sim_pmu_wrmsr(c, msr, val, f);
 }
 
-static u32 seam_mmio_read32(u64 addr) { return sim_apic_mmio_read(sim_cur(), addr); }
-static void seam_mmio_write32(u64 addr, u32 val) { sim_apic_mmio_write(sim_cur(), addr, val); }
+static u32 seam_mmio_read32(u64 addr)
+{
+	return closed(NULL) ? 0xFFFFFFFFu : sim_apic_mmio_read(sim_cur(), addr);
+}
+
+static void seam_mmio_write32(u64 addr, u32 val)
+{
+	if (!closed(NULL))
+		sim_apic_mmio_write(sim_cur(), addr, val);
+}
 
 static struct hw_ops sim_ops = {
 	.emulated = true,

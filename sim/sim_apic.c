@@ -333,6 +333,8 @@ int sim_apic_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
 	if (!apic_enabled(c) || !apic_x2(c))
 		return sim_gp(f, "x2APIC MSR write while the APIC is not in x2APIC mode (SDM 11.12.1.2)");
 	u32 off = (msr - MSR_IA32_X2APIC_BASE) << 4;
+	if (off == APIC_EOI && val)
+		return sim_gp(f, "x2APIC EOI must be written with 0 (SDM 11.12.1.2)");
 	if (off != APIC_ICR_LOW && (val >> 32))
 		return sim_gp(f, "x2APIC register 0x%03x is 32 bits wide", off);
 	if (reg_write(c, off, val, true))

@@ -13,6 +13,14 @@ static const struct sim_core_desc core_nehalem = {
 	.uarch = "Nehalem", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
 	.fixed_width = 48, .pebs_gp = 0xF,
 };
+static const struct sim_core_desc core_core2 = {
+	.uarch = "Penryn", .num_gp = 2, .num_fixed = 3, .gp_width = 40,
+	.fixed_width = 40, .pebs_gp = 0x1,	/* PEBS on IA32_PMC0 only */
+};
+static const struct sim_core_desc core_haswell = {
+	.uarch = "Haswell", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
+	.fixed_width = 48, .pebs_gp = 0xF,
+};
 static const struct sim_core_desc core_skylake = {
 	.uarch = "Skylake", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
 	.fixed_width = 48, .pebs_gp = 0xF,
@@ -111,6 +119,32 @@ static const struct sim_model models[] = {
 		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
 		.tsc_mhz = 2667, .core_mhz = 2667, .xclk_mhz = 133,
 		.ncpus = 2, .core = { &core_nehalem, &core_nehalem },
+	},
+	{
+		.name = "hsw",
+		.summary = "Haswell client (Core i7-4770): perfmon v3, 4 GP (HT on) + 3 fixed, PEBS format 2",
+		.brand = "Intel(R) Core(TM) i7-4770 CPU @ 3.40GHz",
+		.signature = 0x306C3, .max_leaf = 0xD, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFAFBBF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0x000027AB,
+		.leaf0a = { .eax = 0x07300403, .ebx = 0, .ecx = 0, .edx = 0x603 },
+		.ext1_ecx = 0x21, .ext1_edx = 0x2C100800, .ext8_eax = 0x3027,
+		.perf_capabilities = 0x32C4, .misc_enable = 0x850089,
+		.has_tsx = true, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 3400, .core_mhz = 3900, .xclk_mhz = 100,
+		.ncpus = 2, .core = { &core_haswell, &core_haswell },
+	},
+	{
+		.name = "core2",
+		.summary = "Core 2 (Penryn, Core 2 Duo E8400): perfmon v2, 2 GP + 3 fixed x 40 bits, PEBS format 0 on PMC0",
+		.brand = "Intel(R) Core(TM)2 Duo CPU     E8400  @ 3.00GHz",
+		.signature = 0x1067A, .max_leaf = 0xD, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x0C08E3BD, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf0a = { .eax = 0x07280202, .ebx = 0, .ecx = 0, .edx = 0x503 },
+		.ext1_ecx = 0x1, .ext1_edx = 0x20100800, .ext8_eax = 0x3024,
+		.perf_capabilities = 0xC1, .misc_enable = 0x850089,
+		.tsc_mhz = 3000, .core_mhz = 3000, .xclk_mhz = 333,
+		.ncpus = 2, .core = { &core_core2, &core_core2 },
 	},
 	{
 		.name = "nopmu",

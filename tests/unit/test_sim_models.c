@@ -130,7 +130,7 @@ static void test_adl_hybrid_cpus(void **state)
 static void test_unknown_model_and_options(void **state)
 {
 	char err[160];
-	assert_null(sim_open("hsw", err, sizeof(err)));
+	assert_null(sim_open("zen4", err, sizeof(err)));
 	assert_non_null(strstr(err, "known: icx, skl"));
 	assert_null(sim_open("icx,turbo", err, sizeof(err)));
 	assert_non_null(strstr(err, "turbo"));
@@ -154,6 +154,17 @@ static void test_every_model_opens(void **state)
 	}
 }
 
+/* After sim_close the seam answers loudly instead of using stale state. */
+static void test_closed_model_is_loud(void **state)
+{
+	open_model("icx");
+	sim_close();
+	expect_rdmsr_gp(MSR_IA32_PERF_GLOBAL_CTRL, "closed");
+	int before = fault_count;
+	hw_mmio_read32(XAPIC_BASE + APIC_ID);
+	assert_int_equal(fault_count, before + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +176,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_adl_hybrid_cpus, close_model),
 		cmocka_unit_test_teardown(test_unknown_model_and_options, close_model),
 		cmocka_unit_test_teardown(test_every_model_opens, close_model),
+		cmocka_unit_test_teardown(test_closed_model_is_loud, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

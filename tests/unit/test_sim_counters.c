@@ -1,0 +1,335 @@
+/* sim/: counter MSRs and counting, one SDM rule per test (Vol. 3B ch. 20). */
+#include "test_sim_support.h"
+
+#define EN_OS_USR (EVTSEL_EN | EVTSEL_OS | EVTSEL_USR)
+#define EV(code, umask) ((u64)(code) | (u64)(umask) << EVTSEL_UMASK_SHIFT)
+
+/* SDM 20.2.5 / 20.2.6: a write to IA32_PMCx keeps bits 31:0 and
+ * sign-extends bit 31 to the counter width; EDX is ignored. */
+static void test_legacy_alias_sign_extends(void **state)
+{
+	open_model("skl");
+	hw_wrmsr(msr_pmc(0), 0x80000001ULL);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 0xFFFF80000001ULL);
+	hw_wrmsr(msr_pmc(1), 0xABCD00000010ULL);	/* high bits dropped */
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 0x10);
+	assert_int_equal(fault_count, 0);
+}
+
+/* SDM 20.2.6 (full-width writes): IA32_A_PMCx writes all bits; bits
+ * beyond the counter width #GP. Reads through either alias agree. */
+static void test_full_width_alias(void **state)
+{
+	open_model("icx");
+	hw_wrmsr(msr_a_pmc(2), 0xFFFF00000000ULL);
+	assert_int_equal(hw_rdmsr(msr_pmc(2)), 0xFFFF00000000ULL);
+	assert_int_equal(hw_rdmsr(msr_a_pmc(2)), 0xFFFF00000000ULL);
+	expect_wrmsr_gp(msr_a_pmc(2), BIT(48), "width");
+	expect_wrmsr_gp(msr_fixed_ctr(0), BIT(48), "width");
+	assert_int_equal(hw_rdmsr(msr_pmc(2)), 0xFFFF00000000ULL);	/* unchanged */
+}
+
+/* SDM 20.2.1.1: reserved PERFEVTSEL bits #GP: AnyThread when CPUID.0AH
+ * says deprecated, IN_TX without TSX, the adaptive bit without baseline. */
+static void test_evtsel_reserved_bits(void **state)
+{
+	open_model("icx");
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EVTSEL_INT | EVTSEL_ADAPTIVE_RECORD | EV(0xC0, 0));
+	expect_wrmsr_gp(msr_perfevtsel(0), EVTSEL_ANY, "reserved");
+	expect_wrmsr_gp(msr_perfevtsel(0), BIT(35), "reserved");
+	assert_int_equal(sim_regs()->evtsel[0] & EVTSEL_ADAPTIVE_RECORD, EVTSEL_ADAPTIVE_RECORD);
+	sim_close();
+	open_model("skl");	/* v4: AnyThread valid; no baseline */
+	hw_wrmsr(msr_perfevtsel(1), EVTSEL_ANY | EVTSEL_IN_TX);
+	expect_wrmsr_gp(msr_perfevtsel(1), EVTSEL_ADAPTIVE_RECORD, "reserved");
+	expect_wrmsr_gp(msr_perfevtsel(4), 0, "not implemented");	/* 4 GP with HT */
+	sim_close();
+	open_model("adl");	/* no TSX */
+	expect_wrmsr_gp(msr_perfevtsel(0), EVTSEL_IN_TX, "reserved");
+}
+
+/* SDM 20.2.2: IA32_FIXED_CTR_CTRL has a 4-bit field per present fixed
+ * counter, and (baseline) bit 32+i; anything else is reserved. */
+static void test_fixed_ctrl_reserved(void **state)
+{
+	open_model("icx");
+	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(3, FIXED_CTRL_OS | FIXED_CTRL_PMI) |
+		 fixed_ctrl_adaptive(3));
+	expect_wrmsr_gp(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(4, FIXED_CTRL_OS), "reserved");
+	expect_wrmsr_gp(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(0, FIXED_CTRL_ANY), "reserved");
+	sim_close();
+	open_model("skl");
+	expect_wrmsr_gp(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(3, FIXED_CTRL_OS), "reserved");
+	expect_wrmsr_gp(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_adaptive(0), "reserved");
+}
+
+/* SDM 20.2.2: a counter counts only with its GLOBAL_CTRL bit set; at RESET
+ * the GP bits are set and the fixed ones clear. */
+static void test_global_ctrl_gates(void **state)
+{
+	open_model("icx");
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL), 0xFF);
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EV(0x3C, 0));
+	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(1, FIXED_CTRL_OS));
+	sim_run(1000, 500, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 1000);
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(1)), 0);	/* fixed 1 not enabled globally */
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, global_fixed_bit(1));
+	sim_run(1000, 500, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 1000);
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(1)), 1000);
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_CTRL, BIT(8), "reserved");
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_CTRL, BIT(36), "reserved");
+}
+
+/* Fixed counters count instructions, core cycles, reference cycles (TSC
+ * rate) and topdown slots consistently with the run. */
+static void test_run_counts_consistently(void **state)
+{
+	open_model("icx");	/* TSC 2300 MHz, core 3000 MHz, 5 slots/cycle */
+	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(0, FIXED_CTRL_OS) |
+		 fixed_ctrl_field(1, FIXED_CTRL_OS) | fixed_ctrl_field(2, FIXED_CTRL_OS) |
+		 fixed_ctrl_field(3, FIXED_CTRL_OS));
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EV(0xC0, 0));
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0xFULL << 32 | 1);
+	u64 tsc0 = sim_tsc();
+	sim_run(3000000, 2000000, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(0)), 2000000);
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(1)), 3000000);
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(2)), 2300000);
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(3)), 15000000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 2000000);
+	assert_int_equal(sim_tsc() - tsc0, 2300000);
+}
+
+/* SDM 20.2.1.1: USR counts at CPL 1-3, OS at CPL 0; fixed fields likewise. */
+static void test_usr_os_filter(void **state)
+{
+	open_model("skl");
+	hw_wrmsr(msr_perfevtsel(0), EVTSEL_EN | EVTSEL_OS | EV(0x3C, 0));
+	hw_wrmsr(msr_perfevtsel(1), EVTSEL_EN | EVTSEL_USR | EV(0x3C, 0));
+	hw_wrmsr(msr_perfevtsel(2), EVTSEL_EN | EV(0x3C, 0));	/* neither: never counts */
+	sim_run(100, 0, 0x1000);
+	sim_set_cpl(3);
+	sim_run(30, 0, 0x400000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 100);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 30);
+	assert_int_equal(hw_rdmsr(msr_pmc(2)), 0);
+}
+
+/* SDM 20.2.1.1: CMASK counts cycles with >= CMASK occurrences, INV
+ * inverts that comparison, EDGE counts the cycles where the condition
+ * starts; without CMASK every occurrence counts. */
+static void test_cmask_inv_edge(void **state)
+{
+	open_model("icx");
+	u64 ev = EN_OS_USR | EV(0xD1, 0x01);
+	hw_wrmsr(msr_perfevtsel(0), ev);
+	hw_wrmsr(msr_perfevtsel(1), ev | 2ULL << EVTSEL_CMASK_SHIFT);
+	hw_wrmsr(msr_perfevtsel(2), ev | 3ULL << EVTSEL_CMASK_SHIFT | EVTSEL_INV);
+	hw_wrmsr(msr_perfevtsel(3), ev | 1ULL << EVTSEL_CMASK_SHIFT | EVTSEL_EDGE);
+	/* 10 occurrences at 3 per cycle: cycles see 3,3,3,1 */
+	struct sim_occ o = { .event = 0xD1, .umask = 0x01, .count = 10, .per_cycle = 3, .ip = 0x2000 };
+	sim_event(&o);
+	sim_event(&o);	/* a second burst: a second edge */
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 20);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 6);	/* 3 cycles of 3 per burst */
+	assert_int_equal(hw_rdmsr(msr_pmc(2)), 2);	/* the cycle with 1 < 3 per burst */
+	assert_int_equal(hw_rdmsr(msr_pmc(3)), 2);
+	/* INV with CMASK 0 is ignored. */
+	hw_wrmsr(msr_perfevtsel(4), ev | EVTSEL_INV);
+	sim_event(&o);
+	assert_int_equal(hw_rdmsr(msr_pmc(4)), 10);
+}
+
+/* Instruction cmask on a run: with 3 instructions over 4 cycles no cycle
+ * retires 2, and one cycle in four retires none (INV, CMASK 1). */
+static void test_cmask_on_run(void **state)
+{
+	open_model("skl");
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EV(0xC0, 0) | 1ULL << EVTSEL_CMASK_SHIFT | EVTSEL_INV);
+	hw_wrmsr(msr_perfevtsel(1), EN_OS_USR | EV(0xC0, 0) | 2ULL << EVTSEL_CMASK_SHIFT);
+	sim_run(4000, 3000, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 0);
+}
+
+/* SDM 20.2.2: overflow wraps at the counter width and sets the counter's
+ * GLOBAL_STATUS bit, INT or not. */
+static void test_overflow_sets_status(void **state)
+{
+	open_model("skl");
+	hw_wrmsr(msr_a_pmc(0), minus(10, 48));
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EV(0x3C, 0));
+	hw_wrmsr(msr_fixed_ctr(1), minus(5, 48));
+	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(1, FIXED_CTRL_OS));
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1 | global_fixed_bit(1));
+	sim_run(9, 0, 0x1000);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS), global_fixed_bit(1));
+	sim_run(3, 0, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 2);
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(1)), 7);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS), 1 | global_fixed_bit(1));
+	struct sim_stats st;
+	sim_stats_get(0, &st);
+	assert_int_equal(st.overflows, 2);
+	assert_int_equal(st.pmis_raised, 0);	/* no INT/PMI bits */
+}
+
+/* SDM 20.2.4 (v4): GLOBAL_STATUS is read-only; STATUS_RESET (0x390)
+ * clears with 1s, STATUS_SET (0x391) sets; reserved bits #GP. */
+static void test_status_reset_and_set(void **state)
+{
+	open_model("icx");
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_STATUS, 0, "read-only");
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, BIT(3) | global_fixed_bit(2) | GLOBAL_STATUS_OVF_BUFFER);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS),
+			 BIT(3) | global_fixed_bit(2) | GLOBAL_STATUS_OVF_BUFFER);
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, BIT(3) | GLOBAL_STATUS_OVF_BUFFER);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS), global_fixed_bit(2));
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_STATUS_RESET, BIT(40), "reserved");
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_STATUS_SET, GLOBAL_STATUS_COND_CHGD, "reserved");
+	struct sim_stats st;
+	sim_stats_get(0, &st);
+	assert_int_equal(st.pmis_raised, 0);	/* setting status raises no PMI */
+	/* INUSE: read-only, reflects event selects and fixed enables. */
+	hw_wrmsr(msr_perfevtsel(5), EV(0xC0, 0));
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_INUSE) & 0xFF, BIT(5));
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_INUSE, 0, "read-only");
+}
+
+/* v4 freeze (SDM 20.2.4.1): with FREEZE_PERFMON_ON_PMI the PMU sets
+ * CTR_FRZ when it raises a PMI and counters stop until it is cleared. */
+static void test_freeze_on_pmi_v4(void **state)
+{
+	open_model("icx");
+	hook_irqs();
+	hw_wrmsr(MSR_IA32_DEBUGCTL, DEBUGCTL_FREEZE_PERFMON_ON_PMI | DEBUGCTL_FREEZE_LBRS_ON_PMI);
+	hw_wrmsr(msr_a_pmc(0), minus(100, 48));
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EVTSEL_INT | EV(0x3C, 0));
+	hw_wrmsr(msr_perfevtsel(1), EN_OS_USR | EV(0x3C, 0));
+	sim_run(500, 0, 0x1000);	/* LVT PC masked: PMI dropped, freeze still happens */
+	u64 st = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	assert_true(st & GLOBAL_STATUS_CTR_FRZ);
+	assert_true(st & GLOBAL_STATUS_LBR_FRZ);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 100);	/* stopped at the PMI */
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL), 0xFF);	/* untouched */
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_CTR_FRZ);
+	sim_run(50, 0, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 150);
+}
+
+/* v2/v3 freeze (SDM 20.2.2): the PMI clears GLOBAL_CTRL and DEBUGCTL.LBR. */
+static void test_freeze_on_pmi_v3(void **state)
+{
+	open_model("nhm");
+	hw_wrmsr(MSR_IA32_DEBUGCTL, DEBUGCTL_FREEZE_PERFMON_ON_PMI | DEBUGCTL_FREEZE_LBRS_ON_PMI |
+		 DEBUGCTL_LBR);
+	hw_wrmsr(msr_pmc(0), minus(10, 32));
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EVTSEL_INT | EV(0x3C, 0));
+	sim_run(20, 0, 0x1000);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL), 0);
+	assert_int_equal(hw_rdmsr(MSR_IA32_DEBUGCTL) & DEBUGCTL_LBR, 0);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_CTR_FRZ, 0);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 0);	/* wrapped to 0, then frozen */
+}
+
+/* Loud faults: unknown MSRs, read-only capability MSRs, MISC_ENABLE's
+ * read-only bits, BTS (not modelled), non-canonical DS_AREA. */
+static void test_loud_faults(void **state)
+{
+	open_model("icx");
+	expect_rdmsr_gp(0x329, "not implemented");
+	expect_wrmsr_gp(MSR_IA32_PERF_CAPABILITIES, 0, "read-only");
+	expect_wrmsr_gp(MSR_IA32_MISC_ENABLE, 0x850089 | MISC_ENABLE_PEBS_UNAVAILABLE, "read-only");
+	hw_wrmsr(MSR_IA32_MISC_ENABLE, 0x850089 | BIT(3));	/* R/W bits are fine */
+	expect_wrmsr_gp(MSR_IA32_DEBUGCTL, DEBUGCTL_BTS, "not emulated");
+	expect_wrmsr_gp(MSR_IA32_DEBUGCTL, BIT(20), "reserved");
+	expect_wrmsr_gp(MSR_IA32_DS_AREA, 0x0000800000000000ULL, "canonical");
+	expect_wrmsr_gp(MSR_PEBS_LD_LAT_THRESHOLD, BIT(16), "reserved");
+	struct sim_stats st;
+	sim_stats_get(0, &st);
+	assert_int_equal(st.faults, 7 * 2);	/* each expect_* faults twice */
+	assert_non_null(strstr(sim_last_error(), "LD_LAT"));
+}
+
+/* Per-MSR access counts, for "MSR accesses per PMI" figures. */
+static void test_msr_access_counts(void **state)
+{
+	open_model("icx");
+	sim_msr_counts_reset();
+	hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	u64 v;
+	hw_rdmsr_safe(0x329, &v);	/* faulting accesses count too */
+	assert_int_equal(sim_msr_reads(MSR_IA32_PERF_GLOBAL_STATUS), 2);
+	assert_int_equal(sim_msr_writes(MSR_IA32_PERF_GLOBAL_CTRL), 1);
+	assert_int_equal(sim_msr_reads(MSR_IA32_PERF_GLOBAL_CTRL), 0);
+	assert_int_equal(sim_msr_reads(0x329), 1);
+	assert_int_equal(sim_msr_accesses(), 4);
+}
+
+/* A trace of steps: a loop in ring 3 with a syscall in ring 0. */
+static void test_replay_trace(void **state)
+{
+	open_model("skl");
+	hw_wrmsr(msr_perfevtsel(0), EVTSEL_EN | EVTSEL_USR | EV(0xC0, 0));
+	hw_wrmsr(msr_perfevtsel(1), EVTSEL_EN | EVTSEL_OS | EV(0xC0, 0));
+	hw_wrmsr(msr_perfevtsel(2), EN_OS_USR | EV(0xD1, 0x08));
+	const struct sim_step trace[] = {
+		{ .kind = SIM_STEP_CPL, .arg = 3 },
+		{ .kind = SIM_STEP_RUN, .repeat = 10, .cycles = 1000, .instructions = 2500, .ip = 0x401000 },
+		{ .kind = SIM_STEP_EVENT, .repeat = 4,
+		  .occ = { .event = 0xD1, .umask = 0x08, .count = 3, .ip = 0x401020 } },
+		{ .kind = SIM_STEP_CPL, .arg = 0 },
+		{ .kind = SIM_STEP_RUN, .cycles = 400, .instructions = 100, .ip = 0xFFFF0000 },
+	};
+	sim_replay(trace, ARRAY_SIZE(trace));
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 25000);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 100);
+	assert_int_equal(hw_rdmsr(msr_pmc(2)), 12);
+}
+
+/* Injected: counters that do not count, writes that do not stick. */
+static void test_inject_dead_and_ignored(void **state)
+{
+	open_model("icx");
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EV(0x3C, 0));
+	hw_wrmsr(msr_perfevtsel(1), EN_OS_USR | EV(0x3C, 0));
+	sim_inject_dead_counters(BIT(1));
+	sim_run(10, 0, 0);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 10);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 0);
+	sim_inject_ignored_writes(MSR_IA32_PERF_GLOBAL_CTRL);
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL), 0xFF);
+	sim_inject_ignored_writes(0);
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL), 0);
+	assert_int_equal(fault_count, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_legacy_alias_sign_extends, close_model),
+		cmocka_unit_test_teardown(test_full_width_alias, close_model),
+		cmocka_unit_test_teardown(test_evtsel_reserved_bits, close_model),
+		cmocka_unit_test_teardown(test_fixed_ctrl_reserved, close_model),
+		cmocka_unit_test_teardown(test_global_ctrl_gates, close_model),
+		cmocka_unit_test_teardown(test_run_counts_consistently, close_model),
+		cmocka_unit_test_teardown(test_usr_os_filter, close_model),
+		cmocka_unit_test_teardown(test_cmask_inv_edge, close_model),
+		cmocka_unit_test_teardown(test_cmask_on_run, close_model),
+		cmocka_unit_test_teardown(test_overflow_sets_status, close_model),
+		cmocka_unit_test_teardown(test_status_reset_and_set, close_model),
+		cmocka_unit_test_teardown(test_freeze_on_pmi_v4, close_model),
+		cmocka_unit_test_teardown(test_freeze_on_pmi_v3, close_model),
+		cmocka_unit_test_teardown(test_loud_faults, close_model),
+		cmocka_unit_test_teardown(test_msr_access_counts, close_model),
+		cmocka_unit_test_teardown(test_replay_trace, close_model),
+		cmocka_unit_test_teardown(test_inject_dead_and_ignored, close_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,321 @@
+/* sim/: the Debug Store and PEBS assist (SDM Vol. 3B 18.4.9, 20.6.2.4):
+ * record formats 1, 3 and 4 at the right place with the right fields,
+ * reload from the DS reset values, threshold, full buffer, restrictions. */
+#include "test_sim_support.h"
+
+#define EN_OS_USR (EVTSEL_EN | EVTSEL_OS | EVTSEL_USR)
+#define INST 0xC0ULL
+#define EV_IP 0x401000ULL
+#define EV_LEN 3
+#define RESET_GP(i) (DS_PEBS_COUNTER_RESET / 8 + (i))
+#define RESET_FIXED(i) (DS_PEBS_COUNTER_RESET / 8 + DS_RESET_FIXED_SLOT_FMT4 + (i))
+
+static struct ds_fixture ds;
+
+static void set_gprs(void)
+{
+	struct sim_gprs g = { .rax = 0xA, .rbx = 0xB, .rcx = 0xC, .rdx = 0xD, .rsi = 0x51,
+			      .rdi = 0xD1, .rbp = 0xB9, .rsp = 0x59, .r8 = 8, .r15 = 15,
+			      .rflags = 0x246 };
+	g.xmm[0][0] = 0x1111;
+	g.xmm[15][1] = 0xFFFF;
+	sim_set_gprs(&g);
+}
+
+/* N occurrences of (0xC0) at EV_IP with memory data. */
+static void fire(u64 n)
+{
+	struct sim_occ o = { .event = 0xC0, .count = n, .ip = EV_IP, .insn_len = EV_LEN,
+			     .data_addr = 0x7000, .latency = 42, .data_src = 0x5 };
+	sim_event(&o);
+}
+
+/* PEBS on GP counter i, `left` events to the first record, reload period. */
+static void pebs_gp(unsigned i, u64 left, u64 period, u64 extra_sel)
+{
+	hw_wrmsr(msr_pmc(i), (u32)minus(left, 32));	/* legacy alias: all models */
+	ds.ds[RESET_GP(i)] = minus(period, 48);
+	hw_wrmsr(msr_perfevtsel(i), EN_OS_USR | INST | extra_sel);
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, hw_rdmsr(MSR_IA32_PEBS_ENABLE) | pebs_enable_gp_bit(i));
+}
+
+/* Format 1 (Nehalem): 176 bytes; RIP is the instruction after the
+ * eventing one; the status field is GLOBAL_STATUS as it was, other
+ * counters' bits included. */
+static void test_fmt1_record(void **state)
+{
+	open_model("nhm");
+	set_gprs();
+	ds_setup(&ds, 4096, 4096);
+	hw_wrmsr(msr_perfevtsel(1), EN_OS_USR | INST);	/* a non-PEBS counter */
+	hw_wrmsr(msr_pmc(1), (u32)-5);
+	pebs_gp(0, 10, 100, 0);
+	fire(10);
+	assert_int_equal(ds_index_used(&ds), 176);
+	assert_int_equal(rec_u64(&ds, 0), 0x246);		/* RFLAGS */
+	assert_int_equal(rec_u64(&ds, 8), EV_IP + EV_LEN);	/* RIP: next insn */
+	assert_int_equal(rec_u64(&ds, 16), 0xA);		/* RAX */
+	assert_int_equal(rec_u64(&ds, 24), 0xB);		/* RBX */
+	assert_int_equal(rec_u64(&ds, 48), 0x51);		/* RSI */
+	assert_int_equal(rec_u64(&ds, 72), 0x59);		/* RSP */
+	assert_int_equal(rec_u64(&ds, 80), 8);			/* R8 */
+	assert_int_equal(rec_u64(&ds, 136), 15);		/* R15 */
+	assert_int_equal(rec_u64(&ds, 144), BIT(0) | BIT(1));	/* GLOBAL_STATUS */
+	assert_int_equal(rec_u64(&ds, 152), 0x7000);
+	assert_int_equal(rec_u64(&ds, 160), 0x5);
+	assert_int_equal(rec_u64(&ds, 168), 42);
+	/* Reloaded from the DS reset value. */
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), minus(100, 48));
+}
+
+/* Format 3 (Skylake): 200 bytes; eventing IP at 176; applicable counters
+ * exact at 144; TSC at 192. */
+static void test_fmt3_record(void **state)
+{
+	open_model("skl");
+	set_gprs();
+	ds_setup(&ds, 4096, 4096);
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, BIT(3));	/* a stale bit */
+	pebs_gp(2, 10, 50, 0);
+	sim_run(1000, 0, 0x1000);	/* time passes: TSC moves */
+	fire(10);
+	assert_int_equal(ds_index_used(&ds), 200);
+	assert_int_equal(rec_u64(&ds, 8), EV_IP + EV_LEN);
+	assert_int_equal(rec_u64(&ds, 144), BIT(2));	/* exact, stale bit 3 not in it */
+	assert_int_equal(rec_u64(&ds, 176), EV_IP);	/* eventing IP */
+	assert_int_equal(rec_u64(&ds, 192), sim_tsc());
+	assert_int_not_equal(sim_tsc(), 0);
+	fire(50);	/* the reload period */
+	assert_int_equal(ds_index_used(&ds), 400);
+	struct sim_stats st;
+	sim_stats_get(0, &st);
+	assert_int_equal(st.pebs_records, 2);
+	assert_int_equal(st.pebs_bytes, 400);
+}
+
+/* Format 4 without the counter's adaptive bit: the basic group only. */
+static void test_fmt4_basic_only(void **state)
+{
+	open_model("icx");
+	ds_setup(&ds, 4096, 4096);
+	hw_wrmsr(MSR_PEBS_DATA_CFG, PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP);
+	pebs_gp(5, 10, 10, 0);
+	fire(10);
+	assert_int_equal(ds_index_used(&ds), 32);
+	assert_int_equal(rec_u64(&ds, 0), 32ULL << 48);	/* size 32, no groups */
+	assert_int_equal(rec_u64(&ds, 8), EV_IP);
+	assert_int_equal(rec_u64(&ds, 16), BIT(5));
+	assert_int_equal(rec_u64(&ds, 24), sim_tsc());
+}
+
+/* Format 4 with EVTSEL[34]: groups per PEBS_DATA_CFG, in order memory
+ * info, GPRs (RAX RCX RDX RBX RSP RBP RSI RDI order), XMM, LBR entries. */
+static void test_fmt4_adaptive_groups(void **state)
+{
+	open_model("icx");
+	set_gprs();
+	ds_setup(&ds, 8192, 8192);
+	u64 cfg = PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP | PEBS_DATACFG_XMMS |
+		  PEBS_DATACFG_LBRS | 1ULL << PEBS_DATACFG_LBR_SHIFT;	/* 2 LBR entries */
+	hw_wrmsr(MSR_PEBS_DATA_CFG, cfg);
+	pebs_gp(0, 10, 10, EVTSEL_ADAPTIVE_RECORD);
+	fire(10);
+	u64 size = 32 + 32 + 144 + 256 + 2 * 24;
+	assert_int_equal(ds_index_used(&ds), size);
+	assert_int_equal(rec_u64(&ds, 0), size << 48 | cfg);
+	assert_int_equal(rec_u64(&ds, 32), 0x7000);	/* meminfo: address */
+	assert_int_equal(rec_u64(&ds, 40), 0x5);	/* data source */
+	assert_int_equal(rec_u64(&ds, 48), 42);		/* latency */
+	u64 g = 64;					/* GPR group */
+	assert_int_equal(rec_u64(&ds, g + 0), 0x246);
+	assert_int_equal(rec_u64(&ds, g + 8), EV_IP + EV_LEN);
+	assert_int_equal(rec_u64(&ds, g + 16), 0xA);	/* RAX */
+	assert_int_equal(rec_u64(&ds, g + 24), 0xC);	/* RCX */
+	assert_int_equal(rec_u64(&ds, g + 32), 0xD);	/* RDX */
+	assert_int_equal(rec_u64(&ds, g + 40), 0xB);	/* RBX */
+	assert_int_equal(rec_u64(&ds, g + 48), 0x59);	/* RSP */
+	assert_int_equal(rec_u64(&ds, g + 136), 15);	/* R15 */
+	u64 x = g + 144;				/* XMM group */
+	assert_int_equal(rec_u64(&ds, x), 0x1111);
+	assert_int_equal(rec_u64(&ds, x + 255 - 7), 0xFFFF);
+}
+
+/* Baseline PEBS on a fixed counter: PEBS_ENABLE[32+i]; reset value from
+ * slot 8+i (formats below 5); applicable bit 32+i. */
+static void test_fixed_counter_pebs(void **state)
+{
+	open_model("spr");
+	ds_setup(&ds, 4096, 4096);
+	hw_wrmsr(msr_fixed_ctr(0), minus(20, 48));
+	ds.ds[RESET_FIXED(0)] = minus(7, 48);
+	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(0, FIXED_CTRL_OS));
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, global_fixed_bit(0));
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs_enable_fixed_bit(0));
+	sim_run(100, 20, 0x2000);
+	assert_int_equal(ds_index_used(&ds), 32);
+	assert_int_equal(rec_u64(&ds, 8), 0x2000);
+	assert_int_equal(rec_u64(&ds, 16), global_fixed_bit(0));
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(0)), minus(7, 48));
+	/* Without baseline, fixed counters cannot do PEBS (on SKL bits 32-35
+	 * are load-latency enables, so a fixed counter's bit is never valid
+	 * beyond them). */
+	sim_close();
+	open_model("skl");
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, BIT(32));	/* LL enable for GP0 */
+	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, BIT(36), "cannot do PEBS");
+}
+
+/* PEBS on a counter that cannot do it #GPs: the E-core has no fixed 3,
+ * no GP 6. */
+static void test_pebs_counter_restrictions(void **state)
+{
+	open_model("adl");
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, BIT(7) | pebs_enable_fixed_bit(3));	/* P-core */
+	sim_set_cpu(1);
+	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, pebs_enable_fixed_bit(3), "cannot do PEBS");
+	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, BIT(6), "cannot do PEBS");
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, BIT(5) | pebs_enable_fixed_bit(2));
+}
+
+/* SDM 18.4.9: reaching the interrupt threshold sets GLOBAL_STATUS[62]
+ * and raises a PMI, INT or not. */
+static void test_threshold_pmi(void **state)
+{
+	open_model("icx");
+	hook_irqs();
+	unmask_lvt_pc();
+	ds_setup(&ds, 4096, 2 * 32);
+	pebs_gp(0, 10, 10, 0);
+	fire(10);
+	assert_int_equal(irqs.count, 0);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_OVF_BUFFER, 0);
+	fire(10);
+	assert_int_equal(irqs.count, 1);
+	assert_true(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_OVF_BUFFER);
+}
+
+/* SDM 18.4.9: nothing is written at or past the absolute maximum; the
+ * model counts the record as lost. The counter still reloads. */
+static void test_full_buffer_loses(void **state)
+{
+	open_model("skl");
+	ds_setup(&ds, 200, 4096);
+	pebs_gp(0, 10, 10, 0);
+	fire(10);
+	fire(10);
+	fire(10);
+	assert_int_equal(ds_index_used(&ds), 200);
+	struct sim_stats st;
+	sim_stats_get(0, &st);
+	assert_int_equal(st.pebs_records, 1);
+	assert_int_equal(st.pebs_lost, 2);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), minus(10, 48));
+	/* Injected: a full buffer from the start. */
+	ds_setup(&ds, 4000, 4096);
+	sim_inject_pebs_full();
+	fire(10);
+	assert_int_equal(ds_index_used(&ds), 4000);
+}
+
+/* A PEBS index outside the buffer is a loud model error, not a write. */
+static void test_index_outside_buffer(void **state)
+{
+	open_model("icx");
+	ds_setup(&ds, 4096, 4096);
+	pebs_gp(0, 10, 10, 0);
+	sim_inject_pebs_index((u64)(uintptr_t)ds.buf - 64);
+	fire(10);
+	assert_int_equal(fault_count, 1);
+	assert_non_null(strstr(last_fault.rule, "outside the buffer"));
+	/* A null DS area too. */
+	hw_wrmsr(MSR_IA32_DS_AREA, 0);
+	fire(10);
+	assert_int_equal(fault_count, 2);
+	assert_non_null(strstr(last_fault.rule, "IA32_DS_AREA = 0"));
+}
+
+/* SDM 20.3.4.4.2: load-latency events count only loads slower than
+ * MSR_PEBS_LD_LAT_THRESHOLD. */
+static void test_load_latency_threshold(void **state)
+{
+	open_model("skl");
+	hw_wrmsr(MSR_PEBS_LD_LAT_THRESHOLD, 100);
+	hw_wrmsr(msr_perfevtsel(3), EN_OS_USR | 0xCD | 0x01 << EVTSEL_UMASK_SHIFT);
+	struct sim_occ fast = { .event = 0xCD, .umask = 0x01, .count = 5, .latency = 50 };
+	struct sim_occ slow = { .event = 0xCD, .umask = 0x01, .count = 7, .latency = 150 };
+	sim_event(&fast);
+	sim_event(&slow);
+	assert_int_equal(hw_rdmsr(msr_pmc(3)), 7);
+}
+
+/* Every model with PEBS: a record lands at the buffer base with the
+ * format's size, the eventing IP where the format keeps it, and the index
+ * advances by exactly that size. */
+static void check_model_record(const char *model, u32 cpu, unsigned gp, u64 size,
+			       u64 ip_at, u64 ip)
+{
+	open_model(model);
+	sim_set_cpu(cpu);
+	set_gprs();
+	ds_setup(&ds, 4096, 4096);
+	pebs_gp(gp, 3, 3, 0);
+	fire(3);
+	if (ds_index_used(&ds) != size)
+		fail_msg("%s cpu %u: record of %llu bytes, expected %llu", model, cpu,
+			 (unsigned long long)ds_index_used(&ds), (unsigned long long)size);
+	assert_int_equal(rec_u64(&ds, ip_at), ip);
+	if (size >= 144)	/* formats 0-3 keep RAX at 16, adaptive basic the counters */
+		assert_int_equal(rec_u64(&ds, 16), 0xA);
+	else
+		assert_int_equal(rec_u64(&ds, 16), BIT(gp));
+	assert_int_equal(fault_count, 0);
+	sim_close();
+}
+
+static void test_record_per_model_format(void **state)
+{
+	check_model_record("core2", 0, 0, 144, 8, EV_IP + EV_LEN);	/* fmt0: RIP only */
+	check_model_record("nhm", 0, 1, 176, 8, EV_IP + EV_LEN);	/* fmt1: RIP only */
+	check_model_record("hsw", 1, 3, 192, 176, EV_IP);		/* fmt2 eventing IP */
+	check_model_record("skl", 1, 1, 200, 176, EV_IP);		/* fmt3 */
+	check_model_record("icx", 0, 7, 32, 8, EV_IP);			/* fmt4 basic */
+	check_model_record("spr", 1, 1, 32, 8, EV_IP);
+	check_model_record("adl", 0, 7, 32, 8, EV_IP);			/* P-core */
+	check_model_record("adl", 1, 5, 32, 8, EV_IP);			/* E-core */
+	/* nopmu has no PEBS MSRs at all. */
+	open_model("nopmu");
+	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, 1, "no architectural perfmon");
+	expect_wrmsr_gp(MSR_IA32_DS_AREA, 0, "DS[21]");
+}
+
+/* Core 2: PEBS only on IA32_PMC0; v2 has no AnyThread and no STATUS_SET;
+ * counters are 40 bits wide. */
+static void test_core2_restrictions(void **state)
+{
+	open_model("core2");
+	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, BIT(1), "cannot do PEBS");
+	expect_wrmsr_gp(msr_perfevtsel(0), EVTSEL_ANY, "reserved");
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_STATUS_SET, 1, "not implemented");
+	hw_wrmsr(msr_pmc(1), 0x80000000ULL);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 0xFF80000000ULL);	/* 40-bit sign extension */
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_STATUS_CTR_FRZ, "reserved");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_fmt1_record, close_model),
+		cmocka_unit_test_teardown(test_fmt3_record, close_model),
+		cmocka_unit_test_teardown(test_fmt4_basic_only, close_model),
+		cmocka_unit_test_teardown(test_fmt4_adaptive_groups, close_model),
+		cmocka_unit_test_teardown(test_fixed_counter_pebs, close_model),
+		cmocka_unit_test_teardown(test_pebs_counter_restrictions, close_model),
+		cmocka_unit_test_teardown(test_threshold_pmi, close_model),
+		cmocka_unit_test_teardown(test_full_buffer_loses, close_model),
+		cmocka_unit_test_teardown(test_index_outside_buffer, close_model),
+		cmocka_unit_test_teardown(test_load_latency_threshold, close_model),
+		cmocka_unit_test_teardown(test_record_per_model_format, close_model),
+		cmocka_unit_test_teardown(test_core2_restrictions, close_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
