@@ -42,6 +42,13 @@ static void real_mmio_write32(u64 addr, u32 val)
 	*(volatile u32 *)(uintptr_t)addr = val;
 }
 
+static u64 real_rdtsc(void)
+{
+	u32 lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (u64)hi << 32 | lo;
+}
+
 static const struct hw_ops real_ops = {
 	.name = "hw",
 	.emulated = false,
@@ -50,6 +57,7 @@ static const struct hw_ops real_ops = {
 	.wrmsr = real_wrmsr,
 	.mmio_read32 = real_mmio_read32,
 	.mmio_write32 = real_mmio_write32,
+	.rdtsc = real_rdtsc,
 };
 
 const struct hw_ops *plat_hw_ops(void) { return &real_ops; }

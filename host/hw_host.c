@@ -28,6 +28,8 @@ static int host_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 static u32 host_mmio_read32(u64 addr) { return 0; }
 static void host_mmio_write32(u64 addr, u32 val) {}
 
+static u64 host_rdtsc(void) { return __builtin_ia32_rdtsc(); }
+
 static const struct hw_ops host_ops = {
 	.name = "host",
 	.emulated = false,
@@ -36,6 +38,7 @@ static const struct hw_ops host_ops = {
 	.wrmsr = host_wrmsr,
 	.mmio_read32 = host_mmio_read32,
 	.mmio_write32 = host_mmio_write32,
+	.rdtsc = host_rdtsc,
 };
 
 const struct hw_ops *plat_hw_ops(void) { return &host_ops; }

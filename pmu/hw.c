@@ -86,3 +86,8 @@ void hw_mmio_write32(u64 addr, u32 val)
 
 void hw_stats_get(struct hw_stats *out) { *out = stats; }
 void hw_stats_reset(void) { stats = (struct hw_stats){ 0 }; }
+
+u64 hw_rdtsc(void)
+{
+	return current_ops->rdtsc ? current_ops->rdtsc() : 0;
+}

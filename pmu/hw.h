@@ -29,6 +29,9 @@ struct hw_ops {
 	/* 32-bit MMIO at a physical address (the xAPIC page). */
 	u32 (*mmio_read32)(u64 addr);
 	void (*mmio_write32)(u64 addr, u32 val);
+	/* The time stamp counter (RDTSC): PEBS records carry it, so samples
+	 * taken in the PMI must read the same clock. */
+	u64 (*rdtsc)(void);
 };
 
 void hw_select(const struct hw_ops *ops);
@@ -43,6 +46,7 @@ void hw_wrmsr(u32 msr, u64 val);
 int hw_rdmsr_safe(u32 msr, u64 *val);
 int hw_wrmsr_safe(u32 msr, u64 val);
 u32 hw_mmio_read32(u64 addr);
+u64 hw_rdtsc(void);
 void hw_mmio_write32(u64 addr, u32 val);
 
 typedef void (*hw_fault_handler)(const struct hw_fault *fault);

@@ -68,7 +68,7 @@ static void emit_sample(struct pmi_ctx *c, int slot, const struct pmi_regs *r)
 		return;
 	}
 	s->ip = r->ip;
-	s->tsc = plat_ticks();
+	s->tsc = hw_rdtsc();	/* the clock PEBS records carry */
 	s->addr = s->weight = s->data_src = 0;
 	s->period = sl->period;
 	s->event = c->event_of_slot[slot];

@@ -98,6 +98,7 @@ static void init_shadows(struct pmu *p)
 	p->sh_extra[EXTRA_OFFCORE0] = s->offcore[0];
 	p->sh_extra[EXTRA_OFFCORE1] = s->offcore[1];
 	p->sh_extra[EXTRA_LD_LAT] = s->ld_lat;
+	p->sh_data_cfg = s->data_cfg;
 	p->sh_global_ctrl = 0;
 }
 
@@ -170,6 +171,8 @@ void pmu_close(struct pmu *p)
 		hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, s->fixed_ctrl);
 	if (caps_has_pebs(c) && p->sh_pebs_enable != s->pebs_enable)
 		hw_wrmsr(MSR_IA32_PEBS_ENABLE, s->pebs_enable);
+	if (s->has_data_cfg && p->sh_data_cfg != s->data_cfg)
+		hw_wrmsr(MSR_PEBS_DATA_CFG, s->data_cfg);
 	if (s->has_ld_lat && p->sh_extra[EXTRA_LD_LAT] != s->ld_lat)
 		hw_wrmsr(MSR_PEBS_LD_LAT_THRESHOLD, s->ld_lat);
 	for (int k = 0; k < 2; k++)
@@ -380,6 +383,20 @@ static void program(struct pmu *p)
 				 (p->sh_pebs_enable & ~pebs_owned) | pebs_bits);
 }
 
+void pmu_commit_schedule(struct pmu *p)
+{
+	if (p->added) {
+		reschedule(p);
+		p->added = false;
+	}
+}
+
+void pmu_set_pebs_data_cfg(struct pmu *p, u64 cfg)
+{
+	if (p->saved.has_data_cfg)
+		write_if_changed(MSR_PEBS_DATA_CFG, &p->sh_data_cfg, cfg);
+}
+
 void pmu_disable(struct pmu *p)
 {
 	if (p->disabled++ == 0) {
@@ -392,10 +409,7 @@ void pmu_enable(struct pmu *p)
 {
 	if (p->disabled == 0 || --p->disabled > 0)
 		return;
-	if (p->added) {
-		reschedule(p);
-		p->added = false;
-	}
+	pmu_commit_schedule(p);
 	program(p);
 	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, p->active_mask);
 	p->sh_global_ctrl = p->active_mask;

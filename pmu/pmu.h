@@ -54,6 +54,7 @@ struct pmu {
 	u64 sh_evtsel[PMU_MAX_GP];
 	u64 sh_fixed_ctrl, sh_pebs_enable, sh_global_ctrl;
 	u64 sh_extra[3];	/* OFFCORE_RSP_0, OFFCORE_RSP_1, LD_LAT_THRESHOLD */
+	u64 sh_data_cfg;	/* MSR_PEBS_DATA_CFG */
 	u64 active_mask;	/* counters with an event (GLOBAL_CTRL layout) */
 	struct pmu_saved saved;
 	bool open;
@@ -75,6 +76,13 @@ void pmu_close(struct pmu *p);
 
 void pmu_disable(struct pmu *p);
 void pmu_enable(struct pmu *p);
+/* Applies the assignment of what was added without enabling, so a caller
+ * can learn the counters (pmu_counter_of) and set up what depends on them
+ * (PEBS reset values) before the first pmu_enable(). */
+void pmu_commit_schedule(struct pmu *p);
+/* Writes MSR_PEBS_DATA_CFG (adaptive PEBS) if it differs; put back by
+ * pmu_close(). */
+void pmu_set_pebs_data_cfg(struct pmu *p, u64 cfg);
 
 /* Adds one event (period 0: counting). Returns its id, or -1 with a
  * message when it cannot be scheduled with the events already there. */

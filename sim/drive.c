@@ -50,6 +50,14 @@ static void d_mmio_write32(u64 addr, u32 val)
 	busy--;
 }
 
+static u64 d_rdtsc(void)
+{
+	busy++;
+	u64 v = model_ops->rdtsc();
+	busy--;
+	return v;
+}
+
 static u64 elapsed_cycles(void)
 {
 	u64 now = plat_ticks(), tps = plat_ticks_per_second();
@@ -139,6 +147,7 @@ int sim_drive_start(u32 period_us, const char **why)
 	drive_ops.wrmsr = d_wrmsr;
 	drive_ops.mmio_read32 = d_mmio_read32;
 	drive_ops.mmio_write32 = d_mmio_write32;
+	drive_ops.rdtsc = d_rdtsc;
 	hw_select(&drive_ops);
 	sim_set_pmi_hook(deliver, NULL);
 	stats = (struct sim_drive_stats){ 0 };

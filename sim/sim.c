@@ -177,6 +177,7 @@ static void seam_mmio_write32(u64 addr, u32 val)
 static struct hw_ops sim_ops = {
 	.emulated = true,
 	.cpuid = seam_cpuid,
+	.rdtsc = sim_tsc,
 	.rdmsr = seam_rdmsr,
 	.wrmsr = seam_wrmsr,
 	.mmio_read32 = seam_mmio_read32,

@@ -1,0 +1,260 @@
+#include "sampling.h"
+#include "hw.h"
+#include "../lib/fmt.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+
+static u64 event_period(const struct pmu_event *e, const struct sampling_opts *o)
+{
+	if (o->freq)
+		return SAMPLING_DEFAULT_PERIOD;	/* a first guess, adapted on the timer */
+	if (o->period)
+		return o->period;
+	if (e->period)
+		return e->period;
+	return e->sample_after ? e->sample_after : SAMPLING_DEFAULT_PERIOD;
+}
+
+static enum pebs_mem_kind mem_kind(const struct pmu_event *e)
+{
+	if (!e->data_la)
+		return PEBS_MEM_NONE;
+	for (const char *p = e->name; *p; p++)
+		if (bp_strncasecmp(p, "STORE", 5) == 0)
+			return PEBS_MEM_STORE;
+	return PEBS_MEM_LOAD;
+}
+
+static void on_pmi(const struct plat_irq_frame *f, void *ctx)
+{
+	struct sampling *s = ctx;
+	struct pmi_regs r = { f->ip, f->sp, f->bp };
+	pmi_handle(&s->pmi, &r);
+}
+
+static int add_events(struct sampling *s, const struct sampling_opts *o, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->n; i++) {
+		if (s->ev[i].group >= 0 && s->ev[i].group != i)
+			continue;	/* added with its leader */
+		int members[PMU_MAX_EVENTS], k = 0;
+		struct pmu_event group[PMU_MAX_EVENTS];
+		for (int j = i; j < s->n; j++)
+			if (j == i || s->ev[j].group == i) {
+				members[k] = j;
+				group[k++] = s->ev[j];
+			}
+		int ids[PMU_MAX_EVENTS];
+		if (pmu_add_group(s->pmu, group, k, event_period(&s->ev[i], o), ids, err, errlen))
+			return -1;
+		for (int m = 0; m < k; m++) {	/* each member samples at its own period */
+			int e = members[m];
+			s->id[e] = ids[m];
+			s->period[e] = event_period(&s->ev[e], o);
+			s->pmu->slot[ids[m]].period = s->period[e];
+		}
+	}
+	return 0;
+}
+
+static int setup_pebs(struct sampling *s, const struct sampling_opts *o, char *err, size_t errlen)
+{
+	const struct pmu_caps *c = &s->pmu->caps;
+	struct pebs_want want = { 0 };
+	struct pebs_event_req reqs[PMU_MAX_EVENTS];
+	unsigned nreq = 0;
+	struct pebs_layout layout;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->ev[i].precise && s->ev[i].data_la)
+			want.addr = want.weight = want.data_src = true;
+	u64 cfg = c->pebs_baseline ? pebs_data_cfg_for(&want) : 0;
+	if (!pebs_layout_init(&layout, c->pebs_format, cfg, err, errlen))
+		return -1;
+	size_t bytes = o->pebs_buffer_bytes ? o->pebs_buffer_bytes : pebs_ds_default_bytes(c->pebs_format);
+	if (!pebs_ds_init(&s->ds, &layout, bytes, err, errlen))
+		return -1;
+	s->pebs_ready = true;
+	pebs_ctx_init(&s->pebs, &s->ds, c->model == 0x1A || c->model == 0x1E || c->model == 0x2C ?
+		      PEBS_DSE_NHM : PEBS_DSE_SNB, o->cpu);
+	for (int i = 0; i < s->n; i++) {
+		if (!s->ev[i].precise)
+			continue;
+		int counter = pmu_counter_of(s->pmu, s->id[i]);
+		u8 width = counter_is_fixed(counter) ? c->fixed_width : c->gp_width;
+		struct pebs_counter pc = { .counter = counter, .event = (u32)i,
+					   .period = s->period[i], .mem = mem_kind(&s->ev[i]) };
+		if (!pebs_ds_set_period(&s->ds, counter, s->period[i], width) ||
+		    !pebs_ctx_add(&s->pebs, &pc, err, errlen))
+			return -1;
+		u32 fields = PEBS_F_IP | PEBS_F_TID | PEBS_F_CPU | PEBS_F_PERIOD | PEBS_F_TIME;
+		if (s->ev[i].data_la)
+			fields |= PEBS_F_ADDR | PEBS_F_WEIGHT | PEBS_F_DATA_SRC;
+		if (o->callchain)
+			fields |= PEBS_F_CALLCHAIN;
+		reqs[nreq++] = (struct pebs_event_req){ .freq_mode = o->freq != 0, .fields = fields };
+	}
+	unsigned pebs_capable = __builtin_popcount(c->gp_mask) +
+				(c->pebs_baseline ? __builtin_popcount(c->fixed_mask) : 0);
+	if (!pebs_threshold_choose(reqs, nreq, c->pebs_format, s->ds.max_records, pebs_capable,
+				   &o->threshold, &s->threshold, err, errlen))
+		return -1;
+	pebs_ds_set_threshold(&s->ds, s->threshold.records);
+	if (!pebs_ds_program(&s->ds, err, errlen))
+		return -1;
+	pmu_set_pebs_data_cfg(s->pmu, cfg);
+	s->pmi.pebs = &s->pebs;
+	s->pmi.pebs_loss = &s->loss;
+	return 0;
+}
+
+static int check_pebs_possible(struct sampling *s, char *err, size_t errlen)
+{
+	const struct pmu_caps *c = &s->pmu->caps;
+	for (int i = 0; i < s->n; i++) {
+		if (!s->ev[i].precise)
+			continue;
+		s->any_pebs = true;
+		if (!caps_has_pebs(c)) {
+			bp_snprintf(err, errlen, "%s: PEBS is not available on this CPU (%s); "
+				    "drop the :p modifier to sample in PMI mode", s->ev[i].name,
+				    !c->ds ? "no Debug Store" : !c->pdcm ? "no PERF_CAPABILITIES" :
+				    "disabled in IA32_MISC_ENABLE");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *ev, int n,
+		   const struct sampling_opts *o, char *err, size_t errlen)
+{
+	const char *why;
+	bp_memset(s, 0, sizeof(*s));
+	s->pmu = pmu;
+	s->n = n;
+	s->freq = o->freq;
+	for (int i = 0; i < n; i++) {
+		s->ev[i] = ev[i];
+		s->id[i] = -1;
+	}
+	if (check_pebs_possible(s, err, errlen))
+		return -1;
+	if (!ring_alloc(&s->ring, o->ring_samples ? o->ring_samples : SAMPLING_DEFAULT_RING)) {
+		bp_snprintf(err, errlen, "cannot allocate the sample ring");
+		return -1;
+	}
+	if (add_events(s, o, err, errlen))
+		goto fail;
+	pmu_commit_schedule(pmu);
+	s->pmi = (struct pmi_ctx){ .pmu = pmu, .ring = &s->ring, .cpu = o->cpu,
+				   .callchain = o->callchain };
+	for (int i = 0; i < n; i++)
+		s->pmi.event_of_slot[s->id[i]] = (u32)i;
+	u64 tps = plat_ticks_per_second();
+	s->pmi.window_ticks = tps / 100;	/* 10 ms windows */
+	s->pmi.max_pmis_per_window = SAMPLING_MAX_PMIS_PER_S / 100;
+	s->pmi.window_start = plat_ticks();
+	if (s->any_pebs && setup_pebs(s, o, err, errlen))
+		goto fail;
+	u8 vector = plat_pmi_install(on_pmi, s);
+	s->pmi_installed = true;
+	if (pmi_setup(&s->pmi, vector, &why)) {
+		bp_snprintf(err, errlen, "cannot program LVT PC: %s", why);
+		goto fail;
+	}
+	return 0;
+fail:
+	sampling_teardown(s);
+	return -1;
+}
+
+void sampling_start(struct sampling *s)
+{
+	s->last_adjust = plat_ticks();
+	pmu_enable(s->pmu);
+}
+
+void sampling_stop(struct sampling *s)
+{
+	pmu_disable(s->pmu);
+	/* Counting has stopped, so no PMI can come: drain what is left. */
+	if (s->pebs_ready && s->pmi.pebs)
+		pebs_drain(&s->pebs, &s->ring, &s->loss);
+}
+
+void sampling_teardown(struct sampling *s)
+{
+	if (s->pmi_installed) {
+		if (s->pmi.apic.base || s->pmi.apic.x2apic)
+			pmi_teardown(&s->pmi);
+		plat_pmi_remove();
+		s->pmi_installed = false;
+	}
+	if (s->pebs_ready) {
+		pebs_ds_restore(&s->ds);
+		pebs_ds_free(&s->ds);
+		s->pebs_ready = false;
+	}
+	for (int i = 0; i < s->n; i++)
+		if (s->id[i] >= 0 && s->pmu->slot[s->id[i]].used)
+			pmu_remove(s->pmu, s->id[i]);
+	ring_free(&s->ring);
+}
+
+/* Frequency mode, as perf's: the period that gives `freq` samples a second
+ * at the rate the event was counting since the last adjustment. */
+static void adjust_periods(struct sampling *s, u64 now)
+{
+	u64 elapsed = now - s->last_adjust, tps = plat_ticks_per_second();
+	if (!elapsed || !tps)
+		return;
+	for (int i = 0; i < s->n; i++) {
+		if (s->ev[i].precise)
+			continue;	/* PEBS periods live in the DS area: fixed */
+		u64 count = pmu_read(s->pmu, s->id[i]);
+		u64 delta = count - s->last_count[i];
+		s->last_count[i] = count;
+		u64 elapsed_us = elapsed / (tps >= 1000000 ? tps / 1000000 : 1);
+		u64 rate = elapsed_us ? delta * 1000000 / elapsed_us : 0;	/* events/s */
+		u64 period = rate / s->freq;
+		int counter = pmu_counter_of(s->pmu, s->id[i]);
+		u64 max = counter_max_period(&s->pmu->caps, counter);
+		period = period < 1 ? 1 : period > max ? max : period;
+		s->period[i] = period;
+		s->pmu->slot[s->id[i]].period = period;	/* taken at the next reload */
+	}
+	s->last_adjust = now;
+}
+
+void sampling_tick(struct sampling *s)
+{
+	u64 now = plat_ticks();
+	if (s->freq)
+		adjust_periods(s, now);
+	pmi_unthrottle(&s->pmi);
+}
+
+u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max)
+{
+	u32 n = 0;
+	while (n < max && ring_pop(&s->ring, &out[n]))
+		n++;
+	return n;
+}
+
+u64 sampling_lost(const struct sampling *s)
+{
+	u64 lost = s->pmi.st.ring_full + s->pmi.st.throttled;
+	if (s->pebs_ready || s->pmi.pebs)
+		lost += pebs_loss_lost_total(&s->loss);
+	return lost;
+}
+
+int sampling_describe(const struct sampling *s, char *buf, size_t len)
+{
+	if (!s->any_pebs)
+		return bp_snprintf(buf, len, "PMI mode: one PMI per sample%s",
+				   s->freq ? " (frequency mode)" : "");
+	return pebs_threshold_explain(&s->threshold, buf, len);
+}
