@@ -2,8 +2,10 @@
 #include "cli.h"
 
 extern const struct command cmd_info;
+extern const struct command cmd_report;
 
 const struct command *const commands[] = {
 	&cmd_info,
+	&cmd_report,
 };
 const size_t command_count = ARRAY_SIZE(commands);

@@ -66,10 +66,18 @@ static const char *out_dir(void)
 	return d && *d ? d : "out";
 }
 
+/* OUT/path; an absolute path (host only) is taken as it is. */
+static int full_path(const char *path, char *buf, size_t cap)
+{
+	int n = path[0] == '/' ? bp_snprintf(buf, cap, "%s", path)
+			       : bp_snprintf(buf, cap, "%s/%s", out_dir(), path);
+	return n >= (int)cap ? -1 : 0;
+}
+
 /* Builds OUT/path and creates the folders on the way. */
 static int host_path(const char *path, char *buf, size_t cap)
 {
-	if (bp_snprintf(buf, cap, "%s/%s", out_dir(), path) >= (int)cap)
+	if (full_path(path, buf, cap))
 		return -1;
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
@@ -109,7 +117,7 @@ int plat_file_append(const char *path, const void *data, size_t len)
 long plat_file_read(const char *path, void *buf, size_t cap)
 {
 	char full[4096];
-	if (bp_snprintf(full, sizeof(full), "%s/%s", out_dir(), path) >= (int)sizeof(full))
+	if (full_path(path, full, sizeof(full)))
 		return -1;
 	FILE *f = fopen(full, "rb");
 	if (!f)
@@ -123,8 +131,7 @@ long plat_file_size(const char *path)
 {
 	char full[4096];
 	struct stat st;
-	if (bp_snprintf(full, sizeof(full), "%s/%s", out_dir(), path) >= (int)sizeof(full) ||
-	    stat(full, &st) || !S_ISREG(st.st_mode))
+	if (full_path(path, full, sizeof(full)) || stat(full, &st) || !S_ISREG(st.st_mode))
 		return -1;
 	return (long)st.st_size;
 }

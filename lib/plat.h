@@ -12,8 +12,8 @@ void plat_console_write(const char *s, size_t len);
 void plat_error_write(const char *s, size_t len);
 
 /* Files, by path relative to the tool's output folder (\bareperf\ on the
- * ESP; a folder on the host). '/' separates components. Returns 0 or a
- * negative value on failure. */
+ * ESP; a folder on the host, where an absolute path is also taken as it
+ * is). '/' separates components. Returns 0 or a negative value on failure. */
 int plat_file_write(const char *path, const void *data, size_t len);
 int plat_file_append(const char *path, const void *data, size_t len);
 /* Reads up to cap bytes; returns the bytes read or a negative value. */

@@ -13,6 +13,11 @@
 #define BP_SYMTAB_H
 #include "types.h"
 
+/* The ELF with the image's symbols, as the MMAP2 of a recording names it
+ * (perhaps with a folder): `report` resolves such mappings through this
+ * table. */
+#define SYMTAB_IMAGE_ELF "bareperf.elf"
+
 struct symtab_header {
 	u32 count;
 	/* The executable PT_LOAD of the ELF: perf's MMAP2 for the image has
