@@ -68,14 +68,20 @@ $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(HOSTDIR)/bareperf: $(HOSTDIR)/obj/host/main.o $(HOSTDIR)/libcore.a
-	@echo "  LD      $@"
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDFLAGS) -lm
+# Every program embeds its own function symbols (lib/symtab.h): a two-pass
+# link where @SYMTAB@ is the generated table and @OUT@ the output.
+SYMTAB_LINK := tools/symtab-link
+SYMTAB_DEPS := tools/symtab-link tools/gen-symtab lib/symtab.h
+HOST_LINK    = $(SYMTAB_LINK) $@ "$(HOST_CC) $(HOST_CFLAGS)" $(HOST_CC) $(HOST_CFLAGS) -o @OUT@
 
-$(HOSTDIR)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a
+$(HOSTDIR)/bareperf: $(HOSTDIR)/obj/host/main.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
+	@echo "  LD      $@"
+	$(Q)$(HOST_LINK) $< @SYMTAB@ $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lm
+
+$(HOSTDIR)/tests/%: $(HOSTDIR)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -o $@ $< $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lcmocka -lm
+	$(Q)$(HOST_LINK) $< $(TEST_SUPPORT_OBJ) @SYMTAB@ $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lcmocka -lm
 
 $(EFIDIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -89,9 +95,10 @@ $(EFIDIR)/obj/%.o: %.asm
 
 # bareperf.elf: the linked image with all symbols and debug info at its link
 # addresses (perf and gdb read this); bareperf.efi: the PE32+ made from it.
-$(BUILD)/bareperf.elf: $(EFI_OBJ) linker.ld
+$(BUILD)/bareperf.elf: $(EFI_OBJ) linker.ld $(SYMTAB_DEPS)
 	@echo "  LD      $@"
-	$(Q)ld $(EFI_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJ) -o $@ \
+	$(Q)$(SYMTAB_LINK) $@ "$(EFI_CC) $(EFI_CFLAGS)" ld $(EFI_LDFLAGS) \
+		$(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJ) @SYMTAB@ -o @OUT@ \
 		-lefi -lgnuefi $(LIBGCC)
 
 $(BUILD)/bareperf.efi: $(BUILD)/bareperf.elf
@@ -128,3 +135,6 @@ clean:
 	rm -rf $(BUILD) out
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Keep test objects: they are intermediate files of the test binaries.
+.SECONDARY:

@@ -114,3 +114,122 @@ long plat_file_read(const char *path, void *buf, size_t cap)
 	uefi_call_wrapper(f->Close, 1, f);
 	return st == EFI_SUCCESS ? (long)n : -1;
 }
+
+/* ---- streaming files --------------------------------------------------
+ * One EFI_FILE_PROTOCOL handle per file. EFI_FILE_PROTOCOL has no append
+ * mode and no pwrite, so the file keeps its end: appends write there and
+ * write_at returns there with SetPosition. All of this must run at
+ * TPL_APPLICATION or TPL_CALLBACK (see lib/plat.h). */
+struct plat_file {
+	EFI_FILE_HANDLE h;
+	u64 end;	/* bytes in the file = where appends go */
+};
+
+static struct plat_file *wrap(EFI_FILE_HANDLE h, u64 end)
+{
+	struct plat_file *f = plat_alloc(sizeof(*f));
+	if (!f) {
+		uefi_call_wrapper(h->Close, 1, h);
+		return NULL;
+	}
+	f->h = h;
+	f->end = end;
+	return f;
+}
+
+/* The size of an open file: the position SetPosition(-1) moves to. */
+static long handle_size(EFI_FILE_HANDLE h)
+{
+	UINT64 pos = 0;
+	if (uefi_call_wrapper(h->SetPosition, 2, h, 0xFFFFFFFFFFFFFFFFULL) != EFI_SUCCESS ||
+	    uefi_call_wrapper(h->GetPosition, 2, h, &pos) != EFI_SUCCESS)
+		return -1;
+	return (long)pos;
+}
+
+struct plat_file *plat_file_create(const char *path)
+{
+	EFI_FILE_HANDLE h = open_file(path, true);
+	if (!h)
+		return NULL;
+	/* Truncate: UEFI has no O_TRUNC, so delete and create again. */
+	uefi_call_wrapper(h->Delete, 1, h);
+	h = open_file(path, true);
+	return h ? wrap(h, 0) : NULL;
+}
+
+struct plat_file *plat_file_open_read(const char *path)
+{
+	EFI_FILE_HANDLE h = open_file(path, false);
+	long size;
+	if (!h)
+		return NULL;
+	size = handle_size(h);
+	if (size < 0) {
+		uefi_call_wrapper(h->Close, 1, h);
+		return NULL;
+	}
+	return wrap(h, (u64)size);
+}
+
+long plat_file_size(const char *path)
+{
+	EFI_FILE_HANDLE h = open_file(path, false);
+	long size;
+	if (!h)
+		return -1;
+	size = handle_size(h);
+	uefi_call_wrapper(h->Close, 1, h);
+	return size;
+}
+
+int plat_file_append_to(struct plat_file *f, const void *data, size_t len)
+{
+	if (uefi_call_wrapper(f->h->SetPosition, 2, f->h, f->end) != EFI_SUCCESS ||
+	    write_all(f->h, data, len))
+		return -1;
+	f->end += len;
+	return 0;
+}
+
+int plat_file_write_at(struct plat_file *f, u64 off, const void *data, size_t len)
+{
+	int rc;
+	if (off > f->end)
+		return -1;
+	if (uefi_call_wrapper(f->h->SetPosition, 2, f->h, off) != EFI_SUCCESS)
+		return -1;
+	rc = write_all(f->h, data, len);
+	if (off + len > f->end)
+		f->end = off + len;
+	/* Back to the end, as the sink contract asks. */
+	if (uefi_call_wrapper(f->h->SetPosition, 2, f->h, f->end) != EFI_SUCCESS)
+		rc = -1;
+	return rc;
+}
+
+long plat_file_read_at(struct plat_file *f, u64 off, void *buf, size_t len)
+{
+	UINTN n = len;
+	if (off >= f->end)
+		return 0;
+	if (uefi_call_wrapper(f->h->SetPosition, 2, f->h, off) != EFI_SUCCESS ||
+	    uefi_call_wrapper(f->h->Read, 3, f->h, &n, buf) != EFI_SUCCESS)
+		return -1;
+	return (long)n;
+}
+
+int plat_file_sync(struct plat_file *f)
+{
+	return uefi_call_wrapper(f->h->Flush, 1, f->h) == EFI_SUCCESS ? 0 : -1;
+}
+
+int plat_file_close(struct plat_file *f)
+{
+	int rc;
+	if (!f)
+		return 0;
+	rc = uefi_call_wrapper(f->h->Close, 1, f->h) == EFI_SUCCESS ? 0 : -1;
+	plat_free(f);
+	return rc;
+}

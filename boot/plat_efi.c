@@ -69,6 +69,12 @@ const char *plat_firmware_vendor(void)
 u32 plat_firmware_revision(void) { return ST->FirmwareRevision; }
 const char *plat_name(void) { return "UEFI"; }
 
+/* Link address 0 of bareperf.elf runs at ImageBase (linker.ld). */
+u64 plat_image_base(void)
+{
+	return boot_loaded_image ? (u64)(UINTN)boot_loaded_image->ImageBase : 0;
+}
+
 u32 plat_cpu_count(void)
 {
 	EFI_MP_SERVICES_PROTOCOL *mp = mp_services();

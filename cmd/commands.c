@@ -4,10 +4,12 @@
 extern const struct command cmd_info;
 extern const struct command cmd_stat;
 extern const struct command cmd_list;
+extern const struct command cmd_report;
 
 const struct command *const commands[] = {
 	&cmd_info,
 	&cmd_stat,
 	&cmd_list,
+	&cmd_report,
 };
 const size_t command_count = ARRAY_SIZE(commands);

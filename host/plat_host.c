@@ -5,6 +5,8 @@
 #include "../lib/fmt.h"
 #include "capture.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +66,18 @@ static const char *out_dir(void)
 	return d && *d ? d : "out";
 }
 
+/* OUT/path; an absolute path (host only) is taken as it is. */
+static int full_path(const char *path, char *buf, size_t cap)
+{
+	int n = path[0] == '/' ? bp_snprintf(buf, cap, "%s", path)
+			       : bp_snprintf(buf, cap, "%s/%s", out_dir(), path);
+	return n >= (int)cap ? -1 : 0;
+}
+
 /* Builds OUT/path and creates the folders on the way. */
 static int host_path(const char *path, char *buf, size_t cap)
 {
-	if (bp_snprintf(buf, cap, "%s/%s", out_dir(), path) >= (int)cap)
+	if (full_path(path, buf, cap))
 		return -1;
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
@@ -107,7 +117,7 @@ int plat_file_append(const char *path, const void *data, size_t len)
 long plat_file_read(const char *path, void *buf, size_t cap)
 {
 	char full[4096];
-	if (bp_snprintf(full, sizeof(full), "%s/%s", out_dir(), path) >= (int)sizeof(full))
+	if (full_path(path, full, sizeof(full)))
 		return -1;
 	FILE *f = fopen(full, "rb");
 	if (!f)
@@ -115,6 +125,130 @@ long plat_file_read(const char *path, void *buf, size_t cap)
 	size_t n = fread(buf, 1, cap, f);
 	fclose(f);
 	return (long)n;
+}
+
+long plat_file_size(const char *path)
+{
+	char full[4096];
+	struct stat st;
+	if (full_path(path, full, sizeof(full)) || stat(full, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	return (long)st.st_size;
+}
+
+/* ---- streaming files: a file descriptor; pwrite/pread leave the file
+ * offset alone, so appends always continue at the end. */
+struct plat_file {
+	int fd;
+};
+
+static struct plat_file *open_fd(const char *path, int flags)
+{
+	char full[4096];
+	struct plat_file *f;
+	int fd;
+	if (host_path(path, full, sizeof(full)))
+		return NULL;
+	fd = open(full, flags | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
+	f->fd = fd;
+	return f;
+}
+
+struct plat_file *plat_file_create(const char *path)
+{
+	return open_fd(path, O_RDWR | O_CREAT | O_TRUNC);
+}
+
+struct plat_file *plat_file_open_read(const char *path)
+{
+	return open_fd(path, O_RDONLY);
+}
+
+/* Writes all of len or fails (write may write less than asked). */
+static int write_fully(int fd, const u8 *p, size_t len, off_t off, bool at)
+{
+	while (len) {
+		ssize_t n = at ? pwrite(fd, p, len, off) : write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+int plat_file_append_to(struct plat_file *f, const void *data, size_t len)
+{
+	return write_fully(f->fd, data, len, 0, false);
+}
+
+int plat_file_write_at(struct plat_file *f, u64 off, const void *data, size_t len)
+{
+	off_t end = lseek(f->fd, 0, SEEK_END);
+	if (end < 0 || off > (u64)end)
+		return -1;
+	return write_fully(f->fd, data, len, (off_t)off, true);
+}
+
+long plat_file_read_at(struct plat_file *f, u64 off, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = pread(f->fd, (u8 *)buf + got, len - got, (off_t)(off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (long)got;
+}
+
+int plat_file_sync(struct plat_file *f)
+{
+	return fsync(f->fd) ? -1 : 0;
+}
+
+int plat_file_close(struct plat_file *f)
+{
+	int rc;
+	if (!f)
+		return 0;
+	rc = close(f->fd) ? -1 : 0;
+	free(f);
+	return rc;
+}
+
+/* The executable's load bias: what its link addresses are relative to at
+ * run time (0 for a fixed-address executable, the base for a PIE). The
+ * first object dl_iterate_phdr reports is the main program. */
+static int first_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	*(u64 *)data = (u64)info->dlpi_addr;
+	return 1;
+}
+
+u64 plat_image_base(void)
+{
+	static u64 base;
+	static bool known;
+	if (!known) {
+		dl_iterate_phdr(first_object, &base);
+		known = true;
+	}
+	return base;
 }
 
 void *plat_alloc(size_t size) { return calloc(1, size); }

@@ -28,6 +28,19 @@ static bool inside(u64 off, u64 size, u64 limit)
 	return off <= limit && size <= limit - off;
 }
 
+/* The bytes [off, off+size) of the file if they are in memory: in the
+ * whole file, or (chunked) in the head, the tail or the data window. */
+static const u8 *at(const struct perfdata_reader *r, u64 off, u64 size)
+{
+	if (inside(off, size, r->head_len))
+		return r->head + off;
+	if (off >= r->tail_off && inside(off - r->tail_off, size, r->tail_len))
+		return r->tail + (off - r->tail_off);
+	if (off >= r->win_off && inside(off - r->win_off, size, r->win_len))
+		return r->win + (off - r->win_off);
+	return NULL;
+}
+
 static int read_attr(struct perfdata_reader *r, u32 i, const u8 *p, u64 attr_size)
 {
 	struct perfdata_rattr *a = &r->attrs[i];
@@ -45,15 +58,21 @@ static int read_attr(struct perfdata_reader *r, u32 i, const u8 *p, u64 attr_siz
 	a->flags = get_le(p + 40, 8);
 	a->config1 = get_le(p + 56, 8);
 	a->config2 = get_le(p + 64, 8);
+	const u8 *ids;
+
 	if (ids_size % 8 || !inside(ids_off, ids_size, r->len))
 		return bad(r, "attr %u: ids {offset %llu, size %llu} outside the file", i,
+			   (unsigned long long)ids_off, (unsigned long long)ids_size);
+	ids = at(r, ids_off, ids_size);
+	if (!ids)
+		return bad(r, "attr %u: ids {offset %llu, size %llu} not before the data section", i,
 			   (unsigned long long)ids_off, (unsigned long long)ids_size);
 	if (ids_size / 8 > PERFDATA_READ_MAX_IDS)
 		return bad(r, "attr %u: %llu ids, more than %d", i,
 			   (unsigned long long)(ids_size / 8), PERFDATA_READ_MAX_IDS);
 	a->nr_ids = (u32)(ids_size / 8);
 	for (u32 k = 0; k < a->nr_ids; k++)
-		a->ids[k] = get_le(r->buf + ids_off + 8 * k, 8);
+		a->ids[k] = get_le(ids + 8 * k, 8);
 	if (a->sample_type & ~PERFDATA_SAMPLE_SUPPORTED)
 		return bad(r, "attr %u: sample_type 0x%llx has fields this reader cannot decode", i,
 			   (unsigned long long)a->sample_type);
@@ -110,7 +129,10 @@ static int read_event_desc(struct perfdata_reader *r)
 
 	if (!perfdata_read_feature(r, HEADER_EVENT_DESC, &off, &size))
 		return 0;
-	p = r->buf + off;
+	p = at(r, off, size);
+	if (!p)
+		return bad(r, "EVENT_DESC {%llu, %llu} not in the feature area", (unsigned long long)off,
+			   (unsigned long long)size);
 	if (size < 8)
 		return bad(r, "EVENT_DESC: %llu bytes, too short", (unsigned long long)size);
 	nr = (u32)get_le(p, 4);
@@ -143,58 +165,74 @@ static int read_event_desc(struct perfdata_reader *r)
 static int check_feature_table(struct perfdata_reader *r)
 {
 	u64 table = r->data_offset + r->data_size;
+	const u8 *p;
 	u32 nr = 0;
 	for (int bit = 0; bit < 256; bit++)
 		if (r->features[bit / 64] & BIT(bit % 64))
 			nr++;
 	if (!nr)
 		return 0;
-	if (!inside(table, 16ULL * nr, r->len))
+	p = at(r, table, 16ULL * nr);
+	if (!inside(table, 16ULL * nr, r->len) || !p)
 		return bad(r, "feature table (%u entries at %llu) outside the file", nr,
 			   (unsigned long long)table);
 	for (u32 i = 0; i < nr; i++) {
-		u64 off = get_le(r->buf + table + 16 * i, 8), size = get_le(r->buf + table + 16 * i + 8, 8);
+		u64 off = get_le(p + 16 * i, 8), size = get_le(p + 16 * i + 8, 8);
 		if (!inside(off, size, r->len))
 			return bad(r, "feature section %u {%llu, %llu} outside the file", i,
+				   (unsigned long long)off, (unsigned long long)size);
+		if (!at(r, off, size))
+			return bad(r, "feature section %u {%llu, %llu} not after the data section", i,
 				   (unsigned long long)off, (unsigned long long)size);
 	}
 	return 0;
 }
 
-int perfdata_read_open(struct perfdata_reader *r, const void *buf, u64 len)
+/* Magic and the header's own size, from the first 104 bytes at h. */
+static int check_magic(struct perfdata_reader *r, const u8 *h, u64 len)
 {
+	if (len < PERFDATA_HEADER_SIZE || bp_memcmp(h, "PERFILE2", 8))
+		return bad(r, "not a perf.data file (no PERFILE2 magic)");
+	if (get_le(h + 8, 8) != PERFDATA_HEADER_SIZE)
+		return bad(r, "header size %llu, expected %d", (unsigned long long)get_le(h + 8, 8),
+			   PERFDATA_HEADER_SIZE);
+	r->data_offset = get_le(h + 40, 8);
+	r->data_size = get_le(h + 48, 8);
+	if (!inside(r->data_offset, r->data_size, len))
+		return bad(r, "data section {%llu, %llu} outside the file (%llu bytes)",
+			   (unsigned long long)r->data_offset, (unsigned long long)r->data_size,
+			   (unsigned long long)len);
+	return 0;
+}
+
+/* Everything but the data records, once head (and tail) are in memory. */
+static int open_common(struct perfdata_reader *r)
+{
+	const u8 *h = at(r, 0, PERFDATA_HEADER_SIZE), *attrs;
 	u64 attr_size, attrs_off, attrs_size;
 
-	bp_memset(r, 0, sizeof(*r));
-	r->buf = buf;
-	r->len = len;
-	if (len < PERFDATA_HEADER_SIZE || bp_memcmp(buf, "PERFILE2", 8))
-		return bad(r, "not a perf.data file (no PERFILE2 magic)");
-	if (get_le(r->buf + 8, 8) != PERFDATA_HEADER_SIZE)
-		return bad(r, "header size %llu, expected %d",
-			   (unsigned long long)get_le(r->buf + 8, 8), PERFDATA_HEADER_SIZE);
-	attr_size = get_le(r->buf + 16, 8);
-	attrs_off = get_le(r->buf + 24, 8);
-	attrs_size = get_le(r->buf + 32, 8);
-	r->data_offset = get_le(r->buf + 40, 8);
-	r->data_size = get_le(r->buf + 48, 8);
+	if (check_magic(r, h, r->len))
+		return -1;
+	attr_size = get_le(h + 16, 8);
+	attrs_off = get_le(h + 24, 8);
+	attrs_size = get_le(h + 32, 8);
 	for (int w = 0; w < 4; w++)
-		r->features[w] = get_le(r->buf + 72 + 8 * w, 8);
+		r->features[w] = get_le(h + 72 + 8 * w, 8);
 	if (attr_size < 16 + 72 || attr_size > 16 + 1024)
 		return bad(r, "attr_size %llu out of range", (unsigned long long)attr_size);
-	if (!attrs_size || attrs_size % attr_size || !inside(attrs_off, attrs_size, len))
+	if (!attrs_size || attrs_size % attr_size || !inside(attrs_off, attrs_size, r->len))
 		return bad(r, "attrs section {%llu, %llu} malformed", (unsigned long long)attrs_off,
 			   (unsigned long long)attrs_size);
 	if (attrs_size / attr_size > PERFDATA_MAX_EVENTS)
 		return bad(r, "%llu attrs, more than %d", (unsigned long long)(attrs_size / attr_size),
 			   PERFDATA_MAX_EVENTS);
-	if (!inside(r->data_offset, r->data_size, len))
-		return bad(r, "data section {%llu, %llu} outside the file (%llu bytes)",
-			   (unsigned long long)r->data_offset, (unsigned long long)r->data_size,
-			   (unsigned long long)len);
+	attrs = at(r, attrs_off, attrs_size);
+	if (!attrs)
+		return bad(r, "attrs section {%llu, %llu} not before the data section",
+			   (unsigned long long)attrs_off, (unsigned long long)attrs_size);
 	r->nr_attrs = (u32)(attrs_size / attr_size);
 	for (u32 i = 0; i < r->nr_attrs; i++)
-		if (read_attr(r, i, r->buf + attrs_off + i * attr_size, attr_size))
+		if (read_attr(r, i, attrs + i * attr_size, attr_size))
 			return -1;
 	if (check_sample_types(r) || check_feature_table(r) || read_event_desc(r))
 		return -1;
@@ -202,16 +240,81 @@ int perfdata_read_open(struct perfdata_reader *r, const void *buf, u64 len)
 	return 0;
 }
 
+int perfdata_read_open(struct perfdata_reader *r, const void *buf, u64 len)
+{
+	bp_memset(r, 0, sizeof(*r));
+	r->buf = buf;
+	r->len = len;
+	r->head = buf;
+	r->head_len = len;
+	if (check_magic(r, buf, len))
+		return -1;
+	return open_common(r);
+}
+
+/* Reads [off, off+len) of the file into dst, all of it or an error. */
+static int read_fully(struct perfdata_reader *r, u64 off, void *dst, u64 len, const char *what)
+{
+	long got = r->read(r->ctx, off, dst, (size_t)len);
+	if (got < 0 || (u64)got != len)
+		return bad(r, "reading %s ({%llu, %llu}) failed", what, (unsigned long long)off,
+			   (unsigned long long)len);
+	return 0;
+}
+
+int perfdata_read_open_chunked(struct perfdata_reader *r, u64 file_size,
+			       perfdata_read_fn read, void *ctx, void *mem, size_t mem_size)
+{
+	u8 *head = mem, *tail = head + PERFDATA_READ_HEAD_MAX;
+	u64 head_len, tail_off;
+
+	bp_memset(r, 0, sizeof(*r));
+	r->len = file_size;
+	r->read = read;
+	r->ctx = ctx;
+	if (!mem || mem_size < PERFDATA_READ_CHUNKED_MEM)
+		return bad(r, "chunked reader needs %d bytes of memory", PERFDATA_READ_CHUNKED_MEM);
+	if (file_size < PERFDATA_HEADER_SIZE)
+		return bad(r, "not a perf.data file (%llu bytes, shorter than the header)",
+			   (unsigned long long)file_size);
+	if (read_fully(r, 0, head, PERFDATA_HEADER_SIZE, "the header") ||
+	    check_magic(r, head, file_size))
+		return -1;
+	/* perf and our writer put header, attrs and ids before the data and
+	 * the feature sections after it: those two parts stay in memory. */
+	head_len = MAX(r->data_offset, (u64)PERFDATA_HEADER_SIZE);
+	tail_off = r->data_offset + r->data_size;
+	if (head_len > PERFDATA_READ_HEAD_MAX || file_size - tail_off > PERFDATA_READ_TAIL_MAX)
+		return bad(r, "header part (%llu bytes) or feature part (%llu bytes) larger than the "
+			   "reader's %d-byte buffers", (unsigned long long)head_len,
+			   (unsigned long long)(file_size - tail_off), PERFDATA_READ_HEAD_MAX);
+	r->head = head;
+	r->tail = tail;
+	r->win = tail + PERFDATA_READ_TAIL_MAX;
+	r->win_off = tail_off;	/* empty window, out of the way */
+	if (read_fully(r, 0, head, head_len, "the header part") ||
+	    read_fully(r, tail_off, tail, file_size - tail_off, "the feature part"))
+		return -1;
+	r->head_len = head_len;
+	r->tail_off = tail_off;
+	r->tail_len = file_size - tail_off;
+	return open_common(r);
+}
+
 bool perfdata_read_feature(const struct perfdata_reader *r, int bit, u64 *offset, u64 *size)
 {
 	u64 entry = r->data_offset + r->data_size;
+	const u8 *p;
 	if (bit < 0 || bit >= 256 || !(r->features[bit / 64] & BIT(bit % 64)))
 		return false;
 	for (int b = 0; b < bit; b++)
 		if (r->features[b / 64] & BIT(b % 64))
 			entry += 16;
-	*offset = get_le(r->buf + entry, 8);
-	*size = get_le(r->buf + entry + 8, 8);
+	p = at(r, entry, 16);
+	if (!p)
+		return false;
+	*offset = get_le(p, 8);
+	*size = get_le(p + 8, 8);
 	return true;
 }
 
@@ -221,7 +324,7 @@ bool perfdata_read_feature_string(const struct perfdata_reader *r, int bit, char
 	const char *s;
 	u32 len;
 	if (!perfdata_read_feature(r, bit, &off, &size) ||
-	    !read_string(r->buf + off, size, &s, &len, &used) || cap == 0)
+	    !read_string(at(r, off, size), size, &s, &len, &used) || cap == 0)
 		return false;
 	bp_strlcpy(out, s, MIN((size_t)len + 1, cap));
 	return true;
@@ -230,10 +333,12 @@ bool perfdata_read_feature_string(const struct perfdata_reader *r, int bit, char
 bool perfdata_read_nrcpus(const struct perfdata_reader *r, u32 *avail, u32 *online)
 {
 	u64 off, size;
+	const u8 *p;
 	if (!perfdata_read_feature(r, HEADER_NRCPUS, &off, &size) || size < 8)
 		return false;
-	*avail = (u32)get_le(r->buf + off, 4);
-	*online = (u32)get_le(r->buf + off + 4, 4);
+	p = at(r, off, 8);
+	*avail = (u32)get_le(p, 4);
+	*online = (u32)get_le(p + 4, 4);
 	return true;
 }
 
@@ -366,9 +471,26 @@ static int decode(struct perfdata_reader *r, struct perfdata_record *rec, struct
 	}
 }
 
+/* size bytes of data at pos, reading a new window in chunked mode. A
+ * record is at most 64 KiB, less than the window. */
+static const u8 *data_bytes(struct perfdata_reader *r, u64 pos, u64 size, u64 end)
+{
+	const u8 *p = at(r, pos, size);
+	u64 n = MIN((u64)PERFDATA_READ_WINDOW, end - pos);
+	if (p || !r->read)
+		return p;
+	r->win_len = 0;
+	if (read_fully(r, pos, r->win, n, "data"))
+		return NULL;
+	r->win_off = pos;
+	r->win_len = n;
+	return at(r, pos, size);
+}
+
 int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec)
 {
 	u64 end = r->data_offset + r->data_size;
+	const u8 *p;
 	struct body b;
 
 	if (r->pos >= end)
@@ -377,13 +499,19 @@ int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec)
 	rec->offset = r->pos;
 	if (end - r->pos < 8)
 		return bad(r, "record at %llu: header cut by the end of data", (unsigned long long)r->pos);
-	rec->type = (u32)get_le(r->buf + r->pos, 4);
-	rec->misc = (u16)get_le(r->buf + r->pos + 4, 2);
-	rec->size = (u16)get_le(r->buf + r->pos + 6, 2);
+	p = data_bytes(r, r->pos, 8, end);
+	if (!p)
+		return r->read ? -1 : bad(r, "record at %llu: not in memory", (unsigned long long)r->pos);
+	rec->type = (u32)get_le(p, 4);
+	rec->misc = (u16)get_le(p + 4, 2);
+	rec->size = (u16)get_le(p + 6, 2);
 	if (rec->size < 8 || rec->size % 8 || rec->size > end - r->pos)
 		return bad(r, "record at %llu (type %u): size %u invalid (8-byte multiple inside the data)",
 			   (unsigned long long)r->pos, rec->type, rec->size);
-	b.p = r->buf + r->pos + 8;
+	p = data_bytes(r, r->pos, rec->size, end);
+	if (!p)
+		return -1;
+	b.p = p + 8;
 	b.left = rec->size - 8u;
 	b.short_read = false;
 	if (decode(r, rec, &b))

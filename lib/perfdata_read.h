@@ -22,9 +22,29 @@ struct perfdata_rattr {
 	u32 name_len;
 };
 
+/* Chunked input: reads up to len bytes at off, returns the count read or
+ * a negative value (plat_file_read_at fits). */
+typedef long (*perfdata_read_fn)(void *ctx, u64 off, void *buf, size_t len);
+
+/* Chunked reading keeps the part before the data (header, attrs, ids) and
+ * the part after it (feature table and sections) in memory, each up to
+ * 64 KiB, and reads the data records through a 128 KiB window. */
+#define PERFDATA_READ_HEAD_MAX	(64 * 1024)
+#define PERFDATA_READ_TAIL_MAX	(64 * 1024)
+#define PERFDATA_READ_WINDOW	(128 * 1024)
+#define PERFDATA_READ_CHUNKED_MEM \
+	(PERFDATA_READ_HEAD_MAX + PERFDATA_READ_TAIL_MAX + PERFDATA_READ_WINDOW)
+
 struct perfdata_reader {
-	const u8 *buf;
-	u64 len;
+	const u8 *buf;		/* the whole file (perfdata_read_open) or NULL */
+	u64 len;		/* file size */
+	/* What is in memory: file bytes [0, head_len), [tail_off, +tail_len)
+	 * and the data window [win_off, +win_len) (chunked only). */
+	const u8 *head, *tail;
+	u8 *win;
+	u64 head_len, tail_off, tail_len, win_off, win_len;
+	perfdata_read_fn read;	/* chunked: where bytes come from */
+	void *ctx;
 	u64 data_offset, data_size;
 	u64 features[4];
 	u32 nr_attrs;
@@ -53,8 +73,14 @@ struct perfdata_record {
 /* Checks header, attrs, ids and the feature table; reads event names.
  * Returns 0, or -1 with r->err set. */
 int perfdata_read_open(struct perfdata_reader *r, const void *buf, u64 len);
+/* The same for a file read in chunks through read(ctx, ...), of file_size
+ * bytes, with mem (PERFDATA_READ_CHUNKED_MEM bytes) as its buffers: memory
+ * stays bounded whatever the size of the data section. */
+int perfdata_read_open_chunked(struct perfdata_reader *r, u64 file_size,
+			       perfdata_read_fn read, void *ctx, void *mem, size_t mem_size);
 /* Decodes the next data record: 1 = got one, 0 = end of data, -1 = invalid
- * (r->err says why). */
+ * (r->err says why). In chunked mode rec's pointers (name, callchain) stay
+ * valid only until the next call. */
 int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec);
 /* The section of feature bit, if the file has it: true and its place. */
 bool perfdata_read_feature(const struct perfdata_reader *r, int bit,

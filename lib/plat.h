@@ -12,12 +12,40 @@ void plat_console_write(const char *s, size_t len);
 void plat_error_write(const char *s, size_t len);
 
 /* Files, by path relative to the tool's output folder (\bareperf\ on the
- * ESP; a folder on the host). '/' separates components. Returns 0 or a
- * negative value on failure. */
+ * ESP; a folder on the host, where an absolute path is also taken as it
+ * is). '/' separates components. Returns 0 or a negative value on failure. */
 int plat_file_write(const char *path, const void *data, size_t len);
 int plat_file_append(const char *path, const void *data, size_t len);
 /* Reads up to cap bytes; returns the bytes read or a negative value. */
 long plat_file_read(const char *path, void *buf, size_t cap);
+/* Size of a file in bytes, or a negative value if it cannot be opened. */
+long plat_file_size(const char *path);
+
+/* Streaming files, for output that grows during a run (perf.data) and
+ * input bigger than a memory buffer. Paths as above.
+ * UEFI: EFI_FILE_PROTOCOL may only be called at TPL_APPLICATION or
+ * TPL_CALLBACK (UEFI spec, "EFI_FILE_PROTOCOL"), so these run from the main
+ * flow or a timer event at TPL_CALLBACK, never from an interrupt handler
+ * or a TPL_NOTIFY event. Not reentrant per file. */
+struct plat_file;
+/* Creates path (truncating an existing file) for writing; NULL on failure. */
+struct plat_file *plat_file_create(const char *path);
+/* Opens an existing file for plat_file_read_at; NULL if it cannot. */
+struct plat_file *plat_file_open_read(const char *path);
+/* Appends len bytes at the end of the file. Returns 0 or negative. */
+int plat_file_append_to(struct plat_file *f, const void *data, size_t len);
+/* Overwrites len bytes at off (inside or at the end of what was written),
+ * then goes back to the end, so the next append continues there. */
+int plat_file_write_at(struct plat_file *f, u64 off, const void *data, size_t len);
+/* Reads up to len bytes at off; returns the bytes read (0 at the end of
+ * the file) or a negative value. */
+long plat_file_read_at(struct plat_file *f, u64 off, void *buf, size_t len);
+/* Pushes written bytes to the medium (UEFI Flush(); fsync on the host), so
+ * they survive a reset or a kill. */
+int plat_file_sync(struct plat_file *f);
+/* Closes and frees f (NULL is fine); returns 0 or negative if the final
+ * write-back failed. */
+int plat_file_close(struct plat_file *f);
 
 /* Memory that the firmware will not reuse while we run. Page allocations
  * are 4 KiB aligned. Returns NULL on failure. */
@@ -70,6 +98,11 @@ int plat_on_exit(void (*fn)(void *ctx), void *ctx);
  * reach MSRs). */
 struct hw_ops;
 const struct hw_ops *plat_hw_ops(void);
+/* Run-time address that the image's link addresses are relative to:
+ * boot_loaded_image->ImageBase in the image; the load bias of the
+ * executable on the host (0 unless it is position independent). Symbol
+ * addresses in lib/symtab.h are link addresses: rel = ip - plat_image_base(). */
+u64 plat_image_base(void);
 /* A short description of where we run, e.g. "UEFI" or "host". */
 const char *plat_name(void);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "lib/perfdata.h"
 #include "test_perfdata.h"
+#include "report_rows.h"
 
 static const char target_src[] =
 	"volatile long sink;\n"
@@ -256,25 +257,6 @@ static void assert_no_warnings(const struct perf_out *r)
 {
 	if (r->err[0])
 		fail_msg("perf wrote to stderr:\n%s", r->err);
-}
-
-/* The share perf report gives symbol in the section of event, or -1. */
-static double report_share(const char *report, const char *event, const char *sym)
-{
-	char head[160], tag[80];
-	const char *sec, *end, *line;
-	snprintf(head, sizeof(head), "of event '%s'", event);
-	snprintf(tag, sizeof(tag), "[.] %s", sym);
-	sec = strstr(report, head);
-	if (!sec)
-		return -1;
-	end = strstr(sec + 1, "# Samples:");
-	line = strstr(sec, tag);
-	if (!line || (end && line > end))
-		return -1;
-	while (line > sec && line[-1] != '\n')
-		line--;
-	return strtod(line, NULL);
 }
 
 /* ---- tests ------------------------------------------------------------ */
