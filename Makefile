@@ -62,7 +62,7 @@ $(HOSTDIR)/obj/%.o: %.c
 $(HOSTDIR)/obj/%.o: %.asm
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	$(Q)nasm -f elf64 -g -o $@ $<
+	$(Q)nasm -f elf64 -g -o $@ $< && objcopy --discard-all $@
 
 $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@
@@ -91,7 +91,7 @@ $(EFIDIR)/obj/%.o: %.c
 $(EFIDIR)/obj/%.o: %.asm
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	$(Q)nasm -f elf64 -g -o $@ $<
+	$(Q)nasm -f elf64 -g -o $@ $< && objcopy --discard-all $@
 
 # bareperf.elf: the linked image with all symbols and debug info at its link
 # addresses (perf and gdb read this); bareperf.efi: the PE32+ made from it.
@@ -137,4 +137,4 @@ clean:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # Keep test objects: they are intermediate files of the test binaries.
-.SECONDARY:
+.SECONDARY: $(TEST_SRC:tests/unit/%.c=$(HOSTDIR)/obj/tests/unit/%.o)

@@ -75,6 +75,8 @@ u64 plat_image_base(void)
 	return boot_loaded_image ? (u64)(UINTN)boot_loaded_image->ImageBase : 0;
 }
 
+const char *plat_image_path(void) { return "/bareperf.elf"; }
+
 u32 plat_cpu_count(void)
 {
 	EFI_MP_SERVICES_PROTOCOL *mp = mp_services();

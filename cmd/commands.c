@@ -5,11 +5,13 @@ extern const struct command cmd_info;
 extern const struct command cmd_stat;
 extern const struct command cmd_list;
 extern const struct command cmd_report;
+extern const struct command cmd_record;
 
 const struct command *const commands[] = {
 	&cmd_info,
 	&cmd_stat,
 	&cmd_list,
+	&cmd_record,
 	&cmd_report,
 };
 const size_t command_count = ARRAY_SIZE(commands);

@@ -251,6 +251,16 @@ u64 plat_image_base(void)
 	return base;
 }
 
+const char *plat_image_path(void)
+{
+	static char path[4096];
+	if (!path[0]) {
+		ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+		path[n > 0 ? n : 0] = 0;
+	}
+	return path;
+}
+
 void *plat_alloc(size_t size) { return calloc(1, size); }
 void plat_free(void *p) { free(p); }
 

@@ -103,6 +103,10 @@ const struct hw_ops *plat_hw_ops(void);
  * executable on the host (0 unless it is position independent). Symbol
  * addresses in lib/symtab.h are link addresses: rel = ip - plat_image_base(). */
 u64 plat_image_base(void);
+/* The file with our symbols, as a recording's MMAP2 names it: "/bareperf.elf"
+ * for the image (perf report --symfs build/ finds build/bareperf.elf); the
+ * executable's own path on the host. */
+const char *plat_image_path(void);
 /* A short description of where we run, e.g. "UEFI" or "host". */
 const char *plat_name(void);
 

@@ -98,6 +98,7 @@ static void make_events(const struct workload_profile *wp, u64 instructions, u64
 			struct sim_occ o = {
 				.event = w->event, .umask = w->umask, .count = part, .ip = ip,
 				.data_addr = w->addr_size ? next_addr(w) : 0, .latency = w->latency,
+				.data_src = w->data_src,
 			};
 			if (part)
 				sim_event(&o);

@@ -68,8 +68,8 @@ static int soak_run(int argc, char **argv, struct workload_result *r)
 	static const struct workload_profile profile = {
 		.ipc_permille = 1000,
 		.nrates = 2,
-		.rate = { { 0xC4, 0x00, 1000 / SOAK_INSNS_PER_ITER, 0, 0, 0 },
-			  { 0xC5, 0x00, 0, 0, 0, 0 } },
+		.rate = { { 0xC4, 0x00, 1000 / SOAK_INSNS_PER_ITER, 0, 0, 0, 0 },
+			  { 0xC5, 0x00, 0, 0, 0, 0, 0 } },
 	};
 	workload_begin(&profile);
 	u64 t0 = plat_ticks();

@@ -24,6 +24,7 @@ struct workload_rate {
 	u32 per_kilo_insn;	/* occurrences per 1000 instructions */
 	u64 addr_base, addr_size;	/* data addresses fall in here (0: none) */
 	u32 latency;		/* load latency in core cycles (0: none) */
+	u32 data_src;		/* Intel load data-source encoding (PEBS) */
 };
 
 #define WORKLOAD_MAX_RATES 4

@@ -1,0 +1,359 @@
+/* `bareperf record -e LIST (-c PERIOD | -F FREQ) [-g] [--pebs-threshold
+ * 1|N|max] [-o FILE] [--] WORKLOAD [ARGS]`: samples a built-in workload and
+ * writes a perf.data file that perf reads. Samples stream from the ring to
+ * the file on a timer while the workload runs; the header is rewritten
+ * every second, so a run cut short still leaves a readable file. */
+#include "cli.h"
+#include "backend.h"
+#include "session.h"
+#include "../lib/fmt.h"
+#include "../lib/out.h"
+#include "../lib/perfdata.h"
+#include "../lib/perfdata_file.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+#include "../lib/symtab.h"
+#include "../pmu/hw.h"
+#include "../pmu/sampling.h"
+#include "../workload/workload.h"
+
+#define RECORD_DEFAULT_EVENTS "cycles"
+#define RECORD_DEFAULT_FILE   "perf.data"
+#define RECORD_POLL_MS        10
+#define RECORD_BATCH          256
+
+struct record_opts {
+	char events[1024];
+	const char *output;
+	struct sampling_opts so;
+	bool quiet;
+	int workload_at;
+};
+
+struct record_run {
+	struct session s;
+	struct sampling smp;
+	struct pmu_event ev[SESSION_MAX_EVENTS];
+	int n;
+	struct plat_file *file;
+	struct perfdata_sink sink;
+	struct perfdata *pd;
+	u64 start, next_progress;
+	bool quiet;
+	bool write_failed;
+	u64 written;
+	struct bp_sample batch[RECORD_BATCH];
+};
+
+static struct record_run run;
+
+/* ---- options ---------------------------------------------------------------- */
+
+static int bad_number(const char *opt, const char *v, const char *what)
+{
+	err_printf("bareperf record: %s '%s': expected %s\n", opt, v, what);
+	return EXIT_USAGE;
+}
+
+static int parse_one(int argc, char **argv, int *i, struct record_opts *o, bool *missing)
+{
+	const char *v;
+	u64 num;
+	char err[160];
+
+	if ((v = cli_option_value(argc, argv, i, "-e", missing)) ||
+	    (!*missing && (v = cli_option_value(argc, argv, i, "--event", missing)))) {
+		size_t len = bp_strlen(o->events);
+		bp_snprintf(o->events + len, sizeof(o->events) - len, "%s%s", len ? "," : "", v);
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-c", missing))) {
+		if (!bp_parse_u64(v, &num) || num < 2 || num > (1ULL << 47))
+			return bad_number("-c", v, "a period from 2 to 2^47 events");
+		o->so.period = num;
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-F", missing))) {
+		if (!bp_parse_u64(v, &num) || num < 1 || num > 1000000)
+			return bad_number("-F", v, "a frequency from 1 to 1000000 Hz");
+		o->so.freq = (u32)num;
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "--pebs-threshold", missing))) {
+		if (!pebs_threshold_parse(v, &o->so.threshold, err, sizeof(err))) {
+			err_printf("bareperf record: --pebs-threshold: %s\n", err);
+			return EXIT_USAGE;
+		}
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "--pebs-buffer", missing))) {
+		if (!bp_parse_u64(v, &num) || num < 4 || num > 65536)
+			return bad_number("--pebs-buffer", v, "KiB from 4 to 65536");
+		o->so.pebs_buffer_bytes = (size_t)num * 1024;
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "--ring", missing))) {
+		if (!bp_parse_u64(v, &num) || num < 64 || num > (1u << 22))
+			return bad_number("--ring", v, "a sample count from 64 to 4194304");
+		o->so.ring_samples = (u32)num;
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-o", missing))) {
+		o->output = v;
+	} else if (!*missing && bp_strcmp(argv[*i], "-g") == 0) {
+		o->so.callchain = true;
+	} else if (!*missing && bp_strcmp(argv[*i], "-q") == 0) {
+		o->quiet = true;
+	} else {
+		if (!*missing)
+			err_printf("bareperf record: unknown option '%s'\n", argv[*i]);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int parse_opts(int argc, char **argv, struct record_opts *o)
+{
+	bp_memset(o, 0, sizeof(*o));
+	o->output = RECORD_DEFAULT_FILE;
+	o->workload_at = -1;
+	for (int i = 1; i < argc; i++) {
+		bool missing = false;
+		if (bp_strcmp(argv[i], "--") == 0) {
+			o->workload_at = i + 1;
+			break;
+		}
+		if (argv[i][0] != '-') {
+			o->workload_at = i;
+			break;
+		}
+		int rc = parse_one(argc, argv, &i, o, &missing);
+		if (rc != EXIT_OK)
+			return rc;
+	}
+	if (o->so.period && o->so.freq) {
+		err_printf("bareperf record: -c and -F exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (o->workload_at < 0 || o->workload_at >= argc) {
+		err_printf("bareperf record: no workload given (built-in: soak, chase)\n");
+		return EXIT_USAGE;
+	}
+	if (!o->events[0])
+		bp_strlcpy(o->events, RECORD_DEFAULT_EVENTS, sizeof(o->events));
+	return EXIT_OK;
+}
+
+/* ---- perf.data ---------------------------------------------------------------- */
+
+static u64 sample_type_of(const struct pmu_event *e, const struct sampling_opts *so)
+{
+	u64 t = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+		PERF_SAMPLE_PERIOD;
+	if (e->precise && e->data_la)
+		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
+	if (so->callchain)
+		t |= PERF_SAMPLE_CALLCHAIN;
+	return t;
+}
+
+/* TSC ticks per second, measured against the platform clock: the clock
+ * that samples carry is the seam's (the model's TSC when emulated). */
+static u64 calibrate_tsc(void)
+{
+	u64 tps = plat_ticks_per_second();
+	u64 t0 = plat_ticks(), c0 = hw_rdtsc(), t1, c1;
+	do {
+		t1 = plat_ticks();
+		c1 = hw_rdtsc();
+	} while (t1 - t0 < tps / 50);	/* 20 ms */
+	return (c1 - c0) * (tps / 1000) / ((t1 - t0) / 1000 ? (t1 - t0) / 1000 : 1);
+}
+
+static int open_output(struct record_run *r, const struct record_opts *o, const char *comm)
+{
+	static char cpuid[64];
+	const struct pmu_caps *c = &r->s.caps;
+	bp_snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", c->vendor, c->family, c->model, c->stepping);
+	r->file = plat_file_create(o->output);
+	if (!r->file) {
+		err_printf("bareperf record: cannot create %s\n", o->output);
+		return -1;
+	}
+	perfdata_file_sink_init(&r->sink, r->file);
+	struct perfdata_config cfg = {
+		.tsc_hz = calibrate_tsc(), .comm = comm, .cpudesc = c->brand, .cpuid = cpuid,
+		.osrelease = r->s.emulated ? "bareperf emulated PMU" : plat_firmware_vendor(),
+		.version = "bareperf 0.1", .nr_cpus_online = 1,
+	};
+	r->pd = perfdata_open(&r->sink, &cfg, NULL, 0);
+	if (!r->pd) {
+		err_printf("bareperf record: cannot start the perf.data writer\n");
+		return -1;
+	}
+	for (int i = 0; i < r->n; i++) {
+		const struct pmu_event *e = &r->ev[i];
+		struct perfdata_event pe = {
+			.name = e->name, .type = PERF_TYPE_RAW,
+			.config = counter_evtsel(e, (struct counter_mode){ 0 }) & 0xFFFFFFFFULL,
+			.precise = e->precise, .freq = o->so.freq != 0,
+			.sample_period = o->so.freq ? o->so.freq : r->smp.period[i],
+			.sample_type = sample_type_of(e, &o->so),
+		};
+		if (perfdata_add_event(r->pd, &pe) < 0)
+			return -1;
+	}
+	struct perfdata_mmap m = {
+		.filename = plat_image_path(),
+		.start = plat_image_base() + symtab_header.text_vaddr,
+		.len = symtab_header.text_size,
+		.pgoff = symtab_header.text_offset,
+	};
+	if (perfdata_comm(r->pd) || perfdata_mmap2(r->pd, &m) || perfdata_flush(r->pd))
+		return -1;
+	return 0;
+}
+
+/* ---- while it runs ---------------------------------------------------------------- */
+
+static void drain_ring(struct record_run *r)
+{
+	u32 n;
+	while ((n = sampling_poll(&r->smp, r->batch, RECORD_BATCH)) > 0)
+		for (u32 i = 0; i < n; i++)
+			if (perfdata_sample(r->pd, &r->batch[i]))
+				r->write_failed = true;
+}
+
+static void progress(struct record_run *r, u64 now)
+{
+	if (r->quiet)
+		return;
+	char samples[32];
+	out_printf("[ bareperf record: %6.1f s, %s samples, %llu PMIs, %llu lost ]\n",
+		   session_seconds(now - r->start),
+		   fmt_thousands(perfdata_samples(r->pd), samples, sizeof(samples)),
+		   (unsigned long long)r->smp.pmi.st.pmis,
+		   (unsigned long long)sampling_lost(&r->smp));
+}
+
+static void on_timer(void *ctx)
+{
+	struct record_run *r = ctx;
+	u64 now = plat_ticks();
+	sampling_tick(&r->smp);
+	drain_ring(r);
+	if (now >= r->next_progress) {
+		perfdata_flush(r->pd);	/* a file cut after this point is readable */
+		progress(r, now);
+		r->next_progress = now + plat_ticks_per_second();
+	}
+}
+
+/* ---- the end ---------------------------------------------------------------------- */
+
+static void print_accounting(struct record_run *r, u64 ticks)
+{
+	const struct pmi_stats *st = &r->smp.pmi.st;
+	char a[32], b[32];
+	u64 samples = perfdata_samples(r->pd), lost = sampling_lost(&r->smp);
+	out_printf("[ bareperf record: %s samples written, %llu lost, in %.3f s; %s PMIs",
+		   fmt_thousands(samples, a, sizeof(a)), (unsigned long long)lost,
+		   session_seconds(ticks), fmt_thousands(st->pmis, b, sizeof(b)));
+	if (st->pmis)
+		out_printf(", %.1f samples/PMI", (double)samples / (double)st->pmis);
+	out_printf(" ]\n");
+	if (r->smp.any_pebs) {
+		char what[256];
+		pebs_loss_describe(&r->smp.loss, what, sizeof(what));
+		out_printf("[ %s ]\n", what);
+	}
+	if (st->ring_full || st->throttled || st->spurious || st->unexpected)
+		out_printf("[ PMI: %llu ring full, %llu throttled (%llu times), %llu spurious, "
+			   "%llu unexpected overflows ]\n",
+			   (unsigned long long)st->ring_full, (unsigned long long)st->throttled,
+			   (unsigned long long)st->throttle_events, (unsigned long long)st->spurious,
+			   (unsigned long long)st->unexpected);
+	if (st->stuck_status)
+		err_printf("bareperf record: GLOBAL_STATUS bits 0x%llx would not clear: "
+			   "sampling was stopped\n", (unsigned long long)st->stuck_status);
+}
+
+static int finish_output(struct record_run *r, const char *path)
+{
+	u64 lost = sampling_lost(&r->smp);
+	if (lost)
+		perfdata_lost_samples(r->pd, lost);
+	int rc = perfdata_finish(r->pd);
+	if (rc || r->write_failed)
+		err_printf("bareperf record: writing %s failed: %s\n", path, perfdata_error(r->pd));
+	perfdata_close(r->pd);
+	plat_file_close(r->file);
+	r->pd = NULL;
+	r->file = NULL;
+	return rc || r->write_failed ? -1 : 0;
+}
+
+static int record_workload(struct record_run *r, const struct record_opts *o,
+			   const struct workload *w, int argc, char **argv)
+{
+	char line[160];
+	struct workload_result wr;
+
+	sampling_describe(&r->smp, line, sizeof(line));
+	out_printf("[ bareperf record: %s ]\n", line);
+	r->start = plat_ticks();
+	r->next_progress = r->start + plat_ticks_per_second();
+	plat_timer_start(RECORD_POLL_MS, on_timer, r);
+	sampling_start(&r->smp);
+	int wrc = w->run(argc - o->workload_at, argv + o->workload_at, &wr);
+	sampling_stop(&r->smp);
+	plat_timer_stop();
+	drain_ring(r);
+	print_accounting(r, plat_ticks() - r->start);
+	return wrc ? EXIT_USAGE : EXIT_OK;
+}
+
+static int record_main(int argc, char **argv, const struct global_opts *g)
+{
+	struct record_opts o;
+	struct record_run *r = &run;
+	char err[512];
+	int rc = parse_opts(argc, argv, &o);
+	if (rc != EXIT_OK)
+		return rc;
+	const struct workload *w = workload_find(argv[o.workload_at]);
+	if (!w) {
+		workload_unknown(argv[o.workload_at]);
+		return EXIT_USAGE;
+	}
+	bp_memset(r, 0, sizeof(*r));
+	r->quiet = o.quiet;
+	backend_banner();
+	if ((rc = session_probe(&r->s, "record")) != EXIT_OK)
+		return rc;
+	r->n = session_parse_events(&r->s, "record", o.events, r->ev, SESSION_MAX_EVENTS);
+	if (r->n < 0)
+		return EXIT_USAGE;
+	if ((rc = session_start(&r->s, g, "record")) != EXIT_OK)
+		return rc;
+	if (sampling_setup(&r->smp, &r->s.pmu, r->ev, r->n, &o.so, err, sizeof(err))) {
+		err_printf("bareperf record: %s\n", err);
+		session_stop(&r->s);
+		return EXIT_FAILURE_STATUS;
+	}
+	rc = open_output(r, &o, w->name) ? EXIT_FAILURE_STATUS : EXIT_OK;
+	if (rc == EXIT_OK)
+		rc = record_workload(r, &o, w, argc, argv);
+	sampling_teardown(&r->smp);
+	session_stop(&r->s);
+	if (r->pd && finish_output(r, o.output))
+		rc = EXIT_FAILURE_STATUS;
+	if (rc == EXIT_OK)
+		out_printf("[ bareperf record: wrote %s (%llu bytes) ]\n", o.output,
+			   (unsigned long long)plat_file_size(o.output));
+	return rc;
+}
+
+const struct command cmd_record = {
+	.name = "record",
+	.summary = "sample a built-in workload into perf.data",
+	.usage = " [-e LIST] [-c PERIOD | -F FREQ] [-g] [--pebs-threshold 1|N|max]\n"
+		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-o FILE] [-q] [--] WORKLOAD [ARGS]\n\n"
+		 "  -e LIST    events (default " RECORD_DEFAULT_EVENTS "); :p/:pp/:ppp sample with PEBS\n"
+		 "  -c PERIOD  sample every PERIOD events (default: the event's own, else 100003)\n"
+		 "  -F FREQ    adapt the period for about FREQ samples a second (PMI mode)\n"
+		 "  -g         record callchains (frame pointers)\n"
+		 "  --pebs-threshold 1|N|max  PEBS records per PMI (default: the policy)\n"
+		 "  -o FILE    output (default perf.data in \\bareperf\\ or $BAREPERF_OUT)\n"
+		 "  -q         no progress lines",
+	.run = record_main,
+};
