@@ -3,9 +3,11 @@
 
 extern const struct command cmd_info;
 extern const struct command cmd_list;
+extern const struct command cmd_sched;
 
 const struct command *const commands[] = {
 	&cmd_info,
 	&cmd_list,
+	&cmd_sched,
 };
 const size_t command_count = ARRAY_SIZE(commands);
