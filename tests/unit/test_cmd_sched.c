@@ -30,14 +30,6 @@ static int run_sched(const char *a1, ...)
 	return rc;
 }
 
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-	for (const char *p = hay; (p = strstr(p, needle)); p++)
-		n++;
-	return n;
-}
-
 /* Sum of every "running_pct": X.YY of the JSON output, in hundredths. */
 static int sum_running_pct100(void)
 {
@@ -85,8 +77,8 @@ static void test_fits(void **state)
 			 EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "  L2_RQSTS.RFO_MISS: needs a counter among gp0-3, all taken by "));
 	assert_non_null(strstr(out, "repeats every 5 ticks"));
-	assert_int_equal(count(out, " 80.00%\n"), 5);
-	assert_int_equal(count(out, "100.00%\n"), 5);
+	assert_int_equal(count_substr(out, " 80.00%\n"), 5);
+	assert_int_equal(count_substr(out, "100.00%\n"), 5);
 
 	/* Gracemont: 6 GP + 3 fixed in alderlake_gracemont_core.json. */
 	assert_int_equal(run_sched("--cpu", "adl-e", "-e", "cycles", NULL), EXIT_OK);
@@ -108,7 +100,7 @@ static void test_offcore_msrs(void **state)
 	assert_non_null(strstr(out, "  ocr.demand_data_rd.dram: needs MSR_OFFCORE_RSP_0 or "
 			       "MSR_OFFCORE_RSP_1 = 0x73c000001, but it holds 0x10004"));
 	/* In the rotation each pair of masks gets its turn: 2 ticks of 3. */
-	assert_int_equal(count(out, "66.66%"), 3);
+	assert_int_equal(count_substr(out, "66.66%"), 3);
 	assert_null(strstr(out, "never runs"));
 }
 
@@ -145,8 +137,8 @@ static void test_rotation_shares(void **state)
 				   NULL), EXIT_FAILURE_STATUS);
 	int sum = sum_running_pct100();
 	assert_true(sum <= 40000 && sum > 40000 - 6);
-	assert_int_equal(count(out, "\"running_pct\": 100.00"), 0);
-	assert_int_equal(count(out, "\"running_pct\": 0.00"), 0);
+	assert_int_equal(count_substr(out, "\"running_pct\": 100.00"), 0);
+	assert_int_equal(count_substr(out, "\"running_pct\": 0.00"), 0);
 }
 
 static void test_json(void **state)
@@ -156,16 +148,16 @@ static void test_json(void **state)
 	static const char head[] = "{\"model\": \"skl\", \"gp_counters\": \"0xf\", "
 		"\"fixed_counters\": \"0x7\", \"fits\": false, \"placed\": 4, \"events\": [";
 	assert_memory_equal(out, head, sizeof(head) - 1);
-	assert_int_equal(count(out, "\"name\": "), 6);
-	assert_int_equal(count(out, "\"counter\": null"), 2);
-	assert_int_equal(count(out, "\"counter\": \"gp"), 4);
+	assert_int_equal(count_substr(out, "\"name\": "), 6);
+	assert_int_equal(count_substr(out, "\"counter\": null"), 2);
+	assert_int_equal(count_substr(out, "\"counter\": \"gp"), 4);
 	assert_non_null(strstr(out, "{\"name\": \"INST_RETIRED.PREC_DIST:ppp\", \"counter\": null, "
 			       "\"extra_msr\": null, \"extra_value\": null, \"reason\": \"needs a PEBS "
 			       "counter among gp1, all taken by "));
 	assert_non_null(strstr(out, "\"rotation\": [["));
 	assert_non_null(strstr(out, "]]}\n"));
-	assert_int_equal(count(out, "{"), count(out, "}"));
-	assert_int_equal(count(out, "["), count(out, "]"));
+	assert_int_equal(count_substr(out, "{"), count_substr(out, "}"));
+	assert_int_equal(count_substr(out, "["), count_substr(out, "]"));
 
 	/* Fits: every reason null, everything runs all the time. */
 	assert_int_equal(run_sched("--cpu", "icx", "--json", "-e",
@@ -176,7 +168,7 @@ static void test_json(void **state)
 			       "\"extra_msr\": null, \"extra_value\": null, \"reason\": null, "
 			       "\"running_pct\": 100.00}"));
 	assert_non_null(strstr(out, "\"extra_msr\": \"0x1a7\", \"extra_value\": \"0x73c000004\""));
-	assert_int_equal(count(out, "\"reason\": null"), 3);
+	assert_int_equal(count_substr(out, "\"reason\": null"), 3);
 	assert_non_null(strstr(out, "\"rotation\": []}\n"));
 
 	/* A name with a quote is escaped. */

@@ -24,25 +24,6 @@ static void make_groups(u64 *rng, struct pmu_event *ev, int n)
 		}
 }
 
-static u64 placed_of(const int *counter, int n)
-{
-	u64 m = 0;
-	for (int i = 0; i < n; i++)
-		if (counter[i] != COUNTER_NONE)
-			m |= 1ull << i;
-	return m;
-}
-
-static int gp_instead_of_fixed(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
-			       const int *counter)
-{
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		if ((sched_allowed(ctx, &ev[i]) >> 32) && !counter_is_fixed(counter[i]))
-			k++;
-	return k;
-}
-
 struct tally {
 	int sets, placed, by_reason[SCHED_GROUP + 1], greedy_misses;
 };
@@ -65,13 +46,13 @@ static void check_set(const struct pool *p, const struct pmu_event *ev, int n, c
 	if (best.feasible != (r == n))
 		fail_msg("%s set %d (%s, ...): oracle %d, scheduler %d", p->t->name, t->sets,
 			 ev[0].name, best.feasible, r);
-	const char *bad = oracle_check(&p->ctx, ev, n, placed_of(out, n), out, msr);
+	const char *bad = oracle_check(&p->ctx, ev, n, oracle_placed(out, n), out, msr);
 	if (bad)
 		fail_msg("%s set %d: %s", p->t->name, t->sets, bad);
 	if (r == n) {
 		t->placed++;
 		assert_int_equal(why.moved, best.moves);
-		assert_int_equal(gp_instead_of_fixed(&p->ctx, ev, n, out), best.gp_not_fixed);
+		assert_int_equal(oracle_gp_not_fixed(&p->ctx, ev, n, out), best.gp_not_fixed);
 		t->greedy_misses += !greedy_by_weight(&p->ctx, ev, n, greedy);
 		return;
 	}
