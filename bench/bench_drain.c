@@ -2,9 +2,7 @@
  * format: a 256 KiB buffer filled with synthetic records is drained into
  * the sample ring again and again (figures, not assertions).
  *
- * Build and run (after `make host`):
- *   gcc -O2 -I. bench/bench_drain.c build/host/libcore.a -o build/host/bench_drain
- *   build/host/bench_drain
+ * `make bench` builds and runs it (with bench_sched).
  */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * (the table its signature and core type select) or of a named model, with
  * encodings, and in JSON with every constraint. */
 #include "cli.h"
-#include "backend.h"
+#include "model.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/str.h"
@@ -237,30 +237,6 @@ static int list_events(struct list_src *src, const struct list_opts *o)
 
 /* ---- command line ----------------------------------------------------- */
 
-static int unknown_cpu(const char *cpu)
-{
-	char names[256];
-	event_table_names(names, sizeof(names));
-	err_printf("bareperf list: unknown --cpu '%s'; known models: %s\n", cpu, names);
-	return EXIT_USAGE;
-}
-
-static int no_pmu(const struct pmu_caps *c)
-{
-	char names[256];
-
-	event_table_names(names, sizeof(names));
-	if (!c->intel)
-		err_printf("bareperf list: this is not an Intel CPU (vendor '%s'), so it has "
-			   "no Intel PMU", c->vendor);
-	else
-		err_printf("bareperf list: this CPU reports no PMU (CPUID.0AH: no "
-			   "architectural perfmon%s)", c->hypervisor ?
-			   "; the hypervisor hides it, as QEMU's TCG does" : "");
-	err_printf(".\n  List a model's events with --cpu MODEL (%s)\n", names);
-	return EXIT_NO_PMU;
-}
-
 static int parse_args(int argc, char **argv, struct list_opts *o)
 {
 	for (int i = 1; i < argc; i++) {
@@ -290,22 +266,16 @@ static int list_run(int argc, char **argv, const struct global_opts *g)
 {
 	struct list_opts o = { NULL, NULL, false };
 	struct list_src src = { NULL, NULL, 0 };
-	struct pmu_caps caps;
+	struct cmd_model m;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc != EXIT_OK)
 		return rc;
-	if (o.cpu) {
-		src.t = event_table_by_name(o.cpu);
-		return src.t ? list_events(&src, &o) : unknown_cpu(o.cpu);
-	}
-	if (!o.json)
-		backend_banner();
-	pmu_caps_read(&caps);
-	if (!caps.intel || !caps_has_pmu(&caps))
-		return no_pmu(&caps);
-	src.caps = &caps;
-	src.t = event_table_for_caps(&caps);
+	rc = cmd_model_resolve("list", o.cpu, o.json, &m);
+	if (rc != EXIT_OK)
+		return rc;
+	src.t = m.t;
+	src.caps = m.caps;
 	return list_events(&src, &o);
 }
 

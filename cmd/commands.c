@@ -3,15 +3,17 @@
 
 extern const struct command cmd_info;
 extern const struct command cmd_stat;
-extern const struct command cmd_list;
-extern const struct command cmd_report;
 extern const struct command cmd_record;
+extern const struct command cmd_report;
+extern const struct command cmd_list;
+extern const struct command cmd_sched;
 
 const struct command *const commands[] = {
 	&cmd_info,
 	&cmd_stat,
-	&cmd_list,
 	&cmd_record,
 	&cmd_report,
+	&cmd_list,
+	&cmd_sched,
 };
 const size_t command_count = ARRAY_SIZE(commands);

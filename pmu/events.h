@@ -59,6 +59,12 @@ struct event_table {
 	const char *source;	/* perfmon file and version it came from */
 	const struct ev_entry *events;	/* sorted by name, case-insensitive */
 	u16 count;
+	/* The model's counters, as its perfmon file implies them: the union
+	 * of every event's "Counter" field (GP) and of the fixed counters its
+	 * events name. E.g. skl 0xf/0x7 (4 GP: Skylake-era files give the
+	 * hyper-threading-on set), icx/spr/adl 0xff/0xf, adl-e 0x3f/0x7,
+	 * arl 0x3ff/0xf. sched_ctx_from_table() (sched/sched.h) uses them
+	 * for --cpu MODEL; on a real CPU, CPUID.0AH (pmu_caps) decides. */
 	u16 gp_mask;		/* every GP counter an event of the file names */
 	u8 fixed_mask;		/* every fixed counter the file names */
 	u8 core_type;		/* CPUID.1AH core type of a hybrid part; 0 */

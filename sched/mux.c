@@ -33,6 +33,14 @@ int sched_mux_select(struct sched_mux *m, const struct sched_ctx *ctx,
 		     int *out_counter, u32 *out_extra_msr)
 {
 	struct sched_set s;
+	struct sched_ctx no_swap;
+	if (!out_extra_msr && ctx->offcore_swap) {
+		/* Without the output no event may switch MSR (sched_assign),
+		 * so the choice must not count on it either. */
+		no_swap = *ctx;
+		no_swap.offcore_swap = false;
+		ctx = &no_swap;
+	}
 	if (sched_set_init(&s, ctx, ev, n) != SCHED_OK)
 		return -SCHED_INVALID;
 	if (n == 0)

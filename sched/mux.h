@@ -26,6 +26,8 @@ void sched_mux_init(struct sched_mux *m);
  * forward, so every unit that fits alone runs at least once every U ticks
  * (U units). A unit that cannot run even alone never runs.
  * out_counter gets COUNTER_NONE for events that do not run this tick.
+ * out_extra_msr as for sched_assign(); NULL: no offcore event switches
+ * MSR, and the choice of events takes that into account.
  * Returns the number of events that run, or -(enum sched_reason) for bad
  * input. */
 int sched_mux_select(struct sched_mux *m, const struct sched_ctx *ctx,

@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "../lib/str.h"
 #include "../pmu/caps.h"
+#include "../pmu/events.h"
 #include "../pmu/msr.h"
 
 #define OFFCORE_EVENT_RSP_0 0xB7
@@ -29,6 +30,18 @@ void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps)
 	ctx->gp_mask = caps->gp_mask;
 	ctx->fixed_mask = caps->fixed_mask;
 	ctx->offcore_swap = caps->intel;
+}
+
+bool sched_table_offcore_swap(const struct event_table *t)
+{
+	return t->ocr_event[0] == OFFCORE_EVENT_RSP_0 && t->ocr_event[1] == OFFCORE_EVENT_RSP_1;
+}
+
+void sched_ctx_from_table(struct sched_ctx *ctx, const struct event_table *t)
+{
+	ctx->gp_mask = t->gp_mask;
+	ctx->fixed_mask = t->fixed_mask;
+	ctx->offcore_swap = sched_table_offcore_swap(t);
 }
 
 const char *sched_reason_name(enum sched_reason r)

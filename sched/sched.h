@@ -29,6 +29,7 @@
 #include "../pmu/event.h"
 
 struct pmu_caps;
+struct event_table;
 
 /* Events per call. Must stay <= 64: sets of events are u64 bitmaps. */
 #define SCHED_MAX_EVENTS   64
@@ -50,6 +51,14 @@ struct sched_ctx {
 
 /* Counter masks from the CPU's capabilities; offcore_swap on for Intel. */
 void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps);
+/* A model named by its event table (--cpu MODEL), no hardware involved:
+ * the counters its perfmon file names (event_table.gp_mask/fixed_mask,
+ * pmu/events.h), offcore_swap from sched_table_offcore_swap(). */
+void sched_ctx_from_table(struct sched_ctx *ctx, const struct event_table *t);
+/* Whether the model's offcore events come as the 0xB7 (MSR_OFFCORE_RSP_0)
+ * / 0xBB (MSR_OFFCORE_RSP_1) pair the scheduler knows how to swap. False
+ * on Atom cores, whose second encoding is 0xB7 with another umask. */
+bool sched_table_offcore_swap(const struct event_table *t);
 
 /* Why an event is not placed. sched_assign() returns minus the reason of
  * the first unplaced event. */

@@ -191,6 +191,25 @@ const char *oracle_check(const struct sched_ctx *ctx, const struct pmu_event *ev
 	return NULL;
 }
 
+u64 oracle_placed(const int *counter, int n)
+{
+	u64 m = 0;
+	for (int i = 0; i < n; i++)
+		if (counter[i] != COUNTER_NONE)
+			m |= 1ull << i;
+	return m;
+}
+
+int oracle_gp_not_fixed(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
+			const int *counter)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if ((rule_allowed(ctx, &ev[i]) >> 32) && !counter_is_fixed(counter[i]))
+			k++;
+	return k;
+}
+
 /* ---- greedy baseline ------------------------------------------------------- */
 
 bool greedy_by_weight(const struct sched_ctx *ctx, const struct pmu_event *ev, int n, int *counter)

@@ -31,6 +31,12 @@ struct oracle_best oracle_solve(const struct sched_ctx *ctx, const struct pmu_ev
 const char *oracle_check(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
 			 u64 placed, const int *counter, const u32 *extra_msr);
 
+/* Bitmap of the events that got a counter. */
+u64 oracle_placed(const int *counter, int n);
+/* Events that have a usable fixed counter but sit on a GP one. */
+int oracle_gp_not_fixed(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
+			const int *counter);
+
 /* Linux-style baseline: events sorted by constraint weight (number of
  * allowed counters), each put on the first free allowed counter, fixed
  * counters first. Honours taken-alone and extra MSRs without swapping.

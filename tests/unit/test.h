@@ -9,4 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
+
+/* How often needle occurs in hay (overlaps counted). */
+static inline int count_substr(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
 #endif

@@ -9,24 +9,6 @@ static const struct sched_ctx skl4 = { .gp_mask = 0x0f, .fixed_mask = 0x7, .offc
 static const struct sched_ctx skl8 = { .gp_mask = 0xff, .fixed_mask = 0x7, .offcore_swap = true };
 static const struct sched_ctx spr8 = { .gp_mask = 0xff, .fixed_mask = 0xf, .offcore_swap = true };
 
-static u64 placed_mask(const int *counter, int n)
-{
-	u64 m = 0;
-	for (int i = 0; i < n; i++)
-		if (counter[i] != COUNTER_NONE)
-			m |= 1ull << i;
-	return m;
-}
-
-static int gp_not_fixed(const struct sched_ctx *ctx, const struct pmu_event *ev, int n, const int *counter)
-{
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		if ((sched_allowed(ctx, &ev[i]) >> 32) && !counter_is_fixed(counter[i]))
-			k++;
-	return k;
-}
-
 /* ---- the facts-sheet overlap case --------------------------------------- */
 
 /* intel-pmu.md "Constraints": e0 on {0,3}, e1..e3 on {0,1,2}. Greedy puts
@@ -79,12 +61,12 @@ static void check_one(const struct sched_ctx *ctx, const struct pmu_event *ev, i
 		if (bad)
 			fail_msg("set %d: %s", t->sets, bad);
 		assert_int_equal(why.moved, best.moves);
-		assert_int_equal(gp_not_fixed(ctx, ev, n, out), best.gp_not_fixed);
+		assert_int_equal(oracle_gp_not_fixed(ctx, ev, n, out), best.gp_not_fixed);
 		assert_int_equal(why.placed, n);
 		return;
 	}
 	assert_true(r < 0);
-	u64 placed = placed_mask(out, n);
+	u64 placed = oracle_placed(out, n);
 	const char *bad = oracle_check(&eff, ev, n, placed, out, swap_out ? extra : NULL);
 	if (bad)
 		fail_msg("set %d partial: %s", t->sets, bad);
@@ -222,7 +204,7 @@ static void test_skylake_constraints(void **state)
 	/* A fourth memory event needs GP0-3 too: five events for four. */
 	assert_int_equal(sched_assign(&skl4, ev, 7, NULL, out, NULL, &why), -SCHED_COUNTERS_TAKEN);
 	assert_int_equal(why.reason[6], SCHED_COUNTERS_TAKEN);
-	assert_int_equal(placed_mask(out, 7), 0x3f);
+	assert_int_equal(oracle_placed(out, 7), 0x3f);
 	sched_explain(&skl4, ev, 7, out, &why, text, sizeof(text));
 	assert_string_equal(text, "FRONTEND_RETIRED.DSB_MISS: needs a counter among gp0-3, all taken by "
 			    "INST_RETIRED.PREC_DIST:ppp (gp1), MEM_INST_RETIRED.ALL_LOADS (gp3), "
@@ -273,7 +255,7 @@ static void test_sapphire_rapids_constraints(void **state)
 
 	/* 0xCE wants GP0 as well: the second GP0-only event cannot go. */
 	assert_int_equal(sched_assign(&spr8, ev, 8, NULL, out, NULL, &why), -SCHED_COUNTERS_TAKEN);
-	assert_int_equal(placed_mask(out, 8), 0x7f);
+	assert_int_equal(oracle_placed(out, 8), 0x7f);
 	sched_explain(&spr8, ev, 8, out, &why, text, sizeof(text));
 	assert_string_equal(text, "AMX_OPS_RETIRED.INT8: needs a counter among gp0, all taken by "
 			    "TOPDOWN.BACKEND_BOUND_SLOTS (gp0)\n");

@@ -3,6 +3,7 @@
 #include "test.h"
 #include "sched_oracle.h"
 #include "sched/mux.h"
+#include "pmu/msr.h"
 
 #define MAXN 16
 
@@ -211,6 +212,31 @@ static void test_rotation_random_sets(void **state)
 	assert_true(checked > 300);
 }
 
+/* Without an extra-MSR output no offcore event may switch MSR
+ * (sched_assign's rule), so the rotation must not choose a set that only
+ * fits with a switch: two response masks on MSR_OFFCORE_RSP_0 then take
+ * turns, and every tick places what it chose. */
+static void test_rotation_without_msr_output(void **state)
+{
+	struct pmu_event ev[2];
+	struct sched_mux m;
+	int cur[2], ran[2] = { 0, 0 };
+	for (int i = 0; i < 2; i++) {
+		make_event(&ev[i], i ? "OCR.B" : "OCR.A", 0xB7, 0x01, 0xf, 0);
+		ev[i].extra_msr = MSR_OFFCORE_RSP_0;
+		ev[i].extra_value = 0x10001 + (u64)i;
+	}
+	sched_mux_init(&m);
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(sched_mux_select(&m, &gp4, ev, 2, NULL, cur, NULL), 1);
+		for (int i = 0; i < 2; i++)
+			ran[i] += cur[i] != COUNTER_NONE;
+		assert_null(oracle_check(&gp4, ev, 2, cur[0] != COUNTER_NONE ? 1 : 2, cur, NULL));
+	}
+	assert_int_equal(ran[0], 2);
+	assert_int_equal(ran[1], 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_scaled_counts_match_exact_counts),
 		cmocka_unit_test(test_scale_arithmetic),
 		cmocka_unit_test(test_rotation_random_sets),
+		cmocka_unit_test(test_rotation_without_msr_output),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

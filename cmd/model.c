@@ -1,0 +1,62 @@
+/* Model resolution for commands with --cpu (see model.h). */
+#include "model.h"
+#include "backend.h"
+#include "cli.h"
+#include "../lib/out.h"
+#include "../lib/str.h"
+#include "../sched/sched.h"
+
+static int unknown_cpu(const char *command, const char *cpu)
+{
+	char names[256];
+
+	event_table_names(names, sizeof(names));
+	err_printf("bareperf %s: unknown --cpu '%s'; known models: %s\n", command, cpu, names);
+	return EXIT_USAGE;
+}
+
+static int no_pmu(const char *command, const struct pmu_caps *c)
+{
+	char names[256];
+
+	event_table_names(names, sizeof(names));
+	if (!c->intel)
+		err_printf("bareperf %s: this is not an Intel CPU (vendor '%s'), so it has "
+			   "no Intel PMU", command, c->vendor);
+	else
+		err_printf("bareperf %s: this CPU reports no PMU (CPUID.0AH: no "
+			   "architectural perfmon%s)", command, c->hypervisor ?
+			   "; the hypervisor hides it, as QEMU's TCG does" : "");
+	err_printf(".\n  Name a model with --cpu MODEL (%s)\n", names);
+	return EXIT_NO_PMU;
+}
+
+int cmd_model_resolve(const char *command, const char *cpu, bool json, struct cmd_model *m)
+{
+	bp_memset(m, 0, sizeof(*m));
+	if (cpu) {
+		m->t = event_table_by_name(cpu);
+		return m->t ? EXIT_OK : unknown_cpu(command, cpu);
+	}
+	if (!json)
+		backend_banner();
+	pmu_caps_read(&m->this_cpu);
+	if (!m->this_cpu.intel || !caps_has_pmu(&m->this_cpu))
+		return no_pmu(command, &m->this_cpu);
+	m->caps = &m->this_cpu;
+	m->t = event_table_for_caps(m->caps);
+	return EXIT_OK;
+}
+
+void cmd_model_sched_ctx(const struct cmd_model *m, struct sched_ctx *ctx)
+{
+	if (!m->caps) {
+		sched_ctx_from_table(ctx, m->t);
+		return;
+	}
+	sched_ctx_from_caps(ctx, m->caps);
+	/* The counters are what this CPU enumerates; whether offcore events
+	 * may switch MSR depends on the encodings its table gives. */
+	if (m->t)
+		ctx->offcore_swap = sched_table_offcore_swap(m->t);
+}
