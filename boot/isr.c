@@ -13,6 +13,10 @@ struct isr_slot {
 	void *ctx;
 };
 static struct isr_slot pmi_slot, tick_slot;
+/* While the tick runs, the context it interrupted: a PMI the emulated PMU
+ * raises from inside the tick is taken on behalf of that code. */
+static const struct isr_frame *tick_frame;
+static bool pmi_by_software;
 
 /* The real xAPIC, reached without the seam: when the PMU is emulated the
  * seam's APIC is the model's, but the interrupt itself came through this
@@ -58,17 +62,28 @@ void isr_dispatch(u32 vector, const struct isr_frame *frame)
 	struct isr_slot *slot = vector == ISR_PMI_VECTOR ? &pmi_slot : &tick_slot;
 
 	if (vector == ISR_TICK_VECTOR) {
-		/* The tick is a real interrupt: acknowledge it first so the
-		 * PMIs it may cause (self-IPIs) are not held behind it. */
 		real_eoi();
+		tick_frame = frame;
 		if (slot->handler)
 			slot->handler(frame, slot->ctx);
+		tick_frame = NULL;
 		return;
 	}
+	bool software = pmi_by_software;
+	pmi_by_software = false;
 	if (slot->handler)
-		slot->handler(frame, slot->ctx);
-	if (emulated)
-		real_eoi();	/* the PMI logic EOIed the model's APIC */
+		slot->handler(tick_frame ? tick_frame : frame, slot->ctx);
+	if (emulated && !software)
+		real_eoi();	/* a self-IPI came through the real APIC */
+}
+
+void isr_raise_pmi(void)
+{
+	/* INT n goes through the same IDT gate and stub as the hardware
+	 * PMI, synchronously, so the handler sees the counters at the
+	 * moment of the overflow, as on real hardware. */
+	pmi_by_software = true;
+	__asm__ volatile("int %0" : : "i"(ISR_PMI_VECTOR) : "memory");
 }
 
 void isr_install_pmi(isr_handler h, void *ctx)

@@ -43,5 +43,5 @@ void plat_pmi_remove(void)
 
 void plat_raise_pmi(void)
 {
-	isr_real_self_ipi(ISR_PMI_VECTOR);
+	isr_raise_pmi();
 }

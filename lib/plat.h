@@ -78,8 +78,10 @@ void plat_tick_stop(void);
 u8 plat_pmi_install(plat_irq_fn fn, void *ctx);
 void plat_pmi_remove(void);
 /* Raises the PMI on this CPU as the emulated PMU's local APIC delivers
- * it: a real self-IPI in the image (taken when the current interrupt
- * returns); on the host a direct call with the interrupted frame. */
+ * it, synchronously, so the handler sees the counters at the overflow:
+ * INT n through the PMI's IDT gate in the image; a direct call on the
+ * host. Raised from inside the tick, it is taken on behalf of the code
+ * the tick interrupted (its RIP, RSP, RBP). */
 void plat_raise_pmi(void);
 
 /* A periodic callback outside interrupt context: a UEFI timer event at

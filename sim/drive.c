@@ -58,6 +58,8 @@ static u64 d_rdtsc(void)
 	return v;
 }
 
+static u64 cycles_per_us = SIM_DRIVE_CYCLES_PER_US;
+
 static u64 elapsed_cycles(void)
 {
 	u64 now = plat_ticks(), tps = plat_ticks_per_second();
@@ -67,7 +69,26 @@ static u64 elapsed_cycles(void)
 		return 0;
 	/* ticks -> microseconds -> cycles, without overflow for deltas of
 	 * up to hours */
-	return delta / (tps / 1000000 ? tps / 1000000 : 1) * SIM_DRIVE_CYCLES_PER_US;
+	return delta / (tps / 1000000 ? tps / 1000000 : 1) * cycles_per_us;
+}
+
+u64 soak_hot(u64 iterations);	/* workload/soak_loops.asm: 8n + 3 instructions */
+
+/* How fast this machine really executes: the modelled core retires one
+ * instruction per cycle at the rate the CPU running us retires them (a
+ * host core, or QEMU's TCG, which is many times slower). Counts then
+ * follow the work done, and so does any overhead per sample. */
+static u64 calibrate_cycles_per_us(void)
+{
+	u64 tps = plat_ticks_per_second(), us_ticks = tps / 1000000 ? tps / 1000000 : 1;
+	for (u64 n = 1u << 16; n <= (1ULL << 34); n <<= 1) {
+		u64 t0 = plat_ticks();
+		soak_hot(n);
+		u64 us = (plat_ticks() - t0) / us_ticks;
+		if (us >= 20000)
+			return MAX((8 * n + 3) / us, 1);
+	}
+	return SIM_DRIVE_CYCLES_PER_US;
 }
 
 #define RATE_CHUNKS 8	/* spread a tick's occurrences over this many addresses */
@@ -125,6 +146,10 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 	if (wp)
 		make_events(wp, instructions, f->ip);
 	busy--;
+	/* The model's own cost is not run time of the emulated CPU: without
+	 * this, a slow model (under TCG) would generate events for the time
+	 * it spends generating events, and never catch up. */
+	last_ticks = plat_ticks();
 }
 
 static void deliver(u32 cpu, u8 vector, void *ctx)
@@ -152,6 +177,8 @@ int sim_drive_start(u32 period_us, const char **why)
 	hw_select(&drive_ops);
 	sim_set_pmi_hook(deliver, NULL);
 	stats = (struct sim_drive_stats){ 0 };
+	cycles_per_us = calibrate_cycles_per_us();
+	stats.cycles_per_us = cycles_per_us;
 	last_ticks = plat_ticks();
 	pending_cycles = 0;
 	if (plat_tick_start(period_us, on_tick, NULL, why)) {

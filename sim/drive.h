@@ -12,15 +12,19 @@
 #include "../lib/types.h"
 
 #define SIM_DRIVE_PERIOD_US   1000	/* default tick: 1 kHz */
-#define SIM_DRIVE_CYCLES_PER_US 2000	/* the modelled core runs at 2 GHz, IPC 1 */
+#define SIM_DRIVE_CYCLES_PER_US 2000	/* if calibration fails: 2 GHz */
 
 struct sim_drive_stats {
 	u64 ticks;		/* ticks taken */
 	u64 deferred;		/* ticks that found the model busy */
 	u64 cycles;		/* core cycles the model was advanced by */
+	u64 cycles_per_us;	/* the modelled clock, calibrated at start */
 };
 
-/* Requires the emulated PMU behind the seam (--pmu=sim). Returns 0, or -1
+/* The modelled core's clock is calibrated at start to the rate at which
+ * the machine running us retires instructions (IPC 1), so that counts
+ * follow the work really done.
+ * Requires the emulated PMU behind the seam (--pmu=sim). Returns 0, or -1
  * with *why. */
 int sim_drive_start(u32 period_us, const char **why);
 void sim_drive_stop(void);
