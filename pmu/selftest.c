@@ -423,7 +423,7 @@ static bool program_all_counters(struct st *x, u64 *enable)
 
 static void check_counters(struct st *x)
 {
-	u64 enable = 0, gp0 = 0;
+	u64 enable = 0, first_count = 0;
 	if (!wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0) || !program_all_counters(x, &enable))
 		return;
 	u64 t0 = plat_ticks();
@@ -433,19 +433,21 @@ static void check_counters(struct st *x)
 	if (!wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0))
 		return;
 	u64 us = ticks_to_us(plat_ticks() - t0);
-	unsigned n = 0;
+	int first = COUNTER_NONE;
 	for (u64 bits = enable; bits; bits &= bits - 1) {
 		int counter = __builtin_ctzll(bits);
 		u64 count;
 		if (!rd_counter(x, counter, &count) || !judge_count(x, counter, count, us))
 			return;
-		if (n++ == 0)
-			gp0 = count;
+		if (first == COUNTER_NONE) {
+			first = counter;
+			first_count = count;
+		}
 	}
-	verdict(x, SELFTEST_PASS, "%u GP + %u fixed counted over %llu us (first: %llu core cycles)",
+	verdict(x, SELFTEST_PASS, "%u GP + %u fixed counted over %llu us (GP%u: %llu core cycles)",
 		(unsigned)__builtin_popcountll(enable & GENMASK(31, 0)),
 		(unsigned)__builtin_popcountll(enable >> GLOBAL_FIXED_SHIFT),
-		(unsigned long long)us, (unsigned long long)gp0);
+		(unsigned long long)us, counter_index(first), (unsigned long long)first_count);
 }
 
 /* ---- check: writes and widths ------------------------------------------------------ */
