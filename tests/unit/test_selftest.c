@@ -5,7 +5,7 @@
  * under its real drive tick (SIGALRM), as in `bareperf --pmu=sim`. */
 #include "test_sim_support.h"
 #include "cmd/cli.h"
-#include "host/capture.h"
+#include "cli_run.h"
 #include "pmu/caps.h"
 #include "pmu/pmu.h"
 #include "pmu/selftest.h"
@@ -305,18 +305,7 @@ static char out[16384];
 
 static int run_cmd(const char *line)
 {
-	static char buf[256];
-	char *argv[CLI_MAX_ARGS + 1];
-	const char *err;
-	struct global_opts g = { 0 };
-	snprintf(buf, sizeof(buf), "bareperf %s", line);
-	int argc = cli_split(buf, argv, CLI_MAX_ARGS, &err);
-	assert_true(argc > 0);
-	host_capture_start(out, sizeof(out));
-	int rc = cli_main(argc, argv, &g);
-	host_capture_stop();
-	host_run_exit_hooks();
-	return rc;
+	return cli_run_line(line, NULL, out, sizeof(out));
 }
 
 static void test_command_table(void **state)
