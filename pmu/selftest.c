@@ -870,7 +870,7 @@ static bool pmu_usable(struct st *x)
 void selftest_run_one(const struct pmu_caps *caps, enum selftest_check c,
 		      struct selftest_result *out)
 {
-	static struct st x;	/* the PMI handler's state outlives no check */
+	static struct st x;	/* one check at a time; too big for a small stack */
 	bp_memset(&x, 0, sizeof(x));
 	bp_memset(out, 0, sizeof(*out));
 	x.caps = caps;
