@@ -76,15 +76,21 @@ struct st {
 	bool frozen_on_pmi;	/* DEBUGCTL.FREEZE_PERFMON_ON_PMI took */
 };
 
+/* The first failure is the reason; anything else may be replaced. */
+static void set_verdict(struct st *x, enum selftest_verdict v, const char *fmt, va_list ap)
+{
+	if (x->res->verdict == SELFTEST_FAIL)
+		return;
+	x->res->verdict = v;
+	bp_vsnprintf(x->res->reason, sizeof(x->res->reason), fmt, ap);
+}
+
 static void verdict(struct st *x, enum selftest_verdict v, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static void verdict(struct st *x, enum selftest_verdict v, const char *fmt, ...)
 {
 	va_list ap;
-	if (x->res->verdict == SELFTEST_FAIL)
-		return;		/* the first failure is the reason */
-	x->res->verdict = v;
 	va_start(ap, fmt);
-	bp_vsnprintf(x->res->reason, sizeof(x->res->reason), fmt, ap);
+	set_verdict(x, v, fmt, ap);
 	va_end(ap);
 }
 
@@ -93,11 +99,8 @@ static bool fail(struct st *x, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static bool fail(struct st *x, const char *fmt, ...)
 {
 	va_list ap;
-	if (x->res->verdict == SELFTEST_FAIL)
-		return false;
-	x->res->verdict = SELFTEST_FAIL;
 	va_start(ap, fmt);
-	bp_vsnprintf(x->res->reason, sizeof(x->res->reason), fmt, ap);
+	set_verdict(x, SELFTEST_FAIL, fmt, ap);
 	va_end(ap);
 	return false;
 }
