@@ -7,6 +7,7 @@ extern const struct command cmd_record;
 extern const struct command cmd_report;
 extern const struct command cmd_list;
 extern const struct command cmd_sched;
+extern const struct command cmd_selftest;
 
 const struct command *const commands[] = {
 	&cmd_info,
@@ -15,5 +16,6 @@ const struct command *const commands[] = {
 	&cmd_report,
 	&cmd_list,
 	&cmd_sched,
+	&cmd_selftest,
 };
 const size_t command_count = ARRAY_SIZE(commands);

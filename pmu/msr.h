@@ -48,6 +48,9 @@ enum arch_event {
 	ARCH_EVENT_TOPDOWN_SLOTS,	/* 0xA4/01 */
 	ARCH_EVENT_COUNT
 };
+/* Encodings (event code; umask 0) of architectural events used directly. */
+#define ARCH_CODE_CORE_CYCLES        0x3C
+#define ARCH_CODE_INST_RETIRED       0xC0
 
 /* ---- Architectural MSRs --------------------------------------------- */
 #define MSR_IA32_APIC_BASE           0x01B

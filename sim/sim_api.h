@@ -165,5 +165,17 @@ void sim_inject_dead_counters(u64 mask);
 /* Writes to this MSR are accepted but do not stick (up to 8 MSRs;
  * msr 0 clears the list). */
 void sim_inject_ignored_writes(u32 msr);
+/* Delivering a PMI leaves the LVT PC mask bit clear (SDM 11.5.1: the
+ * processor sets it). */
+void sim_inject_lvt_pc_no_mask(bool on);
+/* PEBS records are `bytes` long whatever the format says: the index
+ * advances by it and the adaptive basic group states it (0 undoes). The
+ * record's fields are cut at, or zero-filled up to, that size. */
+void sim_inject_pebs_record_size(u32 bytes);
+/* The PEBS interrupt threshold is ignored: bit 62 and a PMI after every
+ * record. */
+void sim_inject_pebs_threshold_ignored(bool on);
+/* A PEBS record does not reload its counters from the DS reset values. */
+void sim_inject_pebs_no_reload(bool on);
 
 #endif

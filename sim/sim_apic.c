@@ -135,7 +135,8 @@ void sim_apic_pmi(struct sim_cpu *c)
 	}
 	/* SDM 11.5.1: delivering a performance-counter interrupt sets the
 	 * mask bit of LVT PC; software must clear it for the next one. */
-	c->r.lvt_pc |= APIC_LVT_MASKED;
+	if (!c->lvt_pc_no_mask)
+		c->r.lvt_pc |= APIC_LVT_MASKED;
 	c->stats.pmis_delivered++;
 	switch (lvt & APIC_LVT_DELIVERY_MASK) {
 	case APIC_LVT_DELIVERY_FIXED:
@@ -382,3 +383,5 @@ void sim_apic_mmio_write(struct sim_cpu *c, u64 addr, u32 val)
 		return;
 	reg_write(c, off, val, false);	/* xAPIC: writes to read-only registers are ignored */
 }
+
+void sim_inject_lvt_pc_no_mask(bool on) { sim_cur()->lvt_pc_no_mask = on; }

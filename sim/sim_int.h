@@ -55,6 +55,10 @@ struct sim_cpu {
 	struct sim_stats stats;
 	u64 stuck_status;
 	u64 dead_counters;
+	bool lvt_pc_no_mask;		/* injected: delivery leaves LVT PC unmasked */
+	u32 pebs_record_size;		/* injected record size; 0: the format's */
+	bool pebs_threshold_ignored;	/* injected: a PMI after every record */
+	bool pebs_no_reload;		/* injected: no reload from the DS area */
 	u32 hook_depth;
 	bool nmi_pending;
 };

@@ -177,6 +177,25 @@ static void reload(struct sim_cpu *c, u64 ds, u64 applicable, u8 fmt)
 	}
 }
 
+/* Writes one record of `size` bytes at `at`. The format's record is
+ * `real` bytes; an injected size cuts it or pads it with zeros. */
+#define SCRATCH_BYTES 2048
+static void write_record(struct sim_cpu *c, u64 at, u32 size, u32 real, u8 fmt, u64 cfg,
+			 u64 applicable, const struct sim_point *pt)
+{
+	static u8 scratch[SCRATCH_BYTES] __attribute__((aligned(8)));
+	bool direct = size == real || real > SCRATCH_BYTES;
+	u64 to = direct ? at : (u64)(uintptr_t)scratch;
+	if (!direct)
+		bp_memset(scratch, 0, sizeof(scratch));
+	if (fmt >= 4)
+		write_adaptive(c, to, size, cfg, applicable, pt);
+	else
+		write_legacy(c, to, fmt, applicable, pt);
+	if (!direct)
+		bp_memcpy((void *)(uintptr_t)at, scratch, MIN(size, (u32)SCRATCH_BYTES));
+}
+
 /* Returns true when the record took the index to the interrupt threshold
  * (GLOBAL_STATUS bit 62 is then set and a PMI is due). */
 bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *pt)
@@ -193,7 +212,8 @@ bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *
 	u64 threshold = ds_get(ds, DS_PEBS_INTERRUPT_THRESHOLD);
 	bool groups = fmt >= 4 && wants_groups(c, applicable);
 	u64 cfg = groups ? c->r.pebs_data_cfg : 0;
-	u32 size = sim_pebs_record_size(fmt, cfg, groups);
+	u32 real = sim_pebs_record_size(fmt, cfg, groups);
+	u32 size = c->pebs_record_size ? c->pebs_record_size : real;
 	bool reached = false;
 
 	if (index >= absmax) {
@@ -204,19 +224,17 @@ bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *
 				(unsigned long long)index, (unsigned long long)base,
 				(unsigned long long)absmax, size);
 	} else {
-		if (fmt >= 4)
-			write_adaptive(c, index, size, cfg, applicable, pt);
-		else
-			write_legacy(c, index, fmt, applicable, pt);
+		write_record(c, index, size, real, fmt, cfg, applicable, pt);
 		ds_set(ds, DS_PEBS_INDEX, index + size);
 		c->stats.pebs_records++;
 		c->stats.pebs_bytes += size;
-		if (index + size >= threshold) {
+		if (index + size >= threshold || c->pebs_threshold_ignored) {
 			c->r.global_status |= GLOBAL_STATUS_OVF_BUFFER;
 			reached = true;
 		}
 	}
-	reload(c, ds, applicable, fmt);
+	if (!c->pebs_no_reload)
+		reload(c, ds, applicable, fmt);
 	return reached;
 }
 
@@ -241,3 +259,7 @@ void sim_inject_pebs_full(void)
 	if (ds_ready(c, "sim_inject_pebs_full"))
 		ds_set(c->r.ds_area, DS_PEBS_INDEX, ds_get(c->r.ds_area, DS_PEBS_ABSOLUTE_MAXIMUM));
 }
+
+void sim_inject_pebs_record_size(u32 bytes) { sim_cur()->pebs_record_size = bytes; }
+void sim_inject_pebs_threshold_ignored(bool on) { sim_cur()->pebs_threshold_ignored = on; }
+void sim_inject_pebs_no_reload(bool on) { sim_cur()->pebs_no_reload = on; }

@@ -3,25 +3,14 @@
 #include "test.h"
 #include "fake_hw.h"
 #include "cmd/cli.h"
-#include "host/capture.h"
+#include "cli_run.h"
 
 static char out[16384];
 
 /* Runs a command line (words separated by blanks) and captures output. */
 static int run(const char *line, struct global_opts *g)
 {
-	static char buf[1024];
-	char *argv[CLI_MAX_ARGS + 1];
-	const char *err;
-	struct global_opts local = { 0 };
-
-	snprintf(buf, sizeof(buf), "bareperf %s", line);
-	int argc = cli_split(buf, argv, CLI_MAX_ARGS, &err);
-	assert_true(argc > 0);
-	host_capture_start(out, sizeof(out));
-	int rc = cli_main(argc, argv, g ? g : &local);
-	host_capture_stop();
-	return rc;
+	return cli_run_line(line, g, out, sizeof(out));
 }
 
 static void test_split(void **state)

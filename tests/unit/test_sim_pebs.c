@@ -248,6 +248,58 @@ static void test_load_latency_threshold(void **state)
 	assert_int_equal(hw_rdmsr(msr_pmc(3)), 7);
 }
 
+/* Injected faults for the selftest's broken models: records shorter than
+ * the format (index and adaptive size field say so), a PMI per record
+ * whatever the threshold, no reload from the DS reset value. */
+static void test_inject_record_size(void **state)
+{
+	open_model("skl");
+	ds_setup(&ds, 4096, 4096);
+	sim_inject_pebs_record_size(192);
+	pebs_gp(0, 3, 3, 0);
+	fire(3);
+	assert_int_equal(ds_index_used(&ds), 192);
+	assert_int_equal(rec_u64(&ds, 8), EV_IP + EV_LEN);	/* RIP at 8: fields up to the cut */
+	sim_inject_pebs_record_size(0);
+	fire(3);
+	assert_int_equal(ds_index_used(&ds), 192 + 200);
+}
+
+static void test_inject_adaptive_record_size(void **state)
+{
+	open_model("icx");
+	ds_setup(&ds, 4096, 4096);
+	sim_inject_pebs_record_size(48);
+	pebs_gp(0, 3, 3, 0);
+	fire(3);
+	assert_int_equal(ds_index_used(&ds), 48);
+	assert_int_equal(rec_u64(&ds, 0) >> 48, 48);
+}
+
+static void test_inject_threshold_ignored(void **state)
+{
+	open_model("icx");
+	hook_irqs();
+	unmask_lvt_pc();
+	ds_setup(&ds, 4096, 4 * 32);
+	sim_inject_pebs_threshold_ignored(true);
+	pebs_gp(0, 10, 10, 0);
+	fire(10);
+	assert_int_equal(irqs.count, 1);
+	assert_true(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_OVF_BUFFER);
+}
+
+static void test_inject_no_reload(void **state)
+{
+	open_model("skl");
+	ds_setup(&ds, 4096, 4096);
+	sim_inject_pebs_no_reload(true);
+	pebs_gp(0, 10, 100, 0);
+	fire(13);
+	assert_int_equal(ds_index_used(&ds), 200);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 3);	/* wrapped through 0, not reloaded */
+}
+
 /* Every model with PEBS: a record lands at the buffer base with the
  * format's size, the eventing IP where the format keeps it, and the index
  * advances by exactly that size. */
@@ -316,6 +368,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_load_latency_threshold, close_model),
 		cmocka_unit_test_teardown(test_record_per_model_format, close_model),
 		cmocka_unit_test_teardown(test_core2_restrictions, close_model),
+		cmocka_unit_test_teardown(test_inject_record_size, close_model),
+		cmocka_unit_test_teardown(test_inject_adaptive_record_size, close_model),
+		cmocka_unit_test_teardown(test_inject_threshold_ignored, close_model),
+		cmocka_unit_test_teardown(test_inject_no_reload, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -233,6 +233,24 @@ static void test_fault_injection(void **state)
 	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, 1, "MISC_ENABLE");
 }
 
+/* Injected: delivery leaves LVT PC unmasked (SDM 11.5.1 says it sets the
+ * mask bit), so the handler sees its own unmasked value. */
+static void test_inject_lvt_pc_no_mask(void **state)
+{
+	open_model("skl");
+	hook_irqs();
+	unmask_lvt_pc();
+	sim_inject_lvt_pc_no_mask(true);
+	sim_inject_spurious_pmi();
+	assert_int_equal(irqs.count, 1);
+	assert_int_equal(irqs.lvt_seen[0], APIC_LVT_DELIVERY_FIXED | PMI_VECTOR);
+	sim_inject_lvt_pc_no_mask(false);
+	hw_mmio_write32(XAPIC_BASE + APIC_EOI, 0);
+	sim_inject_spurious_pmi();
+	assert_int_equal(irqs.count, 2);
+	assert_true(irqs.lvt_seen[1] & APIC_LVT_MASKED);
+}
+
 /* An interrupt with no hook registered is a loud model error. */
 static void test_no_hook_is_loud(void **state)
 {
@@ -256,6 +274,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_xapic_ipi, close_model),
 		cmocka_unit_test_teardown(test_snapshot_compare, close_model),
 		cmocka_unit_test_teardown(test_fault_injection, close_model),
+		cmocka_unit_test_teardown(test_inject_lvt_pc_no_mask, close_model),
 		cmocka_unit_test_teardown(test_no_hook_is_loud, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,172 @@
+/* `bareperf selftest [--json] [CHECK...]`: does this machine's PMU work?
+ * Runs the checks of pmu/selftest.h with the PMU taken over (and given
+ * back) by the session, and prints a PASS/FAIL/SKIP table with a reason
+ * for each. Exit status 0 when nothing failed. */
+#include "cli.h"
+#include "backend.h"
+#include "session.h"
+#include "../lib/out.h"
+#include "../lib/str.h"
+#include "../pmu/hw.h"
+#include "../pmu/selftest.h"
+
+struct selftest_opts {
+	bool json;
+	u32 mask;		/* checks to run; 0 until one is named */
+};
+
+static void list_checks(void)
+{
+	for (int c = 0; c < SELFTEST_COUNT; c++)
+		err_printf("%s%s", c ? ", " : "", selftest_check_name((enum selftest_check)c));
+	err_printf(")\n");
+}
+
+static int parse_opts(int argc, char **argv, struct selftest_opts *o)
+{
+	o->json = false;
+	o->mask = 0;
+	for (int i = 1; i < argc; i++) {
+		if (bp_strcmp(argv[i], "--json") == 0) {
+			o->json = true;
+			continue;
+		}
+		int c = argv[i][0] == '-' ? -1 : selftest_check_find(argv[i]);
+		if (c < 0) {
+			err_printf("bareperf selftest: %s '%s' (checks: ",
+				   argv[i][0] == '-' ? "unknown option" : "unknown check", argv[i]);
+			list_checks();
+			return EXIT_USAGE;
+		}
+		o->mask |= BIT(c);
+	}
+	if (!o->mask)
+		o->mask = (u32)GENMASK(SELFTEST_COUNT - 1, 0);
+	return EXIT_OK;
+}
+
+struct tally {
+	unsigned passed, failed, skipped;
+};
+
+static struct tally count_verdicts(const struct selftest_result *r, u32 mask)
+{
+	struct tally t = { 0, 0, 0 };
+	for (int c = 0; c < SELFTEST_COUNT; c++) {
+		if (!(mask & BIT(c)))
+			continue;
+		t.passed += r[c].verdict == SELFTEST_PASS;
+		t.failed += r[c].verdict == SELFTEST_FAIL;
+		t.skipped += r[c].verdict == SELFTEST_SKIP;
+	}
+	return t;
+}
+
+static void print_header(const struct pmu_caps *c)
+{
+	out_printf("bareperf selftest on %s (%s)\n", c->brand[0] ? c->brand : c->vendor,
+		   hw_current()->name);
+	if (caps_has_pmu(c))
+		out_printf("perfmon v%u: %u GP x %u bits, %u fixed x %u bits; PEBS %s (format %u)\n\n",
+			   c->version, (unsigned)__builtin_popcount(c->gp_mask), c->gp_width,
+			   (unsigned)__builtin_popcount(c->fixed_mask), c->fixed_width,
+			   caps_has_pebs(c) ? "available" : "not available", c->pebs_format);
+	else
+		out_printf("no architectural PMU\n\n");
+}
+
+static void print_table(const struct selftest_result *r, u32 mask)
+{
+	out_printf("%-16s %-6s %s\n", "check", "result", "reason");
+	for (int c = 0; c < SELFTEST_COUNT; c++)
+		if (mask & BIT(c))
+			out_printf("%-16s %-6s %s\n", selftest_check_name((enum selftest_check)c),
+				   selftest_verdict_name(r[c].verdict), r[c].reason);
+	struct tally t = count_verdicts(r, mask);
+	out_printf("\n%u passed, %u failed, %u skipped\n", t.passed, t.failed, t.skipped);
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void print_json_string(const char *s)
+{
+	out_puts("\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			out_printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			out_printf("\\u%04x", (unsigned char)*s);
+		else
+			out_printf("%c", *s);
+	}
+	out_puts("\"");
+}
+
+static void print_json(const struct selftest_result *r, u32 mask)
+{
+	struct tally t = count_verdicts(r, mask);
+	out_printf("{\"backend\":");
+	print_json_string(hw_current()->name);
+	out_printf(",\"emulated\":%s,\"checks\":[", backend_is_emulated() ? "true" : "false");
+	bool first = true;
+	for (int c = 0; c < SELFTEST_COUNT; c++) {
+		if (!(mask & BIT(c)))
+			continue;
+		out_printf("%s{\"name\":\"%s\",\"result\":\"%s\",\"reason\":", first ? "" : ",",
+			   selftest_check_name((enum selftest_check)c),
+			   selftest_verdict_name(r[c].verdict));
+		print_json_string(r[c].reason);
+		out_puts("}");
+		first = false;
+	}
+	out_printf("],\"passed\":%u,\"failed\":%u,\"skipped\":%u}\n", t.passed, t.failed, t.skipped);
+}
+
+static void report(const struct session *s, const struct selftest_opts *o,
+		   const struct selftest_result *r)
+{
+	if (o->json) {
+		print_json(r, o->mask);
+		return;
+	}
+	print_header(&s->caps);
+	print_table(r, o->mask);
+}
+
+static struct session sess;	/* exit hooks reach it after the command */
+
+static int selftest_main(int argc, char **argv, const struct global_opts *g)
+{
+	struct selftest_opts o;
+	struct selftest_result r[SELFTEST_COUNT];
+	int rc = parse_opts(argc, argv, &o);
+	if (rc != EXIT_OK)
+		return rc;
+	bp_memset(&sess, 0, sizeof(sess));
+	if (!o.json)
+		backend_banner();
+	rc = session_probe(&sess, "selftest");
+	if (rc != EXIT_OK) {
+		/* No PMU: every check says why it could not run. */
+		selftest_run(&sess.caps, o.mask, r);
+		report(&sess, &o, r);
+		return rc;
+	}
+	if ((rc = session_start(&sess, g, "selftest")) != EXIT_OK)
+		return rc;
+	selftest_run(&sess.caps, o.mask, r);
+	session_stop(&sess);
+	report(&sess, &o, r);
+	return count_verdicts(r, o.mask).failed ? EXIT_FAILURE_STATUS : EXIT_OK;
+}
+
+const struct command cmd_selftest = {
+	.name = "selftest",
+	.summary = "check that this machine's PMU works (PASS/FAIL/SKIP per check)",
+	.usage = " [--json] [CHECK...]\n\n"
+		 "  CHECK   run only these: counters, widths, overflow-pmi, lvt-mask,\n"
+		 "          pebs-record, pebs-threshold, auto-reload (default: all)\n"
+		 "  --json  one JSON object with each check's result and reason\n\n"
+		 "  Exit status 0 when no check failed, 1 when one did, 3 without a PMU.\n"
+		 "  The PMU, IA32_DS_AREA, LVT PC and the PMI gate are left as found.",
+	.run = selftest_main,
+};
