@@ -67,7 +67,9 @@ u64 pmu_counters_in_use(const struct pmu_caps *caps);
  * 0x43003c), fixed1". Returns the full length, like snprintf. */
 int pmu_describe_in_use(const struct pmu_caps *caps, u64 mask, char *buf, size_t len);
 
-/* Saves the PMU state, stops every counter and takes the PMU over.
+/* Saves the PMU state, stops every counter and takes the PMU over. The
+ * PMU is left disabled (as after one pmu_disable()): add the events, then
+ * the first pmu_enable() starts counting; a pmu_disable() before it nests.
  * Fails (returns -1 with a message in err) when the CPU has no usable
  * PMU, or when counters are already running and force is false. */
 int pmu_open(struct pmu *p, const struct pmu_caps *caps, bool force, char *err, size_t errlen);
