@@ -241,7 +241,9 @@ static int alloc_slots(struct pmu *p, int want, int *ids)
 
 static void update_count(struct pmu *p, struct pmu_slot *sl)
 {
-	if (sl->counter == COUNTER_NONE)
+	/* A dirty slot has a counter but has not been programmed yet: the
+	 * counter still holds its previous owner's value. */
+	if (sl->counter == COUNTER_NONE || sl->dirty)
 		return;
 	u64 raw = counter_read(sl->counter);
 	sl->count += counter_delta(sl->prev_raw, raw, counter_mask(&p->caps, sl->counter));
