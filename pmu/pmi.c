@@ -107,8 +107,13 @@ static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r
 			c->st.unexpected += slot < 0;
 			continue;
 		}
+		/* A bit whose counter has not wrapped (stuck, or set again
+		 * after a reload) carries no sample. */
+		if (!pmu_reload(p, slot)) {
+			c->st.not_wrapped++;
+			continue;
+		}
 		emit_sample(c, slot, r);
-		pmu_reload(p, slot);
 	}
 	return status;
 }

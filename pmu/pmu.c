@@ -440,9 +440,15 @@ int pmu_event_on(const struct pmu *p, int counter)
 	return -1;
 }
 
-void pmu_reload(struct pmu *p, int id)
+bool pmu_reload(struct pmu *p, int id)
 {
 	struct pmu_slot *sl = &p->slot[id];
 	update_count(p, sl);
+	/* Preset to -period, the counter's top bit stays set until it wraps
+	 * (periods are at most half the range): set means no overflow yet. */
+	u64 mask = counter_mask(&p->caps, sl->counter);
+	if (sl->prev_raw & (mask & ~(mask >> 1)))
+		return false;
 	program_counter_value(p, sl);
+	return true;
 }

@@ -102,7 +102,8 @@ int pmu_counter_of(const struct pmu *p, int id);
 /* Sampling: the event on a counter, -1 if none. */
 int pmu_event_on(const struct pmu *p, int counter);
 /* Sampling: after an overflow, account one period and preset the counter
- * for the next one. */
-void pmu_reload(struct pmu *p, int id);
+ * for the next one. Returns false, and leaves the counter alone, when it
+ * has not wrapped since it was preset (a stale or stuck status bit). */
+bool pmu_reload(struct pmu *p, int id);
 
 #endif
