@@ -341,6 +341,7 @@ static void program_counter_value(struct pmu *p, struct pmu_slot *sl)
 	u64 start = sl->period ? counter_preset(&p->caps, sl->counter, sl->period) : 0;
 	counter_write(&p->caps, sl->counter, start);
 	sl->prev_raw = start;
+	sl->preset_period = sl->period;
 	sl->dirty = false;
 }
 

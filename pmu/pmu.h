@@ -30,6 +30,7 @@ struct pmu_slot {
 	u64 count;		/* 64-bit count, wrap-proof */
 	u64 prev_raw;		/* counter value at the last update */
 	u64 period;		/* sampling period; 0 = counting */
+	u64 preset_period;	/* period the counter was last preset with */
 	bool pebs;		/* sampled with PEBS (precise > 0) */
 	bool dirty;		/* counter value must be (re)written */
 };
