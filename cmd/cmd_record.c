@@ -256,12 +256,12 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		pebs_loss_describe(&r->smp.loss, what, sizeof(what));
 		out_printf("[ %s ]\n", what);
 	}
-	if (st->ring_full || st->throttled || st->spurious || st->unexpected)
+	if (st->ring_full || st->throttled || st->spurious || st->unexpected || st->not_wrapped)
 		out_printf("[ PMI: %llu ring full, %llu throttled (%llu times), %llu spurious, "
-			   "%llu unexpected overflows ]\n",
+			   "%llu unexpected overflows, %llu status bits without a wrap ]\n",
 			   (unsigned long long)st->ring_full, (unsigned long long)st->throttled,
 			   (unsigned long long)st->throttle_events, (unsigned long long)st->spurious,
-			   (unsigned long long)st->unexpected);
+			   (unsigned long long)st->unexpected, (unsigned long long)st->not_wrapped);
 	if (st->stuck_status)
 		err_printf("bareperf record: GLOBAL_STATUS bits 0x%llx would not clear: "
 			   "sampling was stopped\n", (unsigned long long)st->stuck_status);

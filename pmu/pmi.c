@@ -55,9 +55,10 @@ static bool throttle_check(struct pmi_ctx *c)
 	return c->throttled;
 }
 
-static void emit_sample(struct pmi_ctx *c, int slot, const struct pmi_regs *r)
+/* period: the one that just elapsed (frequency mode may already have
+ * chosen another for the next reload). */
+static void emit_sample(struct pmi_ctx *c, int slot, u64 period, const struct pmi_regs *r)
 {
-	const struct pmu_slot *sl = &c->pmu->slot[slot];
 	if (c->throttled) {
 		c->st.throttled++;
 		return;
@@ -70,7 +71,7 @@ static void emit_sample(struct pmi_ctx *c, int slot, const struct pmi_regs *r)
 	s->ip = r->ip;
 	s->tsc = hw_rdtsc();	/* the clock PEBS records carry */
 	s->addr = s->weight = s->data_src = 0;
-	s->period = sl->period;
+	s->period = period;
 	s->event = c->event_of_slot[slot];
 	s->cpu = c->cpu;
 	s->flags = BP_SAMPLE_TIME;
@@ -107,8 +108,14 @@ static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r
 			c->st.unexpected += slot < 0;
 			continue;
 		}
-		emit_sample(c, slot, r);
-		pmu_reload(p, slot);
+		/* A bit whose counter has not wrapped (stuck, or set again
+		 * after a reload) carries no sample. */
+		u64 elapsed = p->slot[slot].preset_period;
+		if (!pmu_reload(p, slot)) {
+			c->st.not_wrapped++;
+			continue;
+		}
+		emit_sample(c, slot, elapsed, r);
 	}
 	return status;
 }

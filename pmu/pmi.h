@@ -29,6 +29,7 @@ struct pmi_stats {
 	u64 overflows;		/* counter overflow bits handled */
 	u64 buffer_pmis;	/* PMIs for the PEBS threshold (bit 62) */
 	u64 unexpected;		/* overflow bits of counters we do not use */
+	u64 not_wrapped;	/* overflow bits of a counter that had not wrapped */
 	u64 samples;		/* PMI-mode samples delivered */
 	u64 ring_full;		/* PMI-mode samples dropped: ring full */
 	u64 throttled;		/* PMI-mode samples dropped: throttled */

@@ -241,7 +241,9 @@ static int alloc_slots(struct pmu *p, int want, int *ids)
 
 static void update_count(struct pmu *p, struct pmu_slot *sl)
 {
-	if (sl->counter == COUNTER_NONE)
+	/* A dirty slot has a counter but has not been programmed yet: the
+	 * counter still holds its previous owner's value. */
+	if (sl->counter == COUNTER_NONE || sl->dirty)
 		return;
 	u64 raw = counter_read(sl->counter);
 	sl->count += counter_delta(sl->prev_raw, raw, counter_mask(&p->caps, sl->counter));
@@ -339,6 +341,7 @@ static void program_counter_value(struct pmu *p, struct pmu_slot *sl)
 	u64 start = sl->period ? counter_preset(&p->caps, sl->counter, sl->period) : 0;
 	counter_write(&p->caps, sl->counter, start);
 	sl->prev_raw = start;
+	sl->preset_period = sl->period;
 	sl->dirty = false;
 }
 
@@ -438,9 +441,15 @@ int pmu_event_on(const struct pmu *p, int counter)
 	return -1;
 }
 
-void pmu_reload(struct pmu *p, int id)
+bool pmu_reload(struct pmu *p, int id)
 {
 	struct pmu_slot *sl = &p->slot[id];
 	update_count(p, sl);
+	/* Preset to -period, the counter's top bit stays set until it wraps
+	 * (periods are at most half the range): set means no overflow yet. */
+	u64 mask = counter_mask(&p->caps, sl->counter);
+	if (sl->prev_raw & (mask & ~(mask >> 1)))
+		return false;
 	program_counter_value(p, sl);
+	return true;
 }

@@ -30,6 +30,7 @@ struct pmu_slot {
 	u64 count;		/* 64-bit count, wrap-proof */
 	u64 prev_raw;		/* counter value at the last update */
 	u64 period;		/* sampling period; 0 = counting */
+	u64 preset_period;	/* period the counter was last preset with */
 	bool pebs;		/* sampled with PEBS (precise > 0) */
 	bool dirty;		/* counter value must be (re)written */
 };
@@ -67,7 +68,9 @@ u64 pmu_counters_in_use(const struct pmu_caps *caps);
  * 0x43003c), fixed1". Returns the full length, like snprintf. */
 int pmu_describe_in_use(const struct pmu_caps *caps, u64 mask, char *buf, size_t len);
 
-/* Saves the PMU state, stops every counter and takes the PMU over.
+/* Saves the PMU state, stops every counter and takes the PMU over. The
+ * PMU is left disabled (as after one pmu_disable()): add the events, then
+ * the first pmu_enable() starts counting; a pmu_disable() before it nests.
  * Fails (returns -1 with a message in err) when the CPU has no usable
  * PMU, or when counters are already running and force is false. */
 int pmu_open(struct pmu *p, const struct pmu_caps *caps, bool force, char *err, size_t errlen);
@@ -100,7 +103,8 @@ int pmu_counter_of(const struct pmu *p, int id);
 /* Sampling: the event on a counter, -1 if none. */
 int pmu_event_on(const struct pmu *p, int counter);
 /* Sampling: after an overflow, account one period and preset the counter
- * for the next one. */
-void pmu_reload(struct pmu *p, int id);
+ * for the next one. Returns false, and leaves the counter alone, when it
+ * has not wrapped since it was preset (a stale or stuck status bit). */
+bool pmu_reload(struct pmu *p, int id);
 
 #endif

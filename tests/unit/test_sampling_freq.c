@@ -1,0 +1,95 @@
+/* pmu/sampling: frequency mode (-F). The main flow's tick adapts each
+ * PMI-mode period to the rate the event counted at since the last tick,
+ * so that samples per second approach the target. Time is the host's
+ * monotonic clock (as the sim drive uses it): the test sleeps a known
+ * while between ticks and runs the model at a fixed number of cycles per
+ * tick, i.e. at a known rate. */
+#define _GNU_SOURCE
+#include <time.h>
+#include "test_sampling_support.h"
+#include "lib/plat.h"
+
+#define FREQ        2000	/* Hz */
+#define TICK_NS     4000000L	/* 4 ms */
+#define CYCLES_TICK 4000000ULL	/* 10^9 cycles a second */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void tick(void)
+{
+	struct timespec ts = { 0, TICK_NS };
+	nanosleep(&ts, NULL);
+	sim_run(CYCLES_TICK, CYCLES_TICK / 2, RUN_IP);
+	sampling_tick(&smp);
+}
+
+static void test_frequency_mode_approaches_target(void **state)
+{
+	struct sampling_opts o = { .freq = FREQ };
+	start_sampling("icx", "cycles", &o, false);
+	assert_int_equal(smp.period[0], SAMPLING_DEFAULT_PERIOD);	/* first guess */
+	for (int i = 0; i < 10; i++)			/* settle */
+		tick();
+	poll_samples();
+	u32 settled = ngot;
+	double t0 = now_s();
+	for (int i = 0; i < 50; i++)
+		tick();
+	double secs = now_s() - t0;
+	poll_samples();
+	double rate = (ngot - settled) / secs;
+	print_message("# -F %d: %.0f samples/s over %.3f s, period %llu\n", FREQ, rate, secs,
+		      (unsigned long long)smp.period[0]);
+	assert_true(rate > FREQ * 0.7 && rate < FREQ * 1.3);
+	/* 10^9 events/s / 2000 Hz: about 500,000 */
+	assert_true(smp.period[0] > 300000 && smp.period[0] < 700000);
+	stop_sampling();
+	/* each sample stands for the period its counter was preset with, so
+	 * the periods add up to the events counted, less the last partial one */
+	u64 sum = 0;
+	for (u32 i = 0; i < ngot; i++)
+		sum += got[i].period;
+	u64 count = pmu_read(&pmu, smp.id[0]);
+	assert_true(sum <= count);
+	assert_true(count - sum < 2 * smp.period[0] + SAMPLING_DEFAULT_PERIOD);
+	assert_accounting(model_stats().overflows);
+	finish_sampling();
+}
+
+/* The sample's period is the one that elapsed, not the one the tick just
+ * chose for the next reload (perf: hw.last_period). */
+static void test_sample_carries_elapsed_period(void **state)
+{
+	struct sampling_opts o = { .freq = 1000 };
+	start_sampling("icx", "cycles", &o, false);
+	u64 first = smp.period[0];
+	sim_run(first - 10, 1, RUN_IP);
+	smp.last_adjust -= plat_ticks_per_second() / 100;	/* as if 10 ms had passed */
+	sampling_tick(&smp);
+	u64 next = smp.period[0];
+	assert_int_not_equal(next, first);
+	sim_run(10, 1, RUN_IP);				/* the first period ends */
+	poll_samples();
+	assert_int_equal(ngot, 1);
+	assert_int_equal(got[0].period, first);
+	sim_run(next, 1, RUN_IP);
+	poll_samples();
+	assert_int_equal(ngot, 2);
+	assert_int_equal(got[1].period, next);
+	stop_sampling();
+	finish_sampling();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_frequency_mode_approaches_target, close_model),
+		cmocka_unit_test_teardown(test_sample_carries_elapsed_period, close_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,123 @@
+/* pmu/sampling + pmu/pmi: PMI-mode sampling on every model, a spurious
+ * PMI, a PMI storm (throttling), a stuck GLOBAL_STATUS bit (issue 5 items
+ * 1, 2, 7, 8). Each test ends with the PMU and APIC as found. */
+#include "test_sampling_support.h"
+
+static const char *all_models[] = { "icx", "skl", "spr", "adl", "nhm", "hsw", "core2" };
+#define NMODELS (sizeof(all_models) / sizeof(all_models[0]))
+
+/* SDM 20.2: the counter preset to -period overflows after period events;
+ * the handler samples the interrupted IP and presets it again. */
+static void test_pmi_mode_every_model(void **state)
+{
+	for (size_t m = 0; m < NMODELS; m++) {
+		struct sampling_opts o = opts_period(10007);
+		start_sampling(all_models[m], "cycles,branches", &o, false);
+		run_ip = RUN_IP;
+		sim_run(600000, 300000, run_ip);		/* 59 cycles samples */
+		run_ip = RUN_IP + 0x100;
+		sim_run(400000, 200000, run_ip);		/* 40 more (99 in all) */
+		sim_events(0xC4, 0x00, 50035, run_ip);		/* 5 branches samples */
+		stop_sampling();
+		struct sim_stats st = model_stats();
+		u32 at[2] = { 0 }, per_event[2] = { 0 };
+		for (u32 i = 0; i < ngot; i++) {
+			assert_true(got[i].ip == RUN_IP || got[i].ip == RUN_IP + 0x100);
+			assert_int_equal(got[i].period, 10007);
+			at[got[i].ip != RUN_IP]++;
+			per_event[got[i].event]++;
+		}
+		assert_int_equal(per_event[0], 1000000 / 10007);
+		assert_int_equal(per_event[1], 50035 / 10007);
+		assert_int_equal(at[0], 600000 / 10007);
+		/* one PMI per sample */
+		assert_int_equal(smp.pmi.st.pmis, ngot);
+		assert_int_equal(st.pmis_delivered, ngot);
+		assert_int_equal(smp.pmi.st.spurious + smp.pmi.st.unexpected, 0);
+		/* reload keeps the 64-bit count exact */
+		assert_int_equal(pmu_read(&pmu, smp.id[0]), 1000000);
+		assert_int_equal(pmu_read(&pmu, smp.id[1]), 50035);
+		assert_accounting(st.overflows);
+		finish_sampling();
+		sim_close();
+	}
+}
+
+/* A PMI with GLOBAL_STATUS clear: counted, no sample, LVT PC unmasked. */
+static void test_spurious_pmi(void **state)
+{
+	struct sampling_opts o = opts_period(10007);
+	start_sampling("icx", "cycles", &o, false);
+	sim_inject_spurious_pmi();
+	assert_int_equal(smp.pmi.st.pmis, 1);
+	assert_int_equal(smp.pmi.st.spurious, 1);
+	assert_false(sim_regs()->lvt_pc & APIC_LVT_MASKED);
+	sim_run(100070, 50000, RUN_IP);			/* sampling still works */
+	stop_sampling();
+	assert_int_equal(ngot, 10);
+	assert_accounting(model_stats().overflows);
+	finish_sampling();
+}
+
+/* More PMIs than SAMPLING_MAX_PMIS_PER_S allows in a window: throttling
+ * stops the sampling counters, counts what it drops, and the main flow's
+ * tick starts them again. */
+static void test_pmi_storm_throttles(void **state)
+{
+	struct sampling_opts o = opts_period(100);
+	start_sampling("icx", "cycles", &o, true);
+	u64 limit = smp.pmi.max_pmis_per_window;
+	assert_true(limit > 0);
+	sim_run(100 * (limit + 500), 1000, RUN_IP);	/* in microseconds of real time */
+	assert_int_equal(smp.pmi.st.throttle_events, 1);
+	assert_true(smp.pmi.st.throttled >= 1);
+	assert_true(smp.pmi.throttled);
+	u64 pmis = smp.pmi.st.pmis;
+	assert_true(pmis <= limit + 1);
+	assert_false(sim_regs()->global_ctrl & BIT(pmu_counter_of(&pmu, smp.id[0])));
+	sim_run(100000, 1000, RUN_IP);			/* throttled: no PMI */
+	assert_int_equal(smp.pmi.st.pmis, pmis);
+	poll_samples();
+	sampling_tick(&smp);				/* next window */
+	assert_false(smp.pmi.throttled);
+	sim_run(1000, 10, RUN_IP);
+	assert_int_equal(smp.pmi.st.pmis, pmis + 10);
+	stop_sampling();
+	assert_accounting(model_stats().overflows);
+	finish_sampling();
+}
+
+/* A status bit no acknowledgement clears: the handler gives up after
+ * PMI_MAX_LOOPS rounds, reports the bit, leaves the PMU stopped, and does
+ * not invent samples for the overflow it already handled. */
+static void test_stuck_status_bit(void **state)
+{
+	struct sampling_opts o = opts_period(10007);
+	start_sampling("icx", "branches", &o, false);
+	int c = pmu_counter_of(&pmu, smp.id[0]);
+	sim_events(0xC4, 0x00, 10006, RUN_IP);
+	sim_inject_stuck_status(BIT(c));
+	sim_events(0xC4, 0x00, 1, RUN_IP);		/* the overflow: one PMI */
+	assert_int_equal(smp.pmi.st.pmis, 1);
+	assert_int_equal(smp.pmi.st.stuck_status, BIT(c));
+	assert_true(smp.pmi.stopped);
+	assert_int_equal(sim_regs()->global_ctrl, 0);
+	sim_events(0xC4, 0x00, 100000, RUN_IP);		/* stopped: nothing more */
+	assert_int_equal(smp.pmi.st.pmis, 1);
+	stop_sampling();
+	assert_int_equal(ngot, 1);
+	assert_accounting(model_stats().overflows);
+	sim_inject_stuck_status(0);
+	finish_sampling();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_pmi_mode_every_model, close_model),
+		cmocka_unit_test_teardown(test_spurious_pmi, close_model),
+		cmocka_unit_test_teardown(test_pmi_storm_throttles, close_model),
+		cmocka_unit_test_teardown(test_stuck_status_bit, close_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
