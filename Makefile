@@ -125,11 +125,11 @@ test: deps
 	@$(MAKE) --no-print-directory all unit
 	@tools/run-tests
 
+# `make run`: record the soak workload in QEMU and show perf report;
+# `make run RUN_ARGS="..."` boots the image with another command line.
 run: deps
 	@$(MAKE) --no-print-directory all
-	tools/qemu-run -- $(RUN_ARGS)
-
-RUN_ARGS ?= info
+	@if [ -n "$(RUN_ARGS)" ]; then tools/qemu-run -- $(RUN_ARGS); else tools/run-demo; fi
 
 clean:
 	rm -rf $(BUILD) out

@@ -230,8 +230,13 @@ static void adjust_periods(struct sampling *s, u64 now)
 void sampling_tick(struct sampling *s)
 {
 	u64 now = plat_ticks();
-	if (s->freq)
+	if (s->freq) {
+		/* Counters stopped while we read them: a PMI cannot update a
+		 * slot between our read and our write. */
+		pmu_disable(s->pmu);
 		adjust_periods(s, now);
+		pmu_enable(s->pmu);
+	}
 	pmi_unthrottle(&s->pmi);
 }
 
