@@ -232,7 +232,10 @@ static void on_timer(void *ctx)
 	sampling_tick(&r->smp);
 	drain_ring(r);
 	if (now >= r->next_progress) {
-		perfdata_flush(r->pd);	/* a file cut after this point is readable */
+		/* A file cut after this point is readable: the header covers
+		 * the data so far, and the firmware's file system has it. */
+		perfdata_flush(r->pd);
+		plat_file_sync(r->file);
 		progress(r, now);
 		r->next_progress = now + plat_ticks_per_second();
 	}
