@@ -4,6 +4,7 @@
 #include "../lib/str.h"
 #include "../pmu/hw.h"
 #include "../sim/sim.h"
+#include "../sim/sim_api.h"
 
 static bool sim_active;
 
@@ -50,4 +51,9 @@ void backend_banner(void)
 	if (backend_is_emulated())
 		out_printf("*** EMULATED PMU (%s): figures come from bareperf's model, "
 			   "not from hardware ***\n", hw_current()->name);
+}
+
+u32 backend_cpu_count(void)
+{
+	return sim_active ? sim_cpu_count() : plat_cpu_count();
 }

@@ -12,5 +12,7 @@ void backend_release(void);
 bool backend_is_emulated(void);
 /* Prints the banner that marks emulated results; nothing on hardware. */
 void backend_banner(void);
+/* Logical CPUs: the model's when emulated, else the firmware's. */
+u32 backend_cpu_count(void);
 
 #endif
