@@ -141,9 +141,10 @@ fuzz-build:
 		EXTRA_CFLAGS="$(SAN_FLAGS) -fsanitize=fuzzer-no-link \
 		-fsanitize-coverage-ignorelist=fuzz/coverage-ignore.txt" fuzzers
 fuzzers: $(FUZZ_BIN)
-$(HOSTDIR)/fuzz_%: fuzz/fuzz_%.c $(HOSTDIR)/libcore.a
+.SECONDARY: $(FUZZ_BIN:$(HOSTDIR)/%=$(HOSTDIR)/obj/fuzz/%.o)
+$(HOSTDIR)/fuzz_%: $(HOSTDIR)/obj/fuzz/fuzz_%.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
 	@echo "  FUZZ    $@"
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(HOSTDIR)/libcore.a -lm
+	$(Q)$(HOST_LINK) $< @SYMTAB@ $(HOSTDIR)/libcore.a -fsanitize=fuzzer -lm
 fuzz: fuzz-build
 	@tools/run-fuzz $(FUZZ_SECONDS)
 
