@@ -1,8 +1,8 @@
 /* The command line on arbitrary bytes: cli_split into words, then cli_main
  * with everything it prints captured, as the image runs a LoadOptions or
- * ESP command line. On main the emulated PMU is still a placeholder, so
- * commands run on the host backend (real CPUID, every MSR access faults),
- * as `build/host/bareperf` does.
+ * ESP command line. Commands run on the backend the line picks, as in
+ * `build/host/bareperf`: the host one by default (real CPUID, every MSR
+ * access faults), the emulated PMU with --pmu=sim:MODEL.
  *
  * Input: the whole line (an embedded NUL ends it). Checked: the splitter
  * either names an error or returns at most max words, each inside the
