@@ -45,7 +45,7 @@ EFI_OBJ := $(CORE_SRC:%.c=$(EFIDIR)/obj/%.o) $(BOOT_SRC:%.c=$(EFIDIR)/obj/%.o) \
 	$(BOOT_ASM:%.asm=$(EFIDIR)/obj/%.o) $(CORE_ASM:%.asm=$(EFIDIR)/obj/%.o)
 LIBGCC  := $(shell $(EFI_CC) -print-libgcc-file-name)
 
-.PHONY: all efi host test unit e2e run bench clean deps
+.PHONY: all efi host test unit e2e run bench clean deps asan fuzz fuzz-build fuzzers
 all: efi host
 
 deps:
@@ -122,8 +122,31 @@ bench: $(BENCH_BIN)
 
 unit: $(TEST_BIN)
 test: deps
-	@$(MAKE) --no-print-directory all unit
-	@tools/run-tests
+	@$(MAKE) --no-print-directory all unit asan fuzz-build
+	@BAREPERF_SANITIZE=1 tools/run-tests
+
+# ---- sanitizers and fuzzing ---------------------------------------------
+# `make asan`: the unit tests again under ASan+UBSan, in build/asan/.
+# `make fuzz`: the libFuzzer targets fuzz/fuzz_*.c (clang; the host code
+# built again with fuzzer instrumentation in build/fuzz/), each run for
+# FUZZ_SECONDS over its seed corpus fuzz/corpus/NAME/.
+SAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 60
+FUZZ_BIN     := $(patsubst fuzz/%.c,$(HOSTDIR)/%,$(sort $(wildcard fuzz/fuzz_*.c)))
+asan:
+	@$(MAKE) --no-print-directory HOSTDIR=$(BUILD)/asan EXTRA_CFLAGS="$(SAN_FLAGS)" \
+		EXTRA_LDFLAGS="$(SAN_FLAGS)" unit
+fuzz-build:
+	@$(MAKE) --no-print-directory HOSTDIR=$(BUILD)/fuzz HOST_CC=clang \
+		EXTRA_CFLAGS="$(SAN_FLAGS) -fsanitize=fuzzer-no-link \
+		-fsanitize-coverage-ignorelist=fuzz/coverage-ignore.txt" fuzzers
+fuzzers: $(FUZZ_BIN)
+.SECONDARY: $(FUZZ_BIN:$(HOSTDIR)/%=$(HOSTDIR)/obj/fuzz/%.o)
+$(HOSTDIR)/fuzz_%: $(HOSTDIR)/obj/fuzz/fuzz_%.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
+	@echo "  FUZZ    $@"
+	$(Q)$(HOST_LINK) $< @SYMTAB@ $(HOSTDIR)/libcore.a -fsanitize=fuzzer -lm
+fuzz: fuzz-build
+	@tools/run-fuzz $(FUZZ_SECONDS)
 
 # `make run`: record the soak workload in QEMU and show perf report;
 # `make run RUN_ARGS="..."` boots the image with another command line.

@@ -26,21 +26,31 @@ struct list_src {
 
 /* ---- pattern ---------------------------------------------------------- */
 
+/* '*' matches any run, '?' one character, case-insensitively. On a
+ * mismatch only the last '*' takes one more character (a match that an
+ * earlier star could reach, the last one reaches too), so the time is
+ * O(pattern x name) whatever the number of stars; trying every star's
+ * every length took exponential time. */
 static bool glob_match(const char *p, const char *s)
 {
-	for (; *p; p++, s++) {
+	const char *star = NULL, *star_s = NULL;
+
+	while (*s) {
 		if (*p == '*') {
-			for (const char *rest = s;; rest++) {
-				if (glob_match(p + 1, rest))
-					return true;
-				if (!*rest)
-					return false;
-			}
-		}
-		if (!*s || (*p != '?' && bp_tolower(*p) != bp_tolower(*s)))
+			star = p++;
+			star_s = s;
+		} else if (*p && (*p == '?' || bp_tolower(*p) == bp_tolower(*s))) {
+			p++, s++;
+		} else if (star) {
+			p = star + 1;
+			s = ++star_s;
+		} else {
 			return false;
+		}
 	}
-	return !*s;
+	while (*p == '*')
+		p++;
+	return !*p;
 }
 
 static bool substring_match(const char *needle, const char *hay)

@@ -370,6 +370,18 @@ static u64 take(struct body *b, unsigned bytes)
 	return v;
 }
 
+/* Steps over bytes the reader does not keep (take() decodes at most 8). */
+static void skip(struct body *b, u64 bytes)
+{
+	if (b->left < bytes) {
+		b->short_read = true;
+		b->left = 0;
+		return;
+	}
+	b->p += bytes;
+	b->left -= bytes;
+}
+
 static int decode_sample(struct perfdata_reader *r, struct perfdata_record *rec, struct body *b)
 {
 	u64 type = r->attrs[0].sample_type;
@@ -464,7 +476,7 @@ static int decode(struct perfdata_reader *r, struct perfdata_record *rec, struct
 		rec->start = take(b, 8);
 		rec->len = take(b, 8);
 		rec->pgoff = take(b, 8);
-		take(b, 8 + 8 + 8 + 4 + 4);	/* maj/min, ino, generation, prot, flags */
+		skip(b, 8 + 8 + 8 + 4 + 4);	/* maj/min, ino, generation, prot, flags */
 		return decode_name(r, rec, b);
 	default:
 		return 0;	/* other records: header only */

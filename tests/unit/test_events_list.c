@@ -2,6 +2,7 @@
  * answers CPUID like a real one), the architectural fallback, --cpu,
  * patterns and the JSON form. Output is captured from stdout/stderr. */
 #include "test.h"
+#include <time.h>
 #include <unistd.h>
 #include "cmd/cli.h"
 #include "pmu/hw.h"
@@ -195,6 +196,27 @@ static void test_cpu_option_and_json(void **state)
 	assert_int_equal(run_list("a", "b", NULL, NULL), EXIT_USAGE);
 }
 
+/* Several stars: each matches any run, and a pattern with many of them
+ * takes time linear in the names, not exponential (fuzz_cli found
+ * `list --cpu icx m****************"om*o*"` running for minutes). */
+static void test_glob_many_stars(void **state)
+{
+	char pattern[64] = "m";
+	assert_int_equal(run_list("--cpu", "icx", "mem*load*retired*l3*miss", NULL), EXIT_OK);
+	assert_non_null(strstr(out, "mem_load_retired.l3_miss "));
+	assert_null(strstr(out, "mem_load_retired.l2_miss "));
+	assert_int_equal(run_list("--cpu", "icx", "*.l3_miss", NULL), EXIT_OK);
+	assert_non_null(strstr(out, "mem_load_retired.l3_miss "));
+
+	for (int i = 0; i < 40; i++)
+		strcat(pattern, "*");
+	strcat(pattern, "\"om*o*q");
+	clock_t start = clock();
+	assert_int_equal(run_list("--cpu", "icx", pattern, NULL), EXIT_OK);
+	assert_non_null(strstr(out, "no event matches"));
+	assert_true(clock() - start < 2 * CLOCKS_PER_SEC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +225,7 @@ int main(void)
 		cmocka_unit_test_setup(test_unknown_model_arch_only, setup),
 		cmocka_unit_test_setup(test_no_pmu, setup),
 		cmocka_unit_test_setup(test_cpu_option_and_json, setup),
+		cmocka_unit_test_setup(test_glob_many_stars, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

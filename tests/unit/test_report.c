@@ -18,12 +18,14 @@
 #define LOAD_BASE 0x7e4d6000ULL
 #define UNKNOWN_IP 0xdeadbe00ULL	/* outside every mapping */
 
-/* Six functions of distinct code for the samples to land in. */
+/* Six functions of distinct code for the samples to land in. The shift
+ * is done unsigned: a signed one overflows (undefined; UBSan stops). */
 #define HOT_FN(name, k)							\
 	__attribute__((noinline)) long name(long x)			\
 	{								\
 		for (long i = 0; i < x; i++)				\
-			x ^= (x << (k)) + i * (k);			\
+			x ^= (long)(((unsigned long)x << (k)) +		\
+				    (unsigned long)i * (k));		\
 		return x;						\
 	}
 HOT_FN(report_fn_a, 1) HOT_FN(report_fn_b, 2) HOT_FN(report_fn_c, 3)
@@ -217,9 +219,10 @@ static void test_errors(void **state)
 	write_known_shares("good.data");
 	assert_int_equal(run("-i missing.data"), EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "cannot open 'missing.data' in the output folder"));
-	assert_int_equal(plat_file_write("text.data", "hello, this is not perf data at all, "
-					 "but long enough to hold a header ........................"
-					 "......................................................", 150), 0);
+	/* 150 bytes: the text, zero padded (the literal alone is 149) */
+	static const char text[150] = "hello, this is not perf data at all, but long "
+				      "enough to hold a header ...";
+	assert_int_equal(plat_file_write("text.data", text, sizeof(text)), 0);
 	assert_int_equal(run("-i text.data"), EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "text.data: not a perf.data file (no PERFILE2 magic)"));
 	/* The first record's size (offset data + 6) set to 3: not a
