@@ -333,6 +333,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 		session_stop(&r->s);
 		return EXIT_FAILURE_STATUS;
 	}
+	session_show_placement(&r->s, r->ev, r->smp.id, r->n);
 	rc = open_output(r, &o, w->name) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (rc == EXIT_OK)
 		rc = record_workload(r, &o, w, argc, argv);

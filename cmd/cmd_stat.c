@@ -165,6 +165,11 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 		session_stop(&r->s);
 		return EXIT_FAILURE_STATUS;
 	}
+	int ids[SESSION_MAX_EVENTS];
+	for (int i = 0; i < r->n; i++)
+		ids[i] = r->eng.st[i].id;
+	pmu_commit_schedule(&r->s.pmu);
+	session_show_placement(&r->s, r->ev, ids, r->n);
 	r->interval_ms = o.interval_ms;
 	struct workload_result wr;
 	r->next_interval = r->start + (u64)o.interval_ms * plat_ticks_per_second() / 1000;

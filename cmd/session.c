@@ -4,6 +4,8 @@
 #include "../lib/plat.h"
 #include "../pmu/evparse.h"
 #include "../sim/drive.h"
+#include "../pmu/hw.h"
+#include "../sched/sched.h"
 
 int session_probe(struct session *s, const char *cmd)
 {
@@ -43,6 +45,8 @@ int session_start(struct session *s, const struct global_opts *g, const char *cm
 		return EXIT_FAILURE_STATUS;
 	}
 	s->open = true;
+	s->verbose = g->verbose;
+	hw_stats_reset();
 	plat_on_exit(stop_hook, s);
 	if (s->emulated) {
 		const char *why;
@@ -56,8 +60,40 @@ int session_start(struct session *s, const struct global_opts *g, const char *cm
 	return EXIT_OK;
 }
 
+void session_show_placement(const struct session *s, const struct pmu_event *ev,
+			    const int *ids, int n)
+{
+	if (!s->verbose)
+		return;
+	for (int i = 0; i < n; i++) {
+		char where[16] = "not placed";
+		int c = ids[i] >= 0 ? pmu_counter_of(&s->pmu, ids[i]) : COUNTER_NONE;
+		if (c != COUNTER_NONE)
+			sched_format_counter(c, where, sizeof(where));
+		out_printf("[ %s: %s ]\n", ev[i].name, where);
+	}
+}
+
+static void show_statistics(const struct session *s)
+{
+	struct hw_stats st;
+	hw_stats_get(&st);
+	out_printf("[ seam: %llu RDMSR, %llu WRMSR, %llu MMIO reads, %llu MMIO writes ]\n",
+		   (unsigned long long)st.rdmsr, (unsigned long long)st.wrmsr,
+		   (unsigned long long)st.mmio_read, (unsigned long long)st.mmio_write);
+	if (s->driving) {
+		struct sim_drive_stats d;
+		sim_drive_stats(&d);
+		out_printf("[ emulation: %llu ticks (%llu deferred), %llu cycles at %llu cycles/us ]\n",
+			   (unsigned long long)d.ticks, (unsigned long long)d.deferred,
+			   (unsigned long long)d.cycles, (unsigned long long)d.cycles_per_us);
+	}
+}
+
 void session_stop(struct session *s)
 {
+	if (s->verbose && s->open)
+		show_statistics(s);
 	if (s->driving)
 		sim_drive_stop();
 	s->driving = false;

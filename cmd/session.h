@@ -17,6 +17,7 @@ struct session {
 	bool emulated;
 	bool driving;		/* the emulated PMU's tick is running */
 	bool open;
+	int verbose;		/* -v: placement and seam statistics */
 };
 
 /* Reads capabilities and the table. Fails with EXIT_NO_PMU (after saying
@@ -28,7 +29,11 @@ int session_parse_events(struct session *s, const char *cmd, const char *text,
 /* Takes the PMU over (pmu_open) and starts the model's tick when it is
  * emulated. Returns EXIT_OK or a failure status after printing why. */
 int session_start(struct session *s, const struct global_opts *g, const char *cmd);
-/* Gives everything back; safe to call twice. */
+/* With -v: where each event went ("cycles: fixed1"). ids: pmu slots. */
+void session_show_placement(const struct session *s, const struct pmu_event *ev,
+			    const int *ids, int n);
+/* Gives everything back; safe to call twice. With -v, prints the seam's
+ * MSR/MMIO access counts and, when emulated, the drive's figures. */
 void session_stop(struct session *s);
 /* Seconds as a double from plat_ticks() units. */
 double session_seconds(u64 ticks);
