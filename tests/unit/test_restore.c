@@ -90,6 +90,13 @@ static void dead_gp0(void) { sim_inject_dead_counters(BIT(0)); }
 /* Overflow acks that do nothing: a status bit the handler cannot clear,
  * met in the middle of a run. */
 static void acks_ignored(void) { sim_inject_ignored_writes(MSR_IA32_PERF_GLOBAL_OVF_CTRL); }
+static void perfmon_off(void) { sim_inject_perfmon_unavailable(true); }
+/* A hypervisor that advertises 8 GP counters but implements fewer. */
+static void pmc5_read_faults(void) { sim_inject_faulting_reads(msr_pmc(5)); }
+static void evtsel6_read_faults(void) { sim_inject_faulting_reads(msr_perfevtsel(6)); }
+static void pmc3_writes_lost(void) { sim_inject_ignored_writes(msr_a_pmc(3)); }
+static void evtsel2_writes_lost(void) { sim_inject_ignored_writes(msr_perfevtsel(2)); }
+static void fixed2_writes_lost(void) { sim_inject_ignored_writes(msr_fixed_ctr(2)); }
 
 /* ---- commands that do not take the PMU over ------------------------------------ */
 
@@ -206,6 +213,69 @@ static void test_faults_during_run(void **state)
 	run_restored("icx", false, dead_gp0, "stat -e branches soak -n 10000", EXIT_OK, NULL);
 }
 
+static void test_perfmon_disabled(void **state)
+{
+	const char *cmds[] = { "stat soak -n 10000", "record -o r.data soak -n 10000", "selftest" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		run_restored("icx", false, perfmon_off, cmds[i], EXIT_FAILURE_STATUS,
+			     "performance monitoring is disabled in IA32_MISC_ENABLE (bit 7 clear)");
+}
+
+static void test_pebs_disabled_says_why(void **state)
+{
+	run_restored("icx", false, pebs_unavailable,
+		     "record -e br_inst_retired.all_branches:p -o r.data soak -n 10000", EXIT_USAGE,
+		     "(PEBS is disabled in IA32_MISC_ENABLE (bit 12 set)); drop the :p modifier "
+		     "to sample in PMI mode");
+}
+
+/* IA32_PERF_CAPABILITIES[11:8] = 6: a record layout bareperf cannot
+ * decode. PEBS is refused, PMI mode offered, and PMI mode works. */
+static void test_unknown_pebs_format(void **state)
+{
+	run_restored("icx,fmt=6", false, NULL,
+		     "record -e br_inst_retired.all_branches:p -o r.data soak -n 10000",
+		     EXIT_FAILURE_STATUS, "PEBS record format 6 is unknown to bareperf (it decodes "
+		     "formats 0 to 5): PEBS is refused; drop the :p modifier to sample in PMI mode");
+	run_restored("icx,fmt=6", false, NULL, "record -c 10007 -o r.data soak -n 2000000",
+		     EXIT_OK, "PMI mode");
+	assert_null(strstr(out, "record: 0 samples written"));
+	assert_int_equal(cli_run_line("--pmu=sim:icx,fmt=16 info", NULL, out, sizeof(out)), EXIT_USAGE);
+	assert_non_null(strstr(out, "unknown model option 'fmt=16' (known: x2apic, fmt=0..15)"));
+}
+
+/* Counters advertised but not implemented: checked before trusted. */
+static void test_counters_not_implemented(void **state)
+{
+	const char *cmds[] = { "stat soak -n 10000", "record -o r.data soak -n 10000" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run_restored("icx", false, pmc5_read_faults, cmds[i], EXIT_FAILURE_STATUS,
+			     "gp5: reading its count (MSR 0xc6) faults although CPUID advertises "
+			     "the counter; the PMU advertises counters it does not implement");
+		run_restored("icx", false, evtsel6_read_faults, cmds[i], EXIT_FAILURE_STATUS,
+			     "gp6: reading its event select (MSR 0x18c) faults");
+		run_restored("icx", false, pmc3_writes_lost, cmds[i], EXIT_FAILURE_STATUS,
+			     "gp3: its count (MSR 0x4c4) does not keep what is written: wrote "
+			     "0x2a5a5a5a, read back 0x0");
+		run_restored("icx", false, evtsel2_writes_lost, cmds[i], EXIT_FAILURE_STATUS,
+			     "gp2: its event select (MSR 0x188) does not keep what is written: "
+			     "wrote 0x3c, read back 0x0");
+		run_restored("icx", false, fixed2_writes_lost, cmds[i], EXIT_FAILURE_STATUS,
+			     "fixed2: its count (MSR 0x30b) does not keep what is written");
+	}
+	/* selftest reports it as a result instead of refusing. */
+	run_restored("icx", false, pmc3_writes_lost, "selftest widths", EXIT_FAILURE_STATUS,
+		     "widths           FAIL");
+}
+
+/* A PMI storm: throttled, said, the run completes. */
+static void test_pmi_storm(void **state)
+{
+	run_restored("icx", false, NULL, "record -c 500 -o r.data soak -n 2000000", EXIT_OK,
+		     "[ PMI storm: more than 100000 PMIs a second, throttled ");
+	assert_non_null(strstr(out, "samples were dropped: use a longer period (-c) or a lower -F ]"));
+}
+
 static int setup(void **state)
 {
 	static char dir[] = "/tmp/bareperf-restore-XXXXXX";
@@ -229,6 +299,11 @@ int main(void)
 		cmocka_unit_test(test_counters_running),
 		cmocka_unit_test(test_pebs_refused),
 		cmocka_unit_test(test_faults_during_run),
+		cmocka_unit_test(test_perfmon_disabled),
+		cmocka_unit_test(test_pebs_disabled_says_why),
+		cmocka_unit_test(test_unknown_pebs_format),
+		cmocka_unit_test(test_counters_not_implemented),
+		cmocka_unit_test(test_pmi_storm),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
