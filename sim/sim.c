@@ -126,12 +126,17 @@ static void seam_cpuid(u32 leaf, u32 sub, struct cpuid_regs *r)
 	sim_model_cpuid(sim.model, sim.cur, leaf, sub, r);
 }
 
-static bool read_faults(u32 msr)
+static bool msr_listed(const u32 *list, size_t n, u32 msr)
 {
-	for (unsigned i = 0; i < ARRAY_SIZE(sim.faulting_reads); i++)
-		if (sim.faulting_reads[i] == msr)
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == msr)
 			return true;
 	return false;
+}
+
+static bool read_faults(u32 msr)
+{
+	return msr_listed(sim.faulting_reads, ARRAY_SIZE(sim.faulting_reads), msr);
 }
 
 static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
@@ -152,10 +157,7 @@ static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 
 static bool write_ignored(u32 msr)
 {
-	for (unsigned i = 0; i < ARRAY_SIZE(sim.ignored_writes); i++)
-		if (sim.ignored_writes[i] == msr)
-			return true;
-	return false;
+	return msr_listed(sim.ignored_writes, ARRAY_SIZE(sim.ignored_writes), msr);
 }
 
 
@@ -450,34 +452,29 @@ bool sim_snapshot_equal(const struct sim_snapshot *a, const struct sim_snapshot 
 
 /* ---- fault injection that is not PMU logic ---------------------------------- */
 
-void sim_inject_ignored_writes(u32 msr)
+/* Adds msr to an injection list of n MSRs (msr 0 empties it). */
+static void msr_list_add(u32 *list, size_t n, u32 msr, const char *what)
 {
 	if (msr == 0) {
-		bp_memset(sim.ignored_writes, 0, sizeof(sim.ignored_writes));
+		bp_memset(list, 0, n * sizeof(*list));
 		return;
 	}
-	for (unsigned i = 0; i < ARRAY_SIZE(sim.ignored_writes); i++)
-		if (sim.ignored_writes[i] == 0) {
-			sim.ignored_writes[i] = msr;
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == 0) {
+			list[i] = msr;
 			return;
 		}
-	sim_model_error("more than %u MSRs with ignored writes",
-			(unsigned)ARRAY_SIZE(sim.ignored_writes));
+	sim_model_error("more than %u MSRs with %s", (unsigned)n, what);
+}
+
+void sim_inject_ignored_writes(u32 msr)
+{
+	msr_list_add(sim.ignored_writes, ARRAY_SIZE(sim.ignored_writes), msr, "ignored writes");
 }
 
 void sim_inject_faulting_reads(u32 msr)
 {
-	if (msr == 0) {
-		bp_memset(sim.faulting_reads, 0, sizeof(sim.faulting_reads));
-		return;
-	}
-	for (unsigned i = 0; i < ARRAY_SIZE(sim.faulting_reads); i++)
-		if (sim.faulting_reads[i] == 0) {
-			sim.faulting_reads[i] = msr;
-			return;
-		}
-	sim_model_error("more than %u MSRs with faulting reads",
-			(unsigned)ARRAY_SIZE(sim.faulting_reads));
+	msr_list_add(sim.faulting_reads, ARRAY_SIZE(sim.faulting_reads), msr, "faulting reads");
 }
 
 void sim_inject_dead_counters(u64 mask) { sim_cur()->dead_counters = mask; }
