@@ -7,6 +7,15 @@
 #include "../sim/sim_api.h"
 
 static bool sim_active;
+static struct backend_sim_watch watch;
+
+void backend_watch_sim(const struct backend_sim_watch *w)
+{
+	if (w)
+		watch = *w;
+	else
+		bp_memset(&watch, 0, sizeof(watch));
+}
 
 int backend_select(const struct global_opts *g)
 {
@@ -26,6 +35,8 @@ int backend_select(const struct global_opts *g)
 		}
 		hw_select(ops);
 		sim_active = true;
+		if (watch.opened)
+			watch.opened(watch.ctx);
 		return EXIT_OK;
 	}
 	err_printf("bareperf: --pmu=%s: expected 'hw', 'sim' or 'sim:MODEL'\n", spec);
@@ -34,6 +45,8 @@ int backend_select(const struct global_opts *g)
 
 void backend_release(void)
 {
+	if (sim_active && watch.closing)
+		watch.closing(watch.ctx);
 	if (sim_active)
 		sim_close();
 	sim_active = false;

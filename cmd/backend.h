@@ -15,4 +15,16 @@ void backend_banner(void);
 /* Logical CPUs: the model's when emulated, else the firmware's. */
 u32 backend_cpu_count(void);
 
+/* Test seam (host tests only set it): `opened` runs right after
+ * backend_select() opened the emulated PMU, before the command runs, and
+ * `closing` right before backend_release() closes it. A test injects the
+ * fault a command must meet in `opened` and compares the model's
+ * snapshots taken in the two. NULL (the default) watches nothing. */
+struct backend_sim_watch {
+	void (*opened)(void *ctx);
+	void (*closing)(void *ctx);
+	void *ctx;
+};
+void backend_watch_sim(const struct backend_sim_watch *w);
+
 #endif

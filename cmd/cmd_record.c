@@ -265,9 +265,18 @@ static void print_accounting(struct record_run *r, u64 ticks)
 			   (unsigned long long)st->ring_full, (unsigned long long)st->throttled,
 			   (unsigned long long)st->throttle_events, (unsigned long long)st->spurious,
 			   (unsigned long long)st->unexpected, (unsigned long long)st->not_wrapped);
+	if (st->throttle_events)
+		out_printf("[ PMI storm: more than %u PMIs a second, throttled %llu times; "
+			   "samples were dropped: use a longer period (-c) or a lower -F ]\n",
+			   SAMPLING_MAX_PMIS_PER_S, (unsigned long long)st->throttle_events);
 	if (st->stuck_status)
 		err_printf("bareperf record: GLOBAL_STATUS bits 0x%llx would not clear: "
 			   "sampling was stopped\n", (unsigned long long)st->stuck_status);
+	if (st->ds_area_lost)
+		err_printf("bareperf record: IA32_DS_AREA was changed under us (0x%llx, not our "
+			   "area 0x%llx): something else took the Debug Store; PEBS sampling was "
+			   "stopped\n", (unsigned long long)st->ds_area_moved,
+			   (unsigned long long)(uintptr_t)r->smp.ds.area);
 }
 
 static int finish_output(struct record_run *r, const char *path)
@@ -302,7 +311,10 @@ static int record_workload(struct record_run *r, const struct record_opts *o,
 	plat_timer_stop();
 	drain_ring(r);
 	print_accounting(r, plat_ticks() - r->start);
-	return wrc ? EXIT_USAGE : EXIT_OK;
+	if (wrc)
+		return EXIT_USAGE;
+	/* The file holds what was sampled until then, but it is incomplete. */
+	return r->smp.pmi.st.ds_area_lost ? EXIT_FAILURE_STATUS : EXIT_OK;
 }
 
 static int record_main(int argc, char **argv, const struct global_opts *g)

@@ -3,6 +3,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../pmu/evparse.h"
+#include "../pmu/probe.h"
 #include "../sim/drive.h"
 #include "../pmu/hw.h"
 #include "../sched/sched.h"
@@ -40,7 +41,8 @@ static void stop_hook(void *ctx)
 int session_start(struct session *s, const struct global_opts *g, const char *cmd)
 {
 	char err[512];
-	if (pmu_open(&s->pmu, &s->caps, g->force, err, sizeof(err))) {
+	if (pmu_probe_reads(&s->caps, err, sizeof(err)) ||
+	    pmu_open(&s->pmu, &s->caps, g->force, err, sizeof(err))) {
 		err_printf("bareperf %s: %s\n", cmd, err);
 		return EXIT_FAILURE_STATUS;
 	}
@@ -48,6 +50,11 @@ int session_start(struct session *s, const struct global_opts *g, const char *cm
 	s->verbose = g->verbose;
 	hw_stats_reset();
 	plat_on_exit(stop_hook, s);
+	if (!s->trust_writes && pmu_probe_writes(&s->pmu, err, sizeof(err))) {
+		err_printf("bareperf %s: %s\n", cmd, err);
+		session_stop(s);
+		return EXIT_FAILURE_STATUS;
+	}
 	if (s->emulated) {
 		const char *why;
 		if (sim_drive_start(SIM_DRIVE_PERIOD_US, &why)) {

@@ -18,6 +18,9 @@ struct session {
 	bool driving;		/* the emulated PMU's tick is running */
 	bool open;
 	int verbose;		/* -v: placement and seam statistics */
+	/* Skip the check that counters keep what is written (selftest
+	 * checks that itself, and reports it as a result). */
+	bool trust_writes;
 };
 
 /* Reads capabilities and the table. Fails with EXIT_NO_PMU (after saying
@@ -26,7 +29,9 @@ int session_probe(struct session *s, const char *cmd);
 /* Parses an event list; prints the parser's error. Returns the count or -1. */
 int session_parse_events(struct session *s, const char *cmd, const char *text,
 			 struct pmu_event *out, int max);
-/* Takes the PMU over (pmu_open) and starts the model's tick when it is
+/* Checks that the advertised counters can be read (pmu_probe_reads),
+ * takes the PMU over (pmu_open), checks that they keep what is written
+ * (pmu_probe_writes, unless trust_writes) and starts the model's tick when it is
  * emulated. Returns EXIT_OK or a failure status after printing why. */
 int session_start(struct session *s, const struct global_opts *g, const char *cmd);
 /* With -v: where each event went ("cycles: fixed1"). ids: pmu slots. */

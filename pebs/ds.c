@@ -141,6 +141,14 @@ bool pebs_ds_program(struct pebs_ds *ds, char *err, size_t errlen)
 	return true;
 }
 
+bool pebs_ds_still_ours(const struct pebs_ds *ds, u64 *found)
+{
+	*found = 0;
+	if (hw_rdmsr_safe(MSR_IA32_DS_AREA, found))
+		return false;
+	return *found == addr_of(ds->area);
+}
+
 void pebs_ds_restore(struct pebs_ds *ds)
 {
 	if (!ds->programmed)

@@ -73,6 +73,12 @@ int pebs_ds_reset_slot(u8 format, int counter);
  * False when the counter has no slot or period is 0 or does not fit. */
 bool pebs_ds_set_period(struct pebs_ds *ds, int counter, u64 period, u8 width);
 
+/* True when IA32_DS_AREA still points at our area. The pages are
+ * EfiLoaderData, which the firmware does not reclaim while the image runs,
+ * but firmware (an SMI handler, a driver's timer) could still point the
+ * CPU elsewhere: then records go where we cannot see them. *found gets
+ * what the MSR holds (0 if it cannot be read). */
+bool pebs_ds_still_ours(const struct pebs_ds *ds, u64 *found);
 /* IA32_DS_AREA through the hardware seam: program saves the previous
  * value, restore puts it back. Returns false (err says why) if the MSR
  * faults. */

@@ -51,7 +51,8 @@ bool pebs_layout_init(struct pebs_layout *l, u8 format, u64 data_cfg,
 	l->format = format;
 	if (format > PEBS_FMT_MAX) {
 		set_err(err, errlen, "PEBS record format %llu is unknown to bareperf "
-			"(it decodes formats 0 to 5): use PMI-mode sampling instead", format);
+			"(it decodes formats 0 to 5): PEBS is refused; drop the :p modifier "
+			"to sample in PMI mode", format);
 		return false;
 	}
 	if (format < 4) {

@@ -189,3 +189,18 @@ void pmu_caps_read(struct pmu_caps *c)
 		c->misc_enable_readable =
 			hw_rdmsr_safe(MSR_IA32_MISC_ENABLE, &c->misc_enable) == 0;
 }
+
+const char *caps_pebs_missing(const struct pmu_caps *c)
+{
+	if (caps_has_pebs(c))
+		return NULL;
+	if (!c->intel || !caps_has_pmu(c))
+		return "no architectural PMU";
+	if (!c->ds)
+		return "no Debug Store (CPUID.01H:EDX[21] = 0)";
+	if (!c->pdcm)
+		return "no IA32_PERF_CAPABILITIES (CPUID.01H:ECX[15] = 0)";
+	if (!c->misc_enable_readable)
+		return "IA32_MISC_ENABLE cannot be read";
+	return "PEBS is disabled in IA32_MISC_ENABLE (bit 12 set)";
+}

@@ -81,6 +81,9 @@ static inline bool caps_has_pebs(const struct pmu_caps *c)
 	       c->misc_enable_readable &&
 	       !(c->misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE);
 }
+/* Why caps_has_pebs() is false, for messages ("no Debug Store", ...);
+ * NULL when PEBS is there. */
+const char *caps_pebs_missing(const struct pmu_caps *c);
 const char *caps_arch_event_name(enum arch_event e);
 const char *caps_core_type_name(u8 core_type);
 

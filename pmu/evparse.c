@@ -295,7 +295,8 @@ static int apply_precise(struct ctx *c, struct pmu_event *ev, u8 p)
 			    "constraints are not architectural)", p, "ppp");
 	if (c->caps && !caps_has_pebs(c->caps))
 		return fail(c, "precise sampling (:%.*s) needs PEBS, which this CPU "
-			    "does not offer", p, "ppp");
+			    "does not offer (%s); drop the :%.*s modifier to sample in PMI mode",
+			    p, "ppp", caps_pebs_missing(c->caps), p, "ppp");
 	if (!ev->pebs_gp && !ev->pebs_fixed)
 		return fail(c, "cannot be sampled precisely (:%.*s) on %s: the event "
 			    "has no PEBS support", p, "ppp", model_name(c));

@@ -84,6 +84,19 @@ static void emit_sample(struct pmi_ctx *c, int slot, u64 period, const struct pm
 	c->st.samples++;
 }
 
+bool pmi_check_ds_area(struct pmi_ctx *c)
+{
+	u64 found;
+	if (!c->pebs || pebs_ds_still_ours(c->pebs->ds, &found))
+		return true;
+	/* Our area (and the records in it so far) is still ours to read,
+	 * but new records go elsewhere: stop rather than sample blind. */
+	c->st.ds_area_lost = true;
+	c->st.ds_area_moved = found;
+	c->stopped = true;
+	return false;
+}
+
 /* Handles the bits of one GLOBAL_STATUS reading; returns the bits to ack. */
 static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r)
 {
@@ -91,6 +104,7 @@ static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r
 	u64 pebs_counters = c->pebs ? c->pebs->enabled : 0;
 
 	if ((status & GLOBAL_STATUS_OVF_BUFFER) && c->pebs) {
+		pmi_check_ds_area(c);
 		c->pebs->throttled = c->throttled;
 		pebs_drain(c->pebs, c->ring, c->pebs_loss);
 		c->st.buffer_pmis++;

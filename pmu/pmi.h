@@ -35,6 +35,9 @@ struct pmi_stats {
 	u64 throttled;		/* PMI-mode samples dropped: throttled */
 	u64 throttle_events;	/* times throttling started */
 	u64 stuck_status;	/* status bits that would not clear (0: none) */
+	u64 ds_area_moved;	/* IA32_DS_AREA found not pointing at our area
+				 * (its value; sampling stopped); 0: never */
+	bool ds_area_lost;	/* that happened */
 };
 
 struct pmi_ctx {
@@ -61,6 +64,10 @@ int pmi_setup(struct pmi_ctx *c, u8 vector, const char **why);
 void pmi_teardown(struct pmi_ctx *c);
 /* The handler proper. */
 void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r);
+/* Before each PEBS drain: IA32_DS_AREA still points at our area. If not,
+ * notes it in the statistics and stops sampling (the PMU stays disabled);
+ * returns false. */
+bool pmi_check_ds_area(struct pmi_ctx *c);
 /* Main flow, on its timer: ends a throttled window. */
 void pmi_unthrottle(struct pmi_ctx *c);
 /* Walks frame pointers from bp (innermost first) into out[], never

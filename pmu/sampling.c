@@ -118,8 +118,7 @@ static int check_pebs_possible(struct sampling *s, char *err, size_t errlen)
 		if (!caps_has_pebs(c)) {
 			bp_snprintf(err, errlen, "%s: PEBS is not available on this CPU (%s); "
 				    "drop the :p modifier to sample in PMI mode", s->ev[i].name,
-				    !c->ds ? "no Debug Store" : !c->pdcm ? "no PERF_CAPABILITIES" :
-				    "disabled in IA32_MISC_ENABLE");
+				    caps_pebs_missing(c));
 			return -1;
 		}
 	}
@@ -178,9 +177,13 @@ void sampling_start(struct sampling *s)
 void sampling_stop(struct sampling *s)
 {
 	pmu_disable(s->pmu);
-	/* Counting has stopped, so no PMI can come: drain what is left. */
-	if (s->pebs_ready && s->pmi.pebs)
+	/* Counting has stopped, so no PMI can come: drain what is left.
+	 * Our buffer is read by our own bounds, even if the CPU was
+	 * pointed elsewhere meanwhile (which the check reports). */
+	if (s->pebs_ready && s->pmi.pebs) {
+		pmi_check_ds_area(&s->pmi);
 		pebs_drain(&s->pebs, &s->ring, &s->loss);
+	}
 }
 
 void sampling_teardown(struct sampling *s)
@@ -230,6 +233,8 @@ static void adjust_periods(struct sampling *s, u64 now)
 void sampling_tick(struct sampling *s)
 {
 	u64 now = plat_ticks();
+	if (s->pmi.stopped)
+		return;		/* a stuck bit or a lost DS area: stay stopped */
 	if (s->freq) {
 		/* Counters stopped while we read them: a PMI cannot update a
 		 * slot between our read and our write. */

@@ -126,6 +126,19 @@ static void seam_cpuid(u32 leaf, u32 sub, struct cpuid_regs *r)
 	sim_model_cpuid(sim.model, sim.cur, leaf, sub, r);
 }
 
+static bool msr_listed(const u32 *list, size_t n, u32 msr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == msr)
+			return true;
+	return false;
+}
+
+static bool read_faults(u32 msr)
+{
+	return msr_listed(sim.faulting_reads, ARRAY_SIZE(sim.faulting_reads), msr);
+}
+
 static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 {
 	struct msr_count *s = msr_count_slot(msr, true);
@@ -135,6 +148,8 @@ static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 	*val = 0;
 	if (closed(f))
 		return 1;
+	if (msr != 0 && read_faults(msr))
+		return sim_gp(f, "injected: this MSR is advertised but faults when read");
 	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
 		return sim_apic_rdmsr(c, msr, val, f);
 	return sim_pmu_rdmsr(c, msr, val, f);
@@ -142,11 +157,9 @@ static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 
 static bool write_ignored(u32 msr)
 {
-	for (unsigned i = 0; i < ARRAY_SIZE(sim.ignored_writes); i++)
-		if (sim.ignored_writes[i] == msr)
-			return true;
-	return false;
+	return msr_listed(sim.ignored_writes, ARRAY_SIZE(sim.ignored_writes), msr);
 }
+
 
 static int seam_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 {
@@ -195,8 +208,36 @@ static void known_models(char *buf, size_t len)
 					  sim_model_name(i));
 }
 
-/* "icx,x2apic": the model name and its options. */
-static int parse_spec(const char *spec, char *name, size_t namelen, bool *x2apic,
+/* Options after the model name ("icx,x2apic,fmt=6"). */
+struct model_opts {
+	bool x2apic;
+	int pebs_format;	/* -1: the model's own */
+};
+
+static bool parse_option(const char *opt, size_t len, struct model_opts *o)
+{
+	if (len == 6 && bp_strncmp(opt, "x2apic", 6) == 0) {
+		o->x2apic = true;
+		return true;
+	}
+	/* fmt=N: IA32_PERF_CAPABILITIES[11:8] says PEBS record format N
+	 * (0-15), e.g. a format newer than bareperf knows. */
+	if (len >= 5 && len <= 6 && bp_strncmp(opt, "fmt=", 4) == 0) {
+		unsigned v = 0;
+		for (size_t i = 4; i < len; i++) {
+			if (opt[i] < '0' || opt[i] > '9')
+				return false;
+			v = v * 10 + (unsigned)(opt[i] - '0');
+		}
+		if (v > 15)
+			return false;
+		o->pebs_format = (int)v;
+		return true;
+	}
+	return false;
+}
+
+static int parse_spec(const char *spec, char *name, size_t namelen, struct model_opts *o,
 		      char *err, size_t errlen)
 {
 	const char *comma = bp_strchr(spec, ',');
@@ -205,16 +246,15 @@ static int parse_spec(const char *spec, char *name, size_t namelen, bool *x2apic
 		n = namelen - 1;
 	bp_memcpy(name, spec, n);
 	name[n] = 0;
-	*x2apic = false;
+	o->x2apic = false;
+	o->pebs_format = -1;
 	while (comma) {
 		const char *opt = comma + 1;
 		comma = bp_strchr(opt, ',');
 		size_t len = comma ? (size_t)(comma - opt) : bp_strlen(opt);
-		if (len == 6 && bp_strncmp(opt, "x2apic", 6) == 0) {
-			*x2apic = true;
+		if (parse_option(opt, len, o))
 			continue;
-		}
-		bp_snprintf(err, errlen, "unknown model option '%.*s' (known: x2apic)",
+		bp_snprintf(err, errlen, "unknown model option '%.*s' (known: x2apic, fmt=0..15)",
 			    (int)len, opt);
 		return -1;
 	}
@@ -233,9 +273,9 @@ static void reset_cpu(struct sim_cpu *c, u32 index, bool x2apic)
 const struct hw_ops *sim_open(const char *spec, char *err, size_t errlen)
 {
 	char name[24], known[96];
-	bool x2apic;
+	struct model_opts o;
 
-	if (parse_spec(spec, name, sizeof(name), &x2apic, err, errlen))
+	if (parse_spec(spec, name, sizeof(name), &o, err, errlen))
 		return NULL;
 	const struct sim_model *m = sim_find_model(name);
 	if (!m) {
@@ -243,16 +283,20 @@ const struct hw_ops *sim_open(const char *spec, char *err, size_t errlen)
 		bp_snprintf(err, errlen, "unknown CPU model '%s' (known: %s)", name, known);
 		return NULL;
 	}
-	if (x2apic && !(m->leaf1_ecx & CPUID_01_ECX_X2APIC)) {
+	if (o.x2apic && !(m->leaf1_ecx & CPUID_01_ECX_X2APIC)) {
 		bp_snprintf(err, errlen, "model '%s' has no x2APIC (CPUID.01H:ECX[21] = 0)", m->name);
 		return NULL;
 	}
 	bp_memset(&sim, 0, sizeof(sim));
-	sim.model = m;
+	sim.variant = *m;
+	if (o.pebs_format >= 0)
+		sim.variant.perf_capabilities = (m->perf_capabilities & ~GENMASK(11, 8)) |
+						((u64)o.pebs_format << 8);
+	sim.model = &sim.variant;
 	sim.ncpus = m->ncpus;
 	sim.open = true;
 	for (u32 i = 0; i < sim.ncpus; i++)
-		reset_cpu(&sim.cpu[i], i, x2apic);
+		reset_cpu(&sim.cpu[i], i, o.x2apic);
 	sim_msr_counts_reset();
 	bp_snprintf(sim.name, sizeof(sim.name), "sim:%s", m->name);
 	sim_ops.name = sim.name;
@@ -408,19 +452,29 @@ bool sim_snapshot_equal(const struct sim_snapshot *a, const struct sim_snapshot 
 
 /* ---- fault injection that is not PMU logic ---------------------------------- */
 
-void sim_inject_ignored_writes(u32 msr)
+/* Adds msr to an injection list of n MSRs (msr 0 empties it). */
+static void msr_list_add(u32 *list, size_t n, u32 msr, const char *what)
 {
 	if (msr == 0) {
-		bp_memset(sim.ignored_writes, 0, sizeof(sim.ignored_writes));
+		bp_memset(list, 0, n * sizeof(*list));
 		return;
 	}
-	for (unsigned i = 0; i < ARRAY_SIZE(sim.ignored_writes); i++)
-		if (sim.ignored_writes[i] == 0) {
-			sim.ignored_writes[i] = msr;
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == 0) {
+			list[i] = msr;
 			return;
 		}
-	sim_model_error("more than %u MSRs with ignored writes",
-			(unsigned)ARRAY_SIZE(sim.ignored_writes));
+	sim_model_error("more than %u MSRs with %s", (unsigned)n, what);
+}
+
+void sim_inject_ignored_writes(u32 msr)
+{
+	msr_list_add(sim.ignored_writes, ARRAY_SIZE(sim.ignored_writes), msr, "ignored writes");
+}
+
+void sim_inject_faulting_reads(u32 msr)
+{
+	msr_list_add(sim.faulting_reads, ARRAY_SIZE(sim.faulting_reads), msr, "faulting reads");
 }
 
 void sim_inject_dead_counters(u64 mask) { sim_cur()->dead_counters = mask; }

@@ -17,7 +17,9 @@
 
 /* ---- models and CPUs ---------------------------------------------------- */
 /* Options after the model name, comma separated: "icx,x2apic" starts every
- * CPU's local APIC in x2APIC mode (the part must report x2APIC). */
+ * CPU's local APIC in x2APIC mode (the part must report x2APIC);
+ * "icx,fmt=6" reports PEBS record format 6 in IA32_PERF_CAPABILITIES[11:8]
+ * (a format bareperf does not know; the model never writes such records). */
 size_t sim_model_count(void);
 const char *sim_model_name(size_t i);
 const char *sim_model_summary(size_t i);	/* one line: part, PMU, PEBS format */
@@ -160,6 +162,13 @@ void sim_inject_pebs_full(void);
 void sim_inject_counters_running(void);
 /* IA32_MISC_ENABLE[12]: PEBS unavailable (set) or available (clear). */
 void sim_inject_pebs_unavailable(bool unavailable);
+/* IA32_MISC_ENABLE[7]: performance monitoring unavailable (clear) or
+ * available (set). */
+void sim_inject_perfmon_unavailable(bool unavailable);
+/* RDMSR of this MSR #GPs although CPUID advertises it, as under a
+ * hypervisor that does not implement every counter it reports (up to 8
+ * MSRs; msr 0 clears the list). */
+void sim_inject_faulting_reads(u32 msr);
 /* Counters (GP i = bit i, fixed i = bit 32+i) that never count. */
 void sim_inject_dead_counters(u64 mask);
 /* Writes to this MSR are accepted but do not stick (up to 8 MSRs;

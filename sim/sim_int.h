@@ -64,7 +64,8 @@ struct sim_cpu {
 };
 
 struct sim_state {
-	const struct sim_model *model;
+	const struct sim_model *model;	/* &variant */
+	struct sim_model variant;	/* the model with its options applied */
 	char name[32];
 	bool open;
 	u32 ncpus, cur;
@@ -72,6 +73,7 @@ struct sim_state {
 	sim_irq_hook hook;
 	void *hook_ctx;
 	u32 ignored_writes[8];
+	u32 faulting_reads[8];
 	char last_error[192];
 };
 extern struct sim_state sim;

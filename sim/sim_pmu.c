@@ -513,3 +513,12 @@ void sim_inject_pebs_unavailable(bool unavailable)
 	else
 		c->r.misc_enable &= ~MISC_ENABLE_PEBS_UNAVAILABLE;
 }
+
+void sim_inject_perfmon_unavailable(bool unavailable)
+{
+	struct sim_cpu *c = sim_cur();
+	if (unavailable)
+		c->r.misc_enable &= ~MISC_ENABLE_PERF_MON_AVAILABLE;
+	else
+		c->r.misc_enable |= MISC_ENABLE_PERF_MON_AVAILABLE;
+}

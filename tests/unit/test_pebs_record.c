@@ -59,7 +59,7 @@ static void test_unknown_format_and_cfg(void **state)
 	char err[200];
 	assert_false(pebs_layout_init(&l, 6, 0, err, sizeof(err)));
 	assert_non_null(strstr(err, "format 6"));
-	assert_non_null(strstr(err, "PMI-mode"));
+	assert_non_null(strstr(err, "to sample in PMI mode"));
 	assert_int_equal(pebs_record_size(6, 0), 0);
 	assert_false(pebs_layout_init(&l, 4, BIT(4), err, sizeof(err)));
 	assert_non_null(strstr(err, "0x10"));

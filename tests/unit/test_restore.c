@@ -1,0 +1,309 @@
+/* Restore on exit, proven (issue 9 item 3): every command, on its success
+ * and error paths, leaves the emulated PMU as it found it. Each case runs
+ * a whole command line through cli_main with --pmu=sim:MODEL; the
+ * backend's watch (cmd/backend.h) injects the case's fault right after
+ * the model is opened and snapshots it then and right before it is
+ * closed. The snapshot covers every PMU MSR, IA32_DS_AREA and the local
+ * APIC (LVT PC among them) of every CPU. The IDT gates exist only in the
+ * image (see the README, "Bad input and hostile machines"). */
+#include "test.h"
+#include "cli_run.h"
+#include "cmd/backend.h"
+#include "pmu/hw.h"
+#include "pmu/msr.h"
+#include "sim/sim_api.h"
+
+static char out[65536];
+
+static struct watched {
+	void (*inject)(void);	/* the hostile state the command meets */
+	struct sim_snapshot before, after;
+	int opened, closed;
+	int faults;		/* fatal seam faults the command caused */
+	u64 status_may_stay;	/* GLOBAL_STATUS bits nothing can clear */
+	char fault_rule[256];
+} w;
+
+static void count_fault(const struct hw_fault *f)
+{
+	if (w.faults++ == 0)
+		snprintf(w.fault_rule, sizeof(w.fault_rule), "%s MSR 0x%x: %s",
+			 f->write ? "WRMSR" : "RDMSR", f->msr, f->rule);
+}
+
+static void on_opened(void *ctx)
+{
+	w.opened++;
+	if (w.inject)
+		w.inject();
+	sim_snapshot(&w.before);
+}
+
+static void on_closing(void *ctx)
+{
+	w.closed++;
+	sim_snapshot(&w.after);
+}
+
+/* Runs `bareperf --pmu=sim:MODEL LINE` (force: with --force) after
+ * `inject`, expects the exit status and, when not NULL, `says` in the
+ * output, and asserts the model left as found, with no fatal fault. */
+static void run_restored(const char *model, bool force, void (*inject)(void),
+			 const char *line, int want_rc, const char *says)
+{
+	char full[1024];
+	char diff[256];
+	struct global_opts g = { 0 };
+
+	u64 may_stay = w.status_may_stay;
+	memset(&w, 0, sizeof(w));
+	w.inject = inject;
+	snprintf(full, sizeof(full), "--pmu=sim:%s%s %s", model, force ? " --force" : "", line);
+	int rc = cli_run_line(full, &g, out, sizeof(out));
+	if (rc != want_rc)
+		fail_msg("'%s': exit %d, want %d; output:\n%s", full, rc, want_rc, out);
+	if (says && !strstr(out, says))
+		fail_msg("'%s': output lacks '%s':\n%s", full, says, out);
+	assert_int_equal(w.opened, 1);
+	assert_int_equal(w.closed, 1);
+	if (w.faults)
+		fail_msg("'%s': %d fatal faults, first: %s", full, w.faults, w.fault_rule);
+	w.after.cpu[0].global_status &= ~(may_stay & ~w.before.cpu[0].global_status);
+	if (!sim_snapshot_equal(&w.before, &w.after, diff, sizeof(diff)))
+		fail_msg("'%s' left the PMU changed: %s", full, diff);
+}
+
+#define OK(line, says)           run_restored("icx", false, NULL, line, EXIT_OK, says)
+/* A recording that took samples: the PMI (or PEBS) path really ran. */
+#define RECORDS(line, says) do { \
+		OK(line, says); \
+		assert_null(strstr(out, "record: 0 samples written")); \
+	} while (0)
+#define FAILS(line, rc, says)    run_restored("icx", false, NULL, line, rc, says)
+
+/* ---- hostile states injected before the command runs -------------------------- */
+
+static void counters_running(void) { sim_inject_counters_running(); }
+static void pebs_unavailable(void) { sim_inject_pebs_unavailable(true); }
+static void stuck_status(void) { sim_inject_stuck_status(BIT(3)); }
+static void dead_gp0(void) { sim_inject_dead_counters(BIT(0)); }
+/* Overflow acks that do nothing: a status bit the handler cannot clear,
+ * met in the middle of a run. */
+static void acks_ignored(void) { sim_inject_ignored_writes(MSR_IA32_PERF_GLOBAL_OVF_CTRL); }
+static void perfmon_off(void) { sim_inject_perfmon_unavailable(true); }
+/* A hypervisor that advertises 8 GP counters but implements fewer. */
+static void pmc5_read_faults(void) { sim_inject_faulting_reads(msr_pmc(5)); }
+static void evtsel6_read_faults(void) { sim_inject_faulting_reads(msr_perfevtsel(6)); }
+static void pmc3_writes_lost(void) { sim_inject_ignored_writes(msr_a_pmc(3)); }
+static void evtsel2_writes_lost(void) { sim_inject_ignored_writes(msr_perfevtsel(2)); }
+static void fixed2_writes_lost(void) { sim_inject_ignored_writes(msr_fixed_ctr(2)); }
+
+/* ---- commands that do not take the PMU over ------------------------------------ */
+
+static void test_info_list_sched_report(void **state)
+{
+	OK("info", "perfmon:      version 5");
+	OK("list cycles", "cycles");
+	FAILS("list --cpu zz", EXIT_USAGE, "zz");
+	OK("sched -e cycles,instructions", "All 2 events fit together");
+	FAILS("sched -e bogus_event", EXIT_USAGE, "bogus_event");
+	FAILS("report -i /nonexistent/perf.data", EXIT_FAILURE_STATUS, "/nonexistent/perf.data");
+	FAILS("info extra", EXIT_USAGE, "unexpected argument 'extra'");
+}
+
+/* ---- stat ------------------------------------------------------------------------ */
+
+static void test_stat_paths(void **state)
+{
+	OK("stat soak -n 2000000", "Performance counter stats for 'soak'");
+	OK("stat -I 10 soak -n 2000000", "Performance counter stats");
+	/* More events than counters: multiplexed on the timer. */
+	OK("stat -e cycles,instructions,branches,branch-misses,cache-references,cache-misses,"
+	   "ref-cycles,branches,branch-misses,cache-references,cache-misses,branches "
+	   "soak -n 200000", "Performance counter stats");
+	FAILS("stat -e bogus_event soak", EXIT_USAGE, "bogus_event");
+	FAILS("stat -e \"{branches,branch-misses,cache-references,cache-misses,branches,"
+	      "branch-misses,cache-references,cache-misses,branches}\" soak",
+	      EXIT_FAILURE_STATUS, "cannot be placed");
+	FAILS("stat soak --bogus", EXIT_USAGE, "unknown option '--bogus'");
+	FAILS("stat nosuch", EXIT_USAGE, "nosuch");
+	FAILS("stat -I 1 soak", EXIT_USAGE, "-I '1'");
+	FAILS("stat", EXIT_USAGE, "no workload given");
+}
+
+/* ---- record, every mode ------------------------------------------------------------ */
+
+static void test_record_modes(void **state)
+{
+	RECORDS("record -c 10007 -o r.data soak -n 2000000", "PMI mode: one PMI per sample");
+	RECORDS("record -F 1000 -o r.data soak -n 2000000", "frequency mode");
+	RECORDS("record -g -c 10007 -o r.data soak -n 2000000", "wrote r.data");
+	RECORDS("record -e br_inst_retired.all_branches:p -c 1009 --pebs-threshold 1 -o r.data "
+	   "soak -n 2000000", "PEBS");
+	RECORDS("record -e br_inst_retired.all_branches:p --pebs-threshold max -o r.data "
+	   "soak -n 2000000", "records (--pebs-threshold=max)");
+	RECORDS("record -e instructions:p,MEM_INST_RETIRED.ALL_LOADS:pp -o r.data "
+	   "chase --steps 1000000", "PEBS");
+	RECORDS("record -e cycles,instructions -c 20011 -o r.data soak -n 2000000", "wrote r.data");
+	run_restored("skl", false, NULL, "record -e MEM_INST_RETIRED.ALL_LOADS:pp -o r.data "
+		     "chase --steps 1000000", EXIT_OK, "PEBS");
+}
+
+static void test_record_errors(void **state)
+{
+	FAILS("record -e bogus_event soak", EXIT_USAGE, "bogus_event");
+	FAILS("record -c 1 soak", EXIT_USAGE, "-c '1'");
+	FAILS("record -c 5 -F 5 soak", EXIT_USAGE, "exclude each other");
+	FAILS("record nosuch", EXIT_USAGE, "nosuch");
+	FAILS("record -o r.data soak --bogus", EXIT_USAGE, "unknown option '--bogus'");
+	FAILS("record -e \"{branches,branch-misses,cache-references,cache-misses,branches,"
+	      "branch-misses,cache-references,cache-misses,branches}\" soak",
+	      EXIT_FAILURE_STATUS, "cannot be placed");
+	/* Refused after the PMU was taken over and PEBS set up. */
+	FAILS("record -e br_inst_retired.all_branches:p -g --pebs-threshold 4 -o r.data soak",
+	      EXIT_FAILURE_STATUS, "callchain requested with -g");
+	FAILS("record -e cycles:pp soak", EXIT_USAGE, "no PEBS support");
+	FAILS("record -o /proc/bareperf/r.data soak -n 10000", EXIT_FAILURE_STATUS,
+	      "cannot create");
+}
+
+/* ---- selftest ------------------------------------------------------------------------ */
+
+static void test_selftest_paths(void **state)
+{
+	OK("selftest", "7 passed, 0 failed");
+	run_restored("icx", false, dead_gp0, "selftest", EXIT_FAILURE_STATUS, "FAIL");
+	FAILS("selftest countrs", EXIT_USAGE, "unknown check 'countrs'");
+}
+
+/* ---- hostile states ---------------------------------------------------------------- */
+
+static void test_counters_running(void **state)
+{
+	const char *cmds[] = { "stat soak -n 10000", "record -o r.data soak -n 10000", "selftest" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run_restored("icx", false, counters_running, cmds[i], EXIT_FAILURE_STATUS,
+			     "counters are already running: gp0 (IA32_PERFEVTSEL0 = 0x43003c), "
+			     "fixed0, fixed1, fixed2");
+		/* --force takes them over and gives them back as found. */
+		run_restored("icx", true, counters_running, cmds[i], EXIT_OK, NULL);
+	}
+}
+
+static void test_pebs_refused(void **state)
+{
+	run_restored("icx", false, pebs_unavailable,
+		     "record -e br_inst_retired.all_branches:p -o r.data soak -n 10000",
+		     EXIT_USAGE, "needs PEBS, which this CPU does not offer");
+	/* The same machine samples in PMI mode. */
+	run_restored("icx", false, pebs_unavailable, "record -o r.data soak -n 10000",
+		     EXIT_OK, "PMI mode");
+}
+
+static void test_faults_during_run(void **state)
+{
+	run_restored("icx", false, stuck_status, "record -c 10007 -o r.data soak -n 2000000",
+		     EXIT_OK, NULL);
+	/* With acks that do nothing, the overflow bit of the sampling
+	 * counter (fixed1: cycles) cannot be cleared by anyone: record says
+	 * so, and everything else is put back. */
+	w.status_may_stay = BIT(33);
+	run_restored("icx", false, acks_ignored, "record -c 10007 -o r.data soak -n 2000000",
+		     EXIT_OK, "GLOBAL_STATUS bits 0x200000000 would not clear: sampling was stopped");
+	run_restored("icx", false, dead_gp0, "stat -e branches soak -n 10000", EXIT_OK, NULL);
+}
+
+static void test_perfmon_disabled(void **state)
+{
+	const char *cmds[] = { "stat soak -n 10000", "record -o r.data soak -n 10000", "selftest" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		run_restored("icx", false, perfmon_off, cmds[i], EXIT_FAILURE_STATUS,
+			     "performance monitoring is disabled in IA32_MISC_ENABLE (bit 7 clear)");
+}
+
+static void test_pebs_disabled_says_why(void **state)
+{
+	run_restored("icx", false, pebs_unavailable,
+		     "record -e br_inst_retired.all_branches:p -o r.data soak -n 10000", EXIT_USAGE,
+		     "(PEBS is disabled in IA32_MISC_ENABLE (bit 12 set)); drop the :p modifier "
+		     "to sample in PMI mode");
+}
+
+/* IA32_PERF_CAPABILITIES[11:8] = 6: a record layout bareperf cannot
+ * decode. PEBS is refused, PMI mode offered, and PMI mode works. */
+static void test_unknown_pebs_format(void **state)
+{
+	run_restored("icx,fmt=6", false, NULL,
+		     "record -e br_inst_retired.all_branches:p -o r.data soak -n 10000",
+		     EXIT_FAILURE_STATUS, "PEBS record format 6 is unknown to bareperf (it decodes "
+		     "formats 0 to 5): PEBS is refused; drop the :p modifier to sample in PMI mode");
+	run_restored("icx,fmt=6", false, NULL, "record -c 10007 -o r.data soak -n 2000000",
+		     EXIT_OK, "PMI mode");
+	assert_null(strstr(out, "record: 0 samples written"));
+	assert_int_equal(cli_run_line("--pmu=sim:icx,fmt=16 info", NULL, out, sizeof(out)), EXIT_USAGE);
+	assert_non_null(strstr(out, "unknown model option 'fmt=16' (known: x2apic, fmt=0..15)"));
+}
+
+/* Counters advertised but not implemented: checked before trusted. */
+static void test_counters_not_implemented(void **state)
+{
+	const char *cmds[] = { "stat soak -n 10000", "record -o r.data soak -n 10000" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run_restored("icx", false, pmc5_read_faults, cmds[i], EXIT_FAILURE_STATUS,
+			     "gp5: reading its count (MSR 0xc6) faults although CPUID advertises "
+			     "the counter; the PMU advertises counters it does not implement");
+		run_restored("icx", false, evtsel6_read_faults, cmds[i], EXIT_FAILURE_STATUS,
+			     "gp6: reading its event select (MSR 0x18c) faults");
+		run_restored("icx", false, pmc3_writes_lost, cmds[i], EXIT_FAILURE_STATUS,
+			     "gp3: its count (MSR 0x4c4) does not keep what is written: wrote "
+			     "0x2a5a5a5a, read back 0x0");
+		run_restored("icx", false, evtsel2_writes_lost, cmds[i], EXIT_FAILURE_STATUS,
+			     "gp2: its event select (MSR 0x188) does not keep what is written: "
+			     "wrote 0x3c, read back 0x0");
+		run_restored("icx", false, fixed2_writes_lost, cmds[i], EXIT_FAILURE_STATUS,
+			     "fixed2: its count (MSR 0x30b) does not keep what is written");
+	}
+	/* selftest reports it as a result instead of refusing. */
+	run_restored("icx", false, pmc3_writes_lost, "selftest widths", EXIT_FAILURE_STATUS,
+		     "widths           FAIL");
+}
+
+/* A PMI storm: throttled, said, the run completes. */
+static void test_pmi_storm(void **state)
+{
+	run_restored("icx", false, NULL, "record -c 500 -o r.data soak -n 2000000", EXIT_OK,
+		     "[ PMI storm: more than 100000 PMIs a second, throttled ");
+	assert_non_null(strstr(out, "samples were dropped: use a longer period (-c) or a lower -F ]"));
+}
+
+static int setup(void **state)
+{
+	static char dir[] = "/tmp/bareperf-restore-XXXXXX";
+	if (!mkdtemp(dir))
+		return -1;
+	setenv("BAREPERF_OUT", dir, 1);
+	hw_set_fault_handler(count_fault);
+	struct backend_sim_watch watch = { on_opened, on_closing, NULL };
+	backend_watch_sim(&watch);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_info_list_sched_report),
+		cmocka_unit_test(test_stat_paths),
+		cmocka_unit_test(test_record_modes),
+		cmocka_unit_test(test_record_errors),
+		cmocka_unit_test(test_selftest_paths),
+		cmocka_unit_test(test_counters_running),
+		cmocka_unit_test(test_pebs_refused),
+		cmocka_unit_test(test_faults_during_run),
+		cmocka_unit_test(test_perfmon_disabled),
+		cmocka_unit_test(test_pebs_disabled_says_why),
+		cmocka_unit_test(test_unknown_pebs_format),
+		cmocka_unit_test(test_counters_not_implemented),
+		cmocka_unit_test(test_pmi_storm),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
