@@ -1,10 +1,13 @@
 #include "workload.h"
 #include "../lib/out.h"
+#include "../lib/plat.h"
 #include "../lib/str.h"
 
-extern const struct workload workload_soak, workload_chase;
+extern const struct workload workload_soak, workload_chase, workload_branchy, workload_stream;
 
-static const struct workload *const all[] = { &workload_soak, &workload_chase };
+static const struct workload *const all[] = {
+	&workload_soak, &workload_chase, &workload_branchy, &workload_stream,
+};
 
 size_t workload_count(void) { return ARRAY_SIZE(all); }
 const struct workload *workload_at(size_t i) { return i < ARRAY_SIZE(all) ? all[i] : NULL; }
@@ -28,4 +31,40 @@ const struct workload_profile *workload_active_profile;
 void workload_begin(const struct workload_profile *p)
 {
 	workload_active_profile = p;
+}
+
+u64 soak_hot(u64 iterations);
+
+#define RATE_MIN_US 20000	/* long enough for the clock and a busy host */
+
+u64 workload_insn_rate(void)
+{
+	u64 tps = plat_ticks_per_second();
+	static volatile u64 sink;
+	for (u64 n = 1u << 16; tps && n <= (1ULL << 34); n <<= 1) {
+		u64 t0 = plat_ticks();
+		sink += soak_hot(n);
+		u64 t = plat_ticks() - t0;
+		if (t >= tps / 1000000 * RATE_MIN_US)	/* soak_loops.asm: 8n + 3 */
+			return (u64)((unsigned __int128)(8 * n + 3) * tps / t);
+	}
+	return 2000000000ULL;	/* no clock: a 2 GHz core at IPC 1 */
+}
+
+int workload_opt_u64(const char *wname, int argc, char **argv, int *i, const char *opt,
+		     u64 min, u64 max, u64 *out)
+{
+	if (bp_strcmp(argv[*i], opt) != 0)
+		return 0;
+	if (*i + 1 >= argc) {
+		err_printf("bareperf: %s: %s needs a value\n", wname, opt);
+		return -1;
+	}
+	const char *v = argv[++*i];
+	if (!bp_parse_u64(v, out) || *out < min || *out > max) {
+		err_printf("bareperf: %s: %s '%s': expected a number from %llu to %llu\n", wname,
+			   opt, v, (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	return 1;
 }
