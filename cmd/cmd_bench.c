@@ -31,6 +31,7 @@
 #define BENCH_RING        65536	/* samples held per run: the ring is read after it */
 #define BENCH_POLL_MS     10	/* sampling_tick: throttle windows */
 #define BENCH_BATCH       256
+#define BENCH_MAX_IPS     (1u << 20)	/* bench error: samples per run */
 #define BENCH_DEFAULT_RUNS 3
 #define BENCH_DEFAULT_PERIODS "10003,20003,40003,80003,100003,800003,1000003,2000003"
 #define BENCH_ERROR_PERIODS   "10003,100003,1000003"
@@ -67,8 +68,13 @@ struct bench_ctx {
 	const struct workload *w;
 	const char *cmd;
 	/* bench error: samples per soak part (WORKLOAD_MAX_PARTS: other) */
-	bool attribute;
+	struct workload_truth truth;	/* the parts samples are attributed to */
 	u64 part_samples[WORKLOAD_MAX_PARTS + 1];
+	u64 polled;		/* samples taken out of the ring during this run */
+	/* bench error: IPs stashed during the run, attributed after it, so
+	 * that the symbol lookups do not run (and get sampled) in the run */
+	u64 *ips;
+	u64 nips;
 	struct bp_sample batch[BENCH_BATCH];
 };
 
@@ -145,9 +151,19 @@ static int parse_opts(int argc, char **argv, const char *cmd, struct bench_opts 
 
 /* ---- one run ------------------------------------------------------------------- */
 
+static u64 take_samples(struct bench_ctx *b);
+
+/* The main flow's timer, as record's: throttle windows; and the ring
+ * emptied once it is half full, so that a long run loses nothing to a
+ * full ring while a short one is not disturbed at all (samples copied out
+ * during the run cost time, and PMI-mode samples would land in the copy). */
 static void on_timer(void *c)
 {
-	sampling_tick(&((struct bench_ctx *)c)->smp);
+	struct bench_ctx *b = c;
+	const struct sample_ring *r = &b->smp.ring;
+	sampling_tick(&b->smp);
+	if (r->head - r->tail >= r->capacity / 2)
+		b->polled += take_samples(b);
 }
 
 static u64 model_ticks_now(const struct bench_ctx *b)
@@ -170,16 +186,23 @@ static u32 part_of(u64 ip, const struct workload_truth *t)
 	return WORKLOAD_MAX_PARTS;
 }
 
-static u64 take_samples(struct bench_ctx *b, const struct workload_truth *t)
+static u64 take_samples(struct bench_ctx *b)
 {
 	u64 total = 0;
 	u32 n;
 	while ((n = sampling_poll(&b->smp, b->batch, BENCH_BATCH)) > 0) {
 		total += n;
-		for (u32 i = 0; b->attribute && i < n; i++)
-			b->part_samples[part_of(b->batch[i].ip, t)]++;
+		for (u32 i = 0; b->ips && i < n && b->nips < BENCH_MAX_IPS; i++)
+			b->ips[b->nips++] = b->batch[i].ip;
 	}
 	return total;
+}
+
+static void attribute_ips(struct bench_ctx *b)
+{
+	for (u64 i = 0; i < b->nips; i++)
+		b->part_samples[part_of(b->ips[i], &b->truth)]++;
+	b->nips = 0;
 }
 
 static int workload_once(struct bench_ctx *b, const struct bench_opts *o, struct workload_result *wr)
@@ -201,6 +224,7 @@ static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum be
 		err_printf("bareperf bench: %s\n", err);
 		return EXIT_FAILURE_STATUS;
 	}
+	b->polled = 0;
 	plat_timer_start(BENCH_POLL_MS, on_timer, b);
 	sampling_start(&b->smp);
 	int rc = workload_once(b, o, &wr);
@@ -210,7 +234,10 @@ static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum be
 	out->truth = wr.truth;
 	out->pmis = b->smp.pmi.st.pmis;
 	out->lost = sampling_lost(&b->smp);
-	out->samples = take_samples(b, &wr.truth);
+	out->samples = b->polled + take_samples(b);
+	if (b->ips && b->nips < out->samples)	/* beyond the stash: not attributed */
+		out->lost += out->samples - b->nips;
+	attribute_ips(b);
 	sampling_teardown(&b->smp);
 	return rc;
 }
@@ -390,7 +417,7 @@ struct error_col {
 	enum bench_mode mode;
 	u64 period;
 	u64 samples[WORKLOAD_MAX_PARTS + 1];
-	u64 total;
+	u64 total, lost;
 };
 
 static double share(u64 part, u64 total)
@@ -408,6 +435,7 @@ static int error_column(struct bench_ctx *b, const struct bench_opts *o, struct 
 		if (rc != EXIT_OK)
 			return rc;
 		c->total += r.samples;
+		c->lost += r.lost;
 	}
 	*truth = r.truth;
 	bp_memcpy(c->samples, b->part_samples, sizeof(c->samples));
@@ -442,6 +470,9 @@ static void print_error_table(const struct bench_ctx *b, const struct bench_opts
 	out_printf("%-10s %7s", "samples", "");
 	for (u32 j = 0; j < ncols; j++)
 		out_printf(" %13llu", (unsigned long long)c[j].total);
+	out_printf("\n%-10s %7s", "lost", "");
+	for (u32 j = 0; j < ncols; j++)
+		out_printf(" %13llu", (unsigned long long)c[j].lost);
 	out_printf("\n%-10s %7s", "max |err|", "");
 	for (u32 j = 0; j < ncols; j++) {
 		double worst = 0;
@@ -460,18 +491,30 @@ static int error_table(struct bench_ctx *b, const struct bench_opts *o)
 	static struct error_col cols[ERR_COLS];
 	struct workload_truth truth = { 0 };
 	u32 n = 0;
-	b->attribute = true;
+	struct bench_run first;
+	int rc = run_once(b, o, MODE_NONE, 0, &first);	/* the parts, by name */
+	if (rc != EXIT_OK)
+		return rc;
+	b->truth = first.truth;
+	b->ips = plat_alloc(BENCH_MAX_IPS * sizeof(u64));
+	if (!b->ips) {
+		err_printf("bareperf bench error: cannot allocate the sample stash\n");
+		return EXIT_FAILURE_STATUS;
+	}
 	for (u32 i = 0; i < o->nperiods; i++) {
 		cols[n++] = (struct error_col){ .mode = MODE_PMI, .period = o->periods[i] };
 		cols[n++] = (struct error_col){ .mode = MODE_MULTI, .period = o->periods[i] };
 	}
 	for (u32 j = 0; j < n; j++) {
-		int rc = error_column(b, o, &cols[j], &truth);
+		rc = error_column(b, o, &cols[j], &truth);
 		if (rc != EXIT_OK)
-			return rc;
+			break;
 	}
-	print_error_table(b, o, cols, n, &truth);
-	return EXIT_OK;
+	plat_free(b->ips);
+	b->ips = NULL;
+	if (rc == EXIT_OK)
+		print_error_table(b, o, cols, n, &truth);
+	return rc;
 }
 
 /* ---- the command -------------------------------------------------------------------------- */
