@@ -65,7 +65,7 @@ extern const struct workload_profile *workload_active_profile;
 void workload_begin(const struct workload_profile *p);
 
 /* Instructions per second that this machine retires, measured on soak's
- * loop (an exact instruction count) over at least 20 ms.
+ * loop (an exact instruction count): the fastest of 16 slices of ~2 ms.
  * Under QEMU's -icount it is the guest's fixed rate (shift 4: 62.5 M/s). */
 u64 workload_insn_rate(void);
 
