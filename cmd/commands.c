@@ -8,6 +8,7 @@ extern const struct command cmd_report;
 extern const struct command cmd_list;
 extern const struct command cmd_sched;
 extern const struct command cmd_selftest;
+extern const struct command cmd_bench;
 
 const struct command *const commands[] = {
 	&cmd_info,
@@ -17,5 +18,6 @@ const struct command *const commands[] = {
 	&cmd_list,
 	&cmd_sched,
 	&cmd_selftest,
+	&cmd_bench,
 };
 const size_t command_count = ARRAY_SIZE(commands);

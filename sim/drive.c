@@ -2,14 +2,38 @@
 #include "sim_api.h"
 #include "../lib/plat.h"
 #include "../pmu/hw.h"
+#include "../pmu/msr.h"
 #include "../workload/workload.h"
 
 static const struct hw_ops *model_ops;
 static struct hw_ops drive_ops;
 static volatile u32 busy;
-static u64 last_ticks, pending_cycles;
+static u64 last_ticks;
 static struct sim_drive_stats stats;
 static bool running;
+static u64 insn_per_s;		/* this machine's measured instruction rate */
+/* Time elapsed but not yet run by the model: held while a PMI is out. */
+static u64 pending_insns, pending_ip;
+static u64 insn_frac;		/* ticks x rate remainder, so nothing is lost */
+static volatile bool pmi_outstanding;	/* delivered, not yet EOIed */
+static bool advancing;
+static u64 handler_ticks;	/* PMI handlers run from inside the model (host) */
+
+static void advance(void);
+static bool is_eoi_msr(u32 msr) { return msr == x2apic_msr(APIC_EOI); }
+static bool is_eoi_mmio(u64 addr) { return (addr & 0xFFF) == APIC_EOI; }
+
+/* The handler EOIed the model's APIC: the PMI is over; the time it took
+ * is not the workload's, and the held-back time can run on. */
+static void pmi_done(void)
+{
+	if (!pmi_outstanding)
+		return;
+	pmi_outstanding = false;
+	last_ticks = plat_ticks();
+	stats.pmis_completed++;
+	advance();
+}
 
 /* The seam's entry points, marked busy while the model is in use. */
 static void d_cpuid(u32 leaf, u32 sub, struct cpuid_regs *r)
@@ -32,6 +56,8 @@ static int d_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 	busy++;
 	int rc = model_ops->wrmsr(msr, val, f);
 	busy--;
+	if (rc == 0 && is_eoi_msr(msr))
+		pmi_done();
 	return rc;
 }
 
@@ -48,6 +74,8 @@ static void d_mmio_write32(u64 addr, u32 val)
 	busy++;
 	model_ops->mmio_write32(addr, val);
 	busy--;
+	if (is_eoi_mmio(addr))
+		pmi_done();
 }
 
 static u64 d_rdtsc(void)
@@ -58,37 +86,18 @@ static u64 d_rdtsc(void)
 	return v;
 }
 
-static u64 cycles_per_us = SIM_DRIVE_CYCLES_PER_US;
-
-static u64 elapsed_cycles(void)
+/* Instructions this machine retired since the last call, at its measured
+ * rate. */
+static u64 elapsed_insns(void)
 {
 	u64 now = plat_ticks(), tps = plat_ticks_per_second();
 	u64 delta = now - last_ticks;
 	last_ticks = now;
 	if (!tps)
 		return 0;
-	/* ticks -> microseconds -> cycles, without overflow for deltas of
-	 * up to hours */
-	return delta / (tps / 1000000 ? tps / 1000000 : 1) * cycles_per_us;
-}
-
-u64 soak_hot(u64 iterations);	/* workload/soak_loops.asm: 8n + 3 instructions */
-
-/* How fast this machine really executes: the modelled core retires one
- * instruction per cycle at the rate the CPU running us retires them (a
- * host core, or QEMU's TCG, which is many times slower). Counts then
- * follow the work done, and so does any overhead per sample. */
-static u64 calibrate_cycles_per_us(void)
-{
-	u64 tps = plat_ticks_per_second(), us_ticks = tps / 1000000 ? tps / 1000000 : 1;
-	for (u64 n = 1u << 16; n <= (1ULL << 34); n <<= 1) {
-		u64 t0 = plat_ticks();
-		soak_hot(n);
-		u64 us = (plat_ticks() - t0) / us_ticks;
-		if (us >= 20000)
-			return MAX((8 * n + 3) / us, 1);
-	}
-	return SIM_DRIVE_CYCLES_PER_US;
+	unsigned __int128 total = (unsigned __int128)delta * insn_per_s + insn_frac;
+	insn_frac = (u64)(total % tps);
+	return (u64)(total / tps);
 }
 
 #define RATE_CHUNKS 8	/* spread a tick's occurrences over this many addresses */
@@ -128,33 +137,62 @@ static void make_events(const struct workload_profile *wp, u64 instructions, u64
 	}
 }
 
+static u64 cycles_for(const struct workload_profile *wp, u64 insns)
+{
+	u64 cyc = wp && wp->ipc_permille ? insns * 1000 / wp->ipc_permille : insns;
+	return cyc ? cyc : insns != 0;
+}
+
+/* Runs the held-back time until it is used up or a PMI goes out. */
+static void advance(void)
+{
+	if (advancing || busy)
+		return;
+	advancing = true;
+	busy++;
+	u64 t0 = plat_ticks(), nested0 = handler_ticks;
+	const struct workload_profile *wp = workload_active_profile;
+	while (pending_insns && !pmi_outstanding) {
+		u64 insns_done;
+		u64 cycles = cycles_for(wp, pending_insns);
+		u64 cyc_done = sim_run_until_pmi(cycles, pending_insns, pending_ip, &insns_done);
+		stats.cycles += cyc_done;
+		if (wp)
+			make_events(wp, insns_done, pending_ip);
+		pending_insns = cyc_done >= cycles ? 0 : pending_insns - insns_done;
+	}
+	busy--;
+	advancing = false;
+	if (wp)	/* the model's share of a workload's timed part */
+		stats.model_ticks += plat_ticks() - t0 - (handler_ticks - nested0);
+	/* The model's own work is not the workload's time either. */
+	last_ticks = plat_ticks();
+}
+
 static void on_tick(const struct plat_irq_frame *f, void *ctx)
 {
 	stats.ticks++;
-	pending_cycles += elapsed_cycles();
+	u64 insns = elapsed_insns();
+	if (pmi_outstanding) {	/* the handler runs: counters are stopped */
+		stats.held++;
+		return;
+	}
+	pending_insns += insns;
+	pending_ip = f->ip;
 	if (busy) {
 		stats.deferred++;
 		return;
 	}
-	u64 cycles = pending_cycles;
-	pending_cycles = 0;
-	stats.cycles += cycles;
-	const struct workload_profile *wp = workload_active_profile;
-	u64 instructions = wp ? cycles * wp->ipc_permille / 1000 : cycles;
-	busy++;
-	sim_run(cycles, instructions, f->ip);
-	if (wp)
-		make_events(wp, instructions, f->ip);
-	busy--;
-	/* The model's own cost is not run time of the emulated CPU: without
-	 * this, a slow model (under TCG) would generate events for the time
-	 * it spends generating events, and never catch up. */
-	last_ticks = plat_ticks();
+	advance();
 }
 
 static void deliver(u32 cpu, u8 vector, void *ctx)
 {
-	plat_raise_pmi();
+	pmi_outstanding = true;
+	stats.pmis_delivered++;
+	u64 t0 = plat_ticks();
+	plat_raise_pmi();	/* the host runs the handler here; the image sends an IPI */
+	handler_ticks += plat_ticks() - t0;
 }
 
 int sim_drive_start(u32 period_us, const char **why)
@@ -177,10 +215,12 @@ int sim_drive_start(u32 period_us, const char **why)
 	hw_select(&drive_ops);
 	sim_set_pmi_hook(deliver, NULL);
 	stats = (struct sim_drive_stats){ 0 };
-	cycles_per_us = calibrate_cycles_per_us();
-	stats.cycles_per_us = cycles_per_us;
+	if (!insn_per_s)
+		insn_per_s = workload_insn_rate();
+	stats.insn_per_s = insn_per_s;
+	pending_insns = insn_frac = 0;
+	pmi_outstanding = advancing = false;
 	last_ticks = plat_ticks();
-	pending_cycles = 0;
 	if (plat_tick_start(period_us, on_tick, NULL, why)) {
 		hw_select(model_ops);
 		return -1;

@@ -12,19 +12,25 @@
 #include "../lib/types.h"
 
 #define SIM_DRIVE_PERIOD_US   1000	/* default tick: 1 kHz */
-#define SIM_DRIVE_CYCLES_PER_US 2000	/* if calibration fails: 2 GHz */
 
+/* The model retires as many instructions as this machine does in the same
+ * time (measured at start: workload_insn_rate); its cycles follow from the
+ * running workload's IPC (workload_profile), 1 without one. */
 struct sim_drive_stats {
 	u64 ticks;		/* ticks taken */
 	u64 deferred;		/* ticks that found the model busy */
+	u64 held;		/* ticks that came while a PMI was out */
 	u64 cycles;		/* core cycles the model was advanced by */
-	u64 cycles_per_us;	/* the modelled clock, calibrated at start */
+	u64 pmis_delivered;	/* PMIs the model raised and we delivered */
+	u64 pmis_completed;	/* ... whose handler EOIed */
+	u64 insn_per_s;		/* the instruction rate the model follows */
+	u64 model_ticks;	/* plat_ticks spent running the model (its PEBS
+				 * assist included) while a workload's timed
+				 * part ran (workload_begin), PMI handlers
+				 * excluded */
 };
 
-/* The modelled core's clock is calibrated at start to the rate at which
- * the machine running us retires instructions (IPC 1), so that counts
- * follow the work really done.
- * Requires the emulated PMU behind the seam (--pmu=sim). Returns 0, or -1
+/* Requires the emulated PMU behind the seam (--pmu=sim). Returns 0, or -1
  * with *why. */
 int sim_drive_start(u32 period_us, const char **why);
 void sim_drive_stop(void);

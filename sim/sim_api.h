@@ -72,6 +72,11 @@ void sim_events(u8 event, u8 umask, u64 count, u64 ip);
  * and topdown slots advance together. PMIs raised on the way are delivered
  * when they happen, so a handler sees the counters as they were then. */
 void sim_run(u64 cycles, u64 instructions, u64 ip);
+/* As sim_run, but stops right after the overflow that raises a PMI, as a
+ * core stops retiring the interrupted code when it takes the PMI. Returns
+ * the cycles run (all of them when no PMI came); *inst_done receives the
+ * instructions retired in them. */
+u64 sim_run_until_pmi(u64 cycles, u64 instructions, u64 ip, u64 *inst_done);
 
 /* A synthetic workload, replayed step by step (repeat 0 means once). */
 enum sim_step_kind {

@@ -42,6 +42,9 @@ struct segment {
 	bool latency_ok;	/* inject: above the load-latency threshold */
 	u64 ref_frac0, xclk_frac0;
 	struct sim_point pt;
+	bool stop_at_pmi;	/* run: end the segment at the first PMI raised */
+	u64 done;		/* cycles the segment ran (len unless stopped) */
+	bool stopped;		/* it ended at a PMI */
 };
 
 /* ---- which counters count what ------------------------------------------------ */
@@ -280,40 +283,76 @@ static void run_segment(struct sim_cpu *c, struct segment *s)
 	const struct sim_model *m = sim.model;
 	s->ref_frac0 = c->ref_frac;
 	s->xclk_frac0 = c->xclk_frac;
-	for (u64 p = 0; p < s->len;) {
+	u64 p = 0;
+	while (p < s->len) {
 		u64 step = next_step(c, s, p);
 		u64 ovf = apply_step(c, s, p, p + step);
+		u64 raised = c->stats.pmis_raised;
 		p += step;
 		if (ovf)
 			overflowed(c, ovf, &s->pt);
+		if (s->stop_at_pmi && c->stats.pmis_raised != raised) {
+			s->stopped = true;
+			break;
+		}
 	}
+	s->done = p;
 	if (s->run && m->core_mhz) {
-		c->ref_frac = (s->ref_frac0 + s->len * m->tsc_mhz) % m->core_mhz;
-		c->xclk_frac = (s->xclk_frac0 + s->len * m->xclk_mhz) % m->core_mhz;
+		c->ref_frac = (s->ref_frac0 + p * m->tsc_mhz) % m->core_mhz;
+		c->xclk_frac = (s->xclk_frac0 + p * m->xclk_mhz) % m->core_mhz;
 	}
 }
 
 /* ---- the API ------------------------------------------------------------------------ */
 
-void sim_run(u64 cycles, u64 instructions, u64 ip)
+static bool run_args_ok(u64 cycles, u64 instructions)
+{
+	if (cycles < RUN_MAX && instructions < RUN_MAX && (!instructions || cycles))
+		return true;
+	sim_model_error("sim_run(%llu cycles, %llu instructions): need cycles >= 1 "
+			"when instructions retire, both below 2^40",
+			(unsigned long long)cycles, (unsigned long long)instructions);
+	return false;
+}
+
+/* Runs in chunks; with stop_at_pmi, ends right after the overflow that
+ * raised a PMI. Returns the cycles run; *inst_done the instructions. */
+static u64 run_chunks(u64 cycles, u64 instructions, u64 ip, bool stop_at_pmi, u64 *inst_done)
 {
 	struct sim_cpu *c = sim_cur();
-	if (cycles >= RUN_MAX || instructions >= RUN_MAX || (instructions && !cycles)) {
-		sim_model_error("sim_run(%llu cycles, %llu instructions): need cycles >= 1 "
-				"when instructions retire, both below 2^40",
-				(unsigned long long)cycles, (unsigned long long)instructions);
-		return;
-	}
+	u64 done = 0;
+	*inst_done = 0;
 	while (cycles) {
 		u64 len = MIN(cycles, RUN_CHUNK_CYCLES);
 		u64 inst = instructions * len / cycles;
-		struct segment s = { .run = true, .len = len, .inst = inst,
+		struct segment s = { .run = true, .len = len, .inst = inst, .stop_at_pmi = stop_at_pmi,
 				     .pt = { .ip = ip, .insn_len = RUN_INSN_LEN } };
 		run_segment(c, &s);
-		cycles -= len;
-		instructions -= inst;
+		u64 inst_run = occurrences(c, &s, SRC_INST, s.done);
+		done += s.done;
+		*inst_done += inst_run;
+		cycles -= s.done;
+		instructions -= inst_run;
 		c = sim_cur();	/* a hook may have switched and restored CPUs */
+		if (s.stopped)
+			break;
 	}
+	return done;
+}
+
+void sim_run(u64 cycles, u64 instructions, u64 ip)
+{
+	u64 inst_done;
+	if (run_args_ok(cycles, instructions))
+		run_chunks(cycles, instructions, ip, false, &inst_done);
+}
+
+u64 sim_run_until_pmi(u64 cycles, u64 instructions, u64 ip, u64 *inst_done)
+{
+	*inst_done = 0;
+	if (!run_args_ok(cycles, instructions))
+		return cycles;
+	return run_chunks(cycles, instructions, ip, true, inst_done);
 }
 
 void sim_event(const struct sim_occ *o)

@@ -1,10 +1,13 @@
 #include "workload.h"
 #include "../lib/out.h"
+#include "../lib/plat.h"
 #include "../lib/str.h"
 
-extern const struct workload workload_soak, workload_chase;
+extern const struct workload workload_soak, workload_chase, workload_branchy, workload_stream;
 
-static const struct workload *const all[] = { &workload_soak, &workload_chase };
+static const struct workload *const all[] = {
+	&workload_soak, &workload_chase, &workload_branchy, &workload_stream,
+};
 
 size_t workload_count(void) { return ARRAY_SIZE(all); }
 const struct workload *workload_at(size_t i) { return i < ARRAY_SIZE(all) ? all[i] : NULL; }
@@ -28,4 +31,53 @@ const struct workload_profile *workload_active_profile;
 void workload_begin(const struct workload_profile *p)
 {
 	workload_active_profile = p;
+}
+
+u64 soak_hot(u64 iterations);
+
+#define RATE_SLICE_US 2000	/* each measurement: about 2 ms */
+#define RATE_SLICES   16
+
+/* Ticks one run of soak's loop over n iterations takes. */
+static u64 time_soak(u64 n)
+{
+	static volatile u64 sink;
+	u64 t0 = plat_ticks();
+	sink += soak_hot(n);
+	return plat_ticks() - t0;
+}
+
+/* The fastest of several short slices: a slice that no interrupt (the
+ * firmware's timer, a disk completion) landed in measures the rate
+ * itself, which under -icount makes the rate exact and repeatable. */
+u64 workload_insn_rate(void)
+{
+	u64 tps = plat_ticks_per_second(), n = 1u << 12, best = ~0ULL;
+	if (!tps)
+		return 2000000000ULL;	/* no clock: a 2 GHz core at IPC 1 */
+	while (n < (1ULL << 34) && time_soak(n) < tps / 1000000 * RATE_SLICE_US)
+		n <<= 1;
+	for (int i = 0; i < RATE_SLICES; i++) {
+		u64 t = time_soak(n);
+		best = t && t < best ? t : best;
+	}
+	return (u64)((unsigned __int128)(8 * n + 3) * tps / best);	/* soak_loops.asm */
+}
+
+int workload_opt_u64(const char *wname, int argc, char **argv, int *i, const char *opt,
+		     u64 min, u64 max, u64 *out)
+{
+	if (bp_strcmp(argv[*i], opt) != 0)
+		return 0;
+	if (*i + 1 >= argc) {
+		err_printf("bareperf: %s: %s needs a value\n", wname, opt);
+		return -1;
+	}
+	const char *v = argv[++*i];
+	if (!bp_parse_u64(v, out) || *out < min || *out > max) {
+		err_printf("bareperf: %s: %s '%s': expected a number from %llu to %llu\n", wname,
+			   opt, v, (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	return 1;
 }

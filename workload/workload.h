@@ -12,8 +12,16 @@ struct workload_truth {
 	u32 parts;
 	const char *part_name[WORKLOAD_MAX_PARTS];	/* function names */
 	u64 part_instructions[WORKLOAD_MAX_PARTS];	/* instructions retired in each */
-	u64 loads;		/* chase: dependent loads executed */
-	u64 working_set;	/* chase: bytes touched */
+	u64 loads;		/* chase: dependent loads; stream: loads */
+	u64 working_set;	/* chase, stream: bytes touched */
+	u64 stores;		/* stream: stores */
+	u64 bytes;		/* stream: bytes moved (loads + stores) x 8 */
+	u64 branches;		/* branchy: branch instructions retired */
+	u64 cond_branches;	/* branchy: conditional branches retired */
+	u64 taken;		/* branchy: times the data branch was taken */
+	u64 data_branches;	/* branchy: data-dependent branches executed */
+	u32 mispredict_permille;	/* branchy: expected mispredicts per 1000
+					 * data branches: min(p, 1 - p) */
 };
 
 /* How the workload's instructions behave, by construction: the emulated
@@ -56,9 +64,20 @@ extern const struct workload_profile *workload_active_profile;
 /* Called by a workload right before its measured part. */
 void workload_begin(const struct workload_profile *p);
 
+/* Instructions per second that this machine retires, measured on soak's
+ * loop (an exact instruction count): the fastest of 16 slices of ~2 ms.
+ * Under QEMU's -icount it is the guest's fixed rate (shift 4: 62.5 M/s). */
+u64 workload_insn_rate(void);
+
 const struct workload *workload_find(const char *name);
 size_t workload_count(void);
 const struct workload *workload_at(size_t i);
+/* For the workloads' option parsing: "--name VALUE" as a number in
+ * [min, max]. Returns 1 when argv[*i] is that option (value stored, *i
+ * advanced), 0 when it is not, -1 after printing what was wrong. */
+int workload_opt_u64(const char *wname, int argc, char **argv, int *i, const char *opt,
+		     u64 min, u64 max, u64 *out);
+
 /* Prints "unknown workload 'x'" and the list of workloads. */
 void workload_unknown(const char *name);
 

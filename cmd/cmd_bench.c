@@ -1,0 +1,564 @@
+/* `bareperf bench overhead|error`: the studies behind large PEBS.
+ *
+ * overhead: the workload unsampled, then for each period with plain
+ * (threshold 1) and multi (large threshold) PEBS, each several times
+ * (median): the elapsed time of the workload's own timed part, PMIs,
+ * samples and losses. The seed's table (Linux, kernbench) shows plain
+ * costing about twice multi at period 10003 and both meeting from about
+ * 800003 on; this measures the same for our own handler.
+ *
+ * error: per function of soak, the share of samples against the share of
+ * instructions by construction, in PMI mode and with PEBS, per period.
+ *
+ * Nothing is written to a file: samples are counted (and, for error,
+ * attributed) straight from the ring after each run. */
+#include "cli.h"
+#include "backend.h"
+#include "session.h"
+#include "../lib/fmt.h"
+#include "../lib/out.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+#include "../lib/symtab.h"
+#include "../pmu/evparse.h"
+#include "../pmu/hw.h"
+#include "../pmu/sampling.h"
+#include "../sim/drive.h"
+#include "../workload/workload.h"
+
+#define BENCH_MAX_PERIODS 16
+#define BENCH_MAX_RUNS    15
+#define BENCH_RING        65536	/* samples held per run: the ring is read after it */
+#define BENCH_POLL_MS     10	/* sampling_tick: throttle windows */
+#define BENCH_BATCH       256
+#define BENCH_MAX_IPS     (1u << 20)	/* bench error: samples per run */
+#define BENCH_DEFAULT_RUNS 3
+#define BENCH_DEFAULT_PERIODS "10003,20003,40003,80003,100003,800003,1000003,2000003"
+#define BENCH_ERROR_PERIODS   "10003,100003,1000003"
+/* soak with 32 M instructions: 3,200 samples at 10003, 16 at 2000003. */
+#define BENCH_DEFAULT_SOAK_N  "4000000"
+/* A PEBS-capable instructions event, most specific last: generic
+ * instructions:pp where the table allows it (icx, spr), else the
+ * precise-distribution event (skl). */
+static const char *const default_events[] = { "instructions:pp", "INST_RETIRED.PREC_DIST:ppp" };
+
+enum bench_mode { MODE_NONE, MODE_PMI, MODE_PLAIN, MODE_MULTI };
+
+struct bench_opts {
+	const char *event;	/* NULL: the default for this CPU */
+	u64 periods[BENCH_MAX_PERIODS];
+	u32 nperiods;
+	u32 runs;
+	int wargc;
+	char **wargv;
+};
+
+/* What one run measured. */
+struct bench_run {
+	u64 ticks;		/* the workload's timed part */
+	u64 pmis, samples, lost;
+	u64 model_ticks;	/* emulated PMU: time the model itself took */
+	struct workload_truth truth;
+};
+
+struct bench_ctx {
+	struct session s;
+	struct pmu_event ev;
+	struct sampling smp;
+	const struct workload *w;
+	const char *cmd;
+	/* bench error: samples per soak part (WORKLOAD_MAX_PARTS: other) */
+	struct workload_truth truth;	/* the parts samples are attributed to */
+	u64 part_samples[WORKLOAD_MAX_PARTS + 1];
+	u64 polled;		/* samples taken out of the ring during this run */
+	/* bench error: IPs stashed during the run, attributed after it, so
+	 * that the symbol lookups do not run (and get sampled) in the run */
+	u64 *ips;
+	u64 nips;
+	struct bp_sample batch[BENCH_BATCH];
+};
+
+static struct bench_ctx ctx;
+
+/* ---- options ---------------------------------------------------------------- */
+
+static int parse_periods(const char *cmd, const char *list, struct bench_opts *o)
+{
+	char buf[256];
+	bp_strlcpy(buf, list, sizeof(buf));
+	o->nperiods = 0;
+	for (char *p = buf; *p;) {
+		char *comma = p;
+		while (*comma && *comma != ',')
+			comma++;
+		bool last = !*comma;
+		*comma = 0;
+		u64 v;
+		if (o->nperiods == BENCH_MAX_PERIODS || !bp_parse_u64(p, &v) || v < 2 ||
+		    v > (1ULL << 47)) {
+			err_printf("bareperf bench %s: --periods: '%s': expected up to %d periods "
+				   "from 2 to 2^47, comma separated\n", cmd, p, BENCH_MAX_PERIODS);
+			return EXIT_USAGE;
+		}
+		o->periods[o->nperiods++] = v;
+		p = last ? comma : comma + 1;
+	}
+	if (!o->nperiods) {
+		err_printf("bareperf bench %s: --periods: empty list\n", cmd);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int parse_opts(int argc, char **argv, const char *cmd, struct bench_opts *o)
+{
+	static char *soak_argv[] = { "soak", "-n", BENCH_DEFAULT_SOAK_N, NULL };
+	bool overhead = bp_strcmp(cmd, "overhead") == 0;
+	const char *v;
+	int rc = EXIT_OK;
+	bp_memset(o, 0, sizeof(*o));
+	o->runs = BENCH_DEFAULT_RUNS;
+	o->wargc = 3;
+	o->wargv = soak_argv;
+	rc = parse_periods(cmd, overhead ? BENCH_DEFAULT_PERIODS : BENCH_ERROR_PERIODS, o);
+	for (int i = 2; i < argc && rc == EXIT_OK; i++) {
+		bool missing = false;
+		u64 num;
+		if ((v = cli_option_value(argc, argv, &i, "--periods", &missing))) {
+			rc = parse_periods(cmd, v, o);
+		} else if (!missing && (v = cli_option_value(argc, argv, &i, "--runs", &missing))) {
+			if (!bp_parse_u64(v, &num) || num < 1 || num > BENCH_MAX_RUNS) {
+				err_printf("bareperf bench %s: --runs '%s': expected 1 to %d\n", cmd, v,
+					   BENCH_MAX_RUNS);
+				rc = EXIT_USAGE;
+			}
+			o->runs = (u32)num;
+		} else if (!missing && overhead &&
+			   (v = cli_option_value(argc, argv, &i, "--event", &missing))) {
+			o->event = v;
+		} else if (!missing && bp_strcmp(argv[i], "--workload") == 0 && i + 1 < argc) {
+			o->wargc = argc - (i + 1);	/* the workload takes the rest */
+			o->wargv = argv + i + 1;
+			break;
+		} else {
+			if (!missing)
+				err_printf("bareperf bench %s: unknown option '%s'\n", cmd, argv[i]);
+			rc = EXIT_USAGE;
+		}
+	}
+	return rc;
+}
+
+/* ---- one run ------------------------------------------------------------------- */
+
+static u64 take_samples(struct bench_ctx *b);
+
+/* The main flow's timer, as record's: throttle windows; and the ring
+ * emptied once it is half full, so that a long run loses nothing to a
+ * full ring while a short one is not disturbed at all (samples copied out
+ * during the run cost time, and PMI-mode samples would land in the copy). */
+static void on_timer(void *c)
+{
+	struct bench_ctx *b = c;
+	const struct sample_ring *r = &b->smp.ring;
+	sampling_tick(&b->smp);
+	if (r->head - r->tail >= r->capacity / 2)
+		b->polled += take_samples(b);
+}
+
+static u64 model_ticks_now(const struct bench_ctx *b)
+{
+	struct sim_drive_stats st;
+	if (!b->s.driving)
+		return 0;
+	sim_drive_stats(&st);
+	return st.model_ticks;
+}
+
+/* Which soak part a sample's IP is in (parts: other). */
+static u32 part_of(u64 ip, const struct workload_truth *t)
+{
+	u64 off;
+	const char *name = symtab_lookup(ip - plat_image_base(), &off);
+	for (u32 k = 0; name && k < t->parts; k++)
+		if (bp_strcmp(name, t->part_name[k]) == 0)
+			return k;
+	return WORKLOAD_MAX_PARTS;
+}
+
+static u64 take_samples(struct bench_ctx *b)
+{
+	u64 total = 0;
+	u32 n;
+	while ((n = sampling_poll(&b->smp, b->batch, BENCH_BATCH)) > 0) {
+		total += n;
+		for (u32 i = 0; b->ips && i < n && b->nips < BENCH_MAX_IPS; i++)
+			b->ips[b->nips++] = b->batch[i].ip;
+	}
+	return total;
+}
+
+static void attribute_ips(struct bench_ctx *b)
+{
+	for (u64 i = 0; i < b->nips; i++)
+		b->part_samples[part_of(b->ips[i], &b->truth)]++;
+	b->nips = 0;
+}
+
+static int workload_once(struct bench_ctx *b, const struct bench_opts *o, struct workload_result *wr)
+{
+	return b->w->run(o->wargc, o->wargv, wr) ? EXIT_USAGE : EXIT_OK;
+}
+
+static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum bench_mode mode,
+			u64 period, struct bench_run *out)
+{
+	struct sampling_opts so = { .period = period, .ring_samples = BENCH_RING };
+	struct pmu_event ev = b->ev;
+	struct workload_result wr;
+	char err[512];
+	if (mode == MODE_PMI)
+		ev.precise = 0;
+	so.threshold.mode = mode == MODE_PLAIN ? PEBS_THRESHOLD_ONE : PEBS_THRESHOLD_MAX;
+	if (sampling_setup(&b->smp, &b->s.pmu, &ev, 1, &so, err, sizeof(err))) {
+		err_printf("bareperf bench: %s\n", err);
+		return EXIT_FAILURE_STATUS;
+	}
+	b->polled = 0;
+	plat_timer_start(BENCH_POLL_MS, on_timer, b);
+	sampling_start(&b->smp);
+	int rc = workload_once(b, o, &wr);
+	sampling_stop(&b->smp);
+	plat_timer_stop();
+	out->ticks = wr.ticks;
+	out->truth = wr.truth;
+	out->pmis = b->smp.pmi.st.pmis;
+	out->lost = sampling_lost(&b->smp);
+	out->samples = b->polled + take_samples(b);
+	if (b->ips && b->nips < out->samples)	/* beyond the stash: not attributed */
+		out->lost += out->samples - b->nips;
+	attribute_ips(b);
+	sampling_teardown(&b->smp);
+	return rc;
+}
+
+static int run_once(struct bench_ctx *b, const struct bench_opts *o, enum bench_mode mode,
+		    u64 period, struct bench_run *out)
+{
+	struct workload_result wr;
+	bp_memset(out, 0, sizeof(*out));
+	u64 m0 = model_ticks_now(b);
+	int rc;
+	if (mode == MODE_NONE) {
+		rc = workload_once(b, o, &wr);
+		out->ticks = wr.ticks;
+		out->truth = wr.truth;
+	} else {
+		rc = sampled_once(b, o, mode, period, out);
+	}
+	out->model_ticks = model_ticks_now(b) - m0;
+	return rc;
+}
+
+/* Runs `runs` times and keeps the run with the median elapsed time. */
+static int run_median(struct bench_ctx *b, const struct bench_opts *o, enum bench_mode mode,
+		      u64 period, struct bench_run *median)
+{
+	struct bench_run r[BENCH_MAX_RUNS];
+	for (u32 i = 0; i < o->runs; i++) {
+		int rc = run_once(b, o, mode, period, &r[i]);
+		if (rc != EXIT_OK)
+			return rc;
+	}
+	for (u32 i = 1; i < o->runs; i++)	/* insertion sort by time */
+		for (u32 j = i; j > 0 && r[j].ticks < r[j - 1].ticks; j--) {
+			struct bench_run t = r[j];
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	*median = r[o->runs / 2];
+	return EXIT_OK;
+}
+
+/* ---- setup ----------------------------------------------------------------------- */
+
+static int pick_event(struct bench_ctx *b, const struct bench_opts *o)
+{
+	char err[512];
+	if (o->event)
+		return session_parse_events(&b->s, "bench", o->event, &b->ev, 1) == 1 ? EXIT_OK
+										       : EXIT_USAGE;
+	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++)
+		if (evparse_list(default_events[i], b->s.table, &b->s.caps, &b->ev, 1, err,
+				 sizeof(err)) == 1)
+			return EXIT_OK;
+	err_printf("bareperf bench: no PEBS-capable instructions event on this CPU (%s); "
+		   "name one with --event\n", err);
+	return EXIT_FAILURE_STATUS;
+}
+
+static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const struct global_opts *g)
+{
+	int rc;
+	b->w = workload_find(o->wargv[0]);
+	if (!b->w) {
+		workload_unknown(o->wargv[0]);
+		return EXIT_USAGE;
+	}
+	backend_banner();
+	if ((rc = session_probe(&b->s, "bench")) != EXIT_OK)
+		return rc;
+	if ((rc = pick_event(b, o)) != EXIT_OK)
+		return rc;
+	if (!b->ev.precise) {
+		err_printf("bareperf bench: %s: the event must be precise (:p, :pp or :ppp) "
+			   "to compare PEBS thresholds\n", b->ev.name);
+		return EXIT_USAGE;
+	}
+	return session_start(&b->s, g, "bench");
+}
+
+static void print_workload(const struct bench_opts *o)
+{
+	out_printf("workload:");
+	for (int i = 0; i < o->wargc; i++)
+		out_printf(" %s", o->wargv[i]);
+	out_printf("\n");
+}
+
+static const char *pmu_kind(const struct bench_ctx *b)
+{
+	return b->s.emulated ? "EMULATED PMU" : "real PMU";
+}
+
+/* ---- overhead ------------------------------------------------------------------------ */
+
+static double pct_over(u64 t, u64 base)
+{
+	return base ? 100.0 * ((double)t - (double)base) / (double)base : 0.0;
+}
+
+static void print_overhead_header(const struct bench_ctx *b, const struct bench_opts *o,
+				  const struct bench_run *base)
+{
+	out_printf("\nSampling overhead, %s PEBS: plain (threshold 1) vs multi (large threshold), "
+		   "%s (%s)\n", b->ev.name, pmu_kind(b), hw_current()->name);
+	print_workload(o);
+	out_printf("elapsed: the workload's timed part, median of %u run%s (plat_ticks: %s)\n",
+		   o->runs, o->runs > 1 ? "s" : "",
+		   bp_strcmp(plat_name(), "host") == 0 ? "CLOCK_MONOTONIC" : "TSC");
+	out_printf("unsampled: %.6f s", session_seconds(base->ticks));
+	if (b->s.emulated)
+		out_printf(" (model %.6f s)", session_seconds(base->model_ticks));
+	out_printf("\n\n");
+	out_printf("%10s %10s %10s %10s %9s %9s %9s %9s %9s %9s %7s",
+		   "period", "plain (s)", "multi (s)", "delta (s)", "plain", "multi",
+		   "PMIs", "PMIs", "samples", "samples", "lost");
+	if (b->s.emulated)
+		out_printf(" %9s %9s %9s %9s", "model (s)", "model (s)", "plain", "multi");
+	out_printf("\n%10s %10s %10s %10s %9s %9s %9s %9s %9s %9s %7s", "", "", "", "plain-multi",
+		   "overhead", "overhead", "plain", "multi", "plain", "multi", "p/m");
+	if (b->s.emulated)
+		out_printf(" %9s %9s %9s %9s", "plain", "multi", "net ovh", "net ovh");
+	out_printf("\n");
+}
+
+/* Overhead without the emulated PMU's own time, on both sides. */
+static double net_pct(const struct bench_run *r, const struct bench_run *base)
+{
+	return pct_over(r->ticks - r->model_ticks, base->ticks - base->model_ticks);
+}
+
+static void print_overhead_row(const struct bench_ctx *b, u64 period, const struct bench_run *base,
+			       const struct bench_run *p, const struct bench_run *m)
+{
+	char lost[24];
+	bp_snprintf(lost, sizeof(lost), "%llu/%llu", (unsigned long long)p->lost,
+		    (unsigned long long)m->lost);
+	out_printf("%10llu %10.6f %10.6f %10.6f %+8.1f%% %+8.1f%% %9llu %9llu %9llu %9llu %7s",
+		   (unsigned long long)period, session_seconds(p->ticks), session_seconds(m->ticks),
+		   session_seconds(p->ticks) - session_seconds(m->ticks),
+		   pct_over(p->ticks, base->ticks), pct_over(m->ticks, base->ticks),
+		   (unsigned long long)p->pmis, (unsigned long long)m->pmis,
+		   (unsigned long long)p->samples, (unsigned long long)m->samples, lost);
+	if (b->s.emulated)
+		out_printf(" %9.6f %9.6f %+8.1f%% %+8.1f%%", session_seconds(p->model_ticks),
+			   session_seconds(m->model_ticks), net_pct(p, base), net_pct(m, base));
+	out_printf("\n");
+}
+
+static int overhead_table(struct bench_ctx *b, const struct bench_opts *o)
+{
+	struct bench_run base, plain[BENCH_MAX_PERIODS], multi[BENCH_MAX_PERIODS];
+	int rc = run_median(b, o, MODE_NONE, 0, &base);
+	for (u32 i = 0; i < o->nperiods && rc == EXIT_OK; i++) {
+		rc = run_median(b, o, MODE_PLAIN, o->periods[i], &plain[i]);
+		if (rc == EXIT_OK)
+			rc = run_median(b, o, MODE_MULTI, o->periods[i], &multi[i]);
+	}
+	if (rc != EXIT_OK)
+		return rc;
+	print_overhead_header(b, o, &base);
+	for (u32 i = 0; i < o->nperiods; i++)
+		print_overhead_row(b, o->periods[i], &base, &plain[i], &multi[i]);
+	if (b->s.emulated)
+		out_printf("\nmodel: time the emulated PMU itself took (counting, its PEBS assist), "
+			   "included in the elapsed times;\nnet ovh: overhead with the model's time "
+			   "taken out of both runs: our PMI handler's cost.\nThe hardware's own "
+			   "PEBS assist cost is not modelled (BENCHMARKS.md).\n");
+	return EXIT_OK;
+}
+
+/* ---- error ------------------------------------------------------------------------------ */
+
+#define ERR_COLS (2 * BENCH_MAX_PERIODS)
+
+struct error_col {
+	enum bench_mode mode;
+	u64 period;
+	u64 samples[WORKLOAD_MAX_PARTS + 1];
+	u64 total, lost;
+};
+
+static double share(u64 part, u64 total)
+{
+	return total ? 100.0 * (double)part / (double)total : 0.0;
+}
+
+static int error_column(struct bench_ctx *b, const struct bench_opts *o, struct error_col *c,
+			struct workload_truth *truth)
+{
+	struct bench_run r;
+	bp_memset(b->part_samples, 0, sizeof(b->part_samples));
+	for (u32 i = 0; i < o->runs; i++) {	/* samples of all runs add up */
+		int rc = run_once(b, o, c->mode, c->period, &r);
+		if (rc != EXIT_OK)
+			return rc;
+		c->total += r.samples;
+		c->lost += r.lost;
+	}
+	*truth = r.truth;
+	bp_memcpy(c->samples, b->part_samples, sizeof(c->samples));
+	return EXIT_OK;
+}
+
+static void print_error_table(const struct bench_ctx *b, const struct bench_opts *o,
+			      const struct error_col *c, u32 ncols, const struct workload_truth *t)
+{
+	u64 total_insns = 0;
+	for (u32 k = 0; k < t->parts; k++)
+		total_insns += t->part_instructions[k];
+	out_printf("\nSampling error per function of soak, %s (%s): sample share vs instruction "
+		   "share by construction\n", pmu_kind(b), hw_current()->name);
+	print_workload(o);
+	out_printf("event %s; PMI: the same event without PEBS; samples of %u run%s per column\n\n",
+		   b->ev.name, o->runs, o->runs > 1 ? "s" : "");
+	out_printf("%-10s %7s", "function", "truth");
+	for (u32 j = 0; j < ncols; j++)
+		out_printf(" %4s %-8llu", c[j].mode == MODE_PMI ? "PMI" : "PEBS",
+			   (unsigned long long)c[j].period);
+	out_printf("\n");
+	for (u32 k = 0; k <= t->parts; k++) {
+		bool other = k == t->parts;
+		u32 idx = other ? WORKLOAD_MAX_PARTS : k;
+		out_printf("%-10s %6.2f%%", other ? "(other)" : t->part_name[k],
+			   other ? 0.0 : share(t->part_instructions[k], total_insns));
+		for (u32 j = 0; j < ncols; j++)
+			out_printf(" %12.2f%%", share(c[j].samples[idx], c[j].total));
+		out_printf("\n");
+	}
+	out_printf("%-10s %7s", "samples", "");
+	for (u32 j = 0; j < ncols; j++)
+		out_printf(" %13llu", (unsigned long long)c[j].total);
+	out_printf("\n%-10s %7s", "lost", "");
+	for (u32 j = 0; j < ncols; j++)
+		out_printf(" %13llu", (unsigned long long)c[j].lost);
+	out_printf("\n%-10s %7s", "max |err|", "");
+	for (u32 j = 0; j < ncols; j++) {
+		double worst = 0;
+		for (u32 k = 0; k < t->parts; k++) {
+			double e = share(c[j].samples[k], c[j].total) -
+				   share(t->part_instructions[k], total_insns);
+			worst = e < 0 ? (-e > worst ? -e : worst) : (e > worst ? e : worst);
+		}
+		out_printf(" %11.2fpp", worst);
+	}
+	out_printf("\n");
+}
+
+static int error_table(struct bench_ctx *b, const struct bench_opts *o)
+{
+	static struct error_col cols[ERR_COLS];
+	struct workload_truth truth = { 0 };
+	u32 n = 0;
+	struct bench_run first;
+	int rc = run_once(b, o, MODE_NONE, 0, &first);	/* the parts, by name */
+	if (rc != EXIT_OK)
+		return rc;
+	b->truth = first.truth;
+	b->ips = plat_alloc(BENCH_MAX_IPS * sizeof(u64));
+	if (!b->ips) {
+		err_printf("bareperf bench error: cannot allocate the sample stash\n");
+		return EXIT_FAILURE_STATUS;
+	}
+	for (u32 i = 0; i < o->nperiods; i++) {
+		cols[n++] = (struct error_col){ .mode = MODE_PMI, .period = o->periods[i] };
+		cols[n++] = (struct error_col){ .mode = MODE_MULTI, .period = o->periods[i] };
+	}
+	for (u32 j = 0; j < n; j++) {
+		rc = error_column(b, o, &cols[j], &truth);
+		if (rc != EXIT_OK)
+			break;
+	}
+	plat_free(b->ips);
+	b->ips = NULL;
+	if (rc == EXIT_OK)
+		print_error_table(b, o, cols, n, &truth);
+	return rc;
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+static int bench_main(int argc, char **argv, const struct global_opts *g)
+{
+	struct bench_opts o;
+	struct bench_ctx *b = &ctx;
+	if (argc < 2 || (bp_strcmp(argv[1], "overhead") && bp_strcmp(argv[1], "error"))) {
+		err_printf("bareperf bench: expected 'overhead' or 'error'%s%s%s\n",
+			   argc < 2 ? "" : ", not '", argc < 2 ? "" : argv[1], argc < 2 ? "" : "'");
+		return EXIT_USAGE;
+	}
+	bool overhead = bp_strcmp(argv[1], "overhead") == 0;
+	int rc = parse_opts(argc, argv, argv[1], &o);
+	if (rc != EXIT_OK)
+		return rc;
+	if (!overhead && bp_strcmp(o.wargv[0], "soak") != 0) {
+		err_printf("bareperf bench error: the ground truth is soak's (got '%s')\n", o.wargv[0]);
+		return EXIT_USAGE;
+	}
+	bp_memset(b, 0, sizeof(*b));
+	rc = bench_begin(b, &o, g);
+	if (rc == EXIT_OK)
+		rc = overhead ? overhead_table(b, &o) : error_table(b, &o);
+	session_stop(&b->s);
+	return rc;
+}
+
+const struct command cmd_bench = {
+	.name = "bench",
+	.summary = "sampling overhead (plain vs large PEBS) and sampling error studies",
+	.usage = " overhead [--event EV] [--periods LIST] [--runs N] [--workload W [ARGS]]\n"
+		 "       bareperf bench error [--periods LIST] [--runs N] [--workload soak [ARGS]]\n\n"
+		 "  overhead   the workload unsampled, then per period with PEBS threshold 1\n"
+		 "             (plain) and large (multi): elapsed, overhead, PMIs, samples, lost\n"
+		 "  error      per soak function: sample share vs its share of instructions,\n"
+		 "             in PMI mode and with PEBS\n"
+		 "  --event EV       a precise event (default instructions:pp, or\n"
+		 "                   INST_RETIRED.PREC_DIST:ppp where that is the PEBS one)\n"
+		 "  --periods LIST   comma separated (overhead default " BENCH_DEFAULT_PERIODS ";\n"
+		 "                   error default " BENCH_ERROR_PERIODS ")\n"
+		 "  --runs N         runs per cell, median (overhead) or summed (error); default 3\n"
+		 "  --workload W ... the workload and its options, last (default soak -n "
+		 BENCH_DEFAULT_SOAK_N ")",
+	.run = bench_main,
+};

@@ -1,0 +1,98 @@
+/* `bareperf bench` on the host twin with the emulated PMU: the error
+ * table's structure and sense (shares sum to 100 %, soak_hot has the
+ * largest), the overhead table's rows, and clear errors for bad input. */
+#include "test.h"
+#include "cli_run.h"
+
+static char out[65536];
+
+static int run(const char *line)
+{
+	return cli_run_line(line, NULL, out, sizeof(out));
+}
+
+/* The percentages of a row of the error table ("name truth% col% ..."). */
+static int row_values(const char *name, double *v, int max)
+{
+	const char *p = strstr(out, name);
+	assert_non_null(p);
+	p += strlen(name);
+	int n = 0, used;
+	while (n < max && sscanf(p, " %lf%%%n", &v[n], &used) == 1) {
+		p += used;
+		n++;
+	}
+	return n;
+}
+
+static void test_error_table(void **state)
+{
+	static const char *parts[] = { "soak_hot", "soak_warm", "soak_cool", "soak_cold", "(other)" };
+	double v[5][8];
+	assert_int_equal(run("--pmu=sim:icx bench error --periods 100003 "
+			     "--runs 2 --workload soak -n 60000000"), 0);
+	assert_non_null(strstr(out, "EMULATED PMU"));
+	assert_non_null(strstr(out, "Sampling error per function of soak"));
+	for (int k = 0; k < 5; k++)	/* truth, PMI 100003, PEBS 100003 */
+		assert_int_equal(row_values(parts[k], v[k], 8), 3);
+	/* Truth by construction: 50/30/15/5. */
+	assert_true(v[0][0] == 50.0 && v[1][0] == 30.0 && v[2][0] == 15.0 && v[3][0] == 5.0);
+	for (int col = 0; col < 3; col++) {
+		double sum = 0;
+		for (int k = 0; k < 5; k++)
+			sum += v[k][col];
+		assert_true(sum > 99.9 && sum < 100.1);
+		for (int k = 1; k < 4; k++)	/* hot has the most samples */
+			assert_true(v[0][col] > v[k][col]);
+	}
+	assert_non_null(strstr(out, "max |err|"));
+}
+
+static void test_overhead_table(void **state)
+{
+	assert_int_equal(run("--pmu=sim:icx bench overhead --periods 20003,2000003 --runs 1 "
+			     "--workload soak -n 2000000"), 0);
+	assert_non_null(strstr(out, "plain (threshold 1) vs multi (large threshold), EMULATED PMU"));
+	assert_non_null(strstr(out, "unsampled:"));
+	unsigned long long period, pmis_p, pmis_m, samp_p, samp_m;
+	double tp, tm;
+	const char *row = strstr(out, "\n     20003 ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row, " %llu %lf %lf %*f %*f%% %*f%% %llu %llu %llu %llu", &period,
+				&tp, &tm, &pmis_p, &pmis_m, &samp_p, &samp_m), 7);
+	assert_true(tp > 0 && tm > 0);
+	/* Plain PEBS takes a PMI per record (throttling aside: at most one
+	 * per sample); large PEBS none before the buffer fills. */
+	assert_true(pmis_p > 0 && pmis_p <= samp_p + 1);
+	assert_true(pmis_m < pmis_p);
+	assert_true(samp_m > 0);
+	assert_non_null(strstr(out, "\n   2000003 "));
+}
+
+static void test_bad_input(void **state)
+{
+	assert_int_equal(run("--pmu=sim:icx bench"), EXIT_USAGE);
+	assert_non_null(strstr(out, "expected 'overhead' or 'error'"));
+	assert_int_equal(run("--pmu=sim:icx bench speed"), EXIT_USAGE);
+	assert_non_null(strstr(out, "not 'speed'"));
+	assert_int_equal(run("--pmu=sim:icx bench overhead --periods 10003,1"), EXIT_USAGE);
+	assert_non_null(strstr(out, "--periods: '1'"));
+	assert_int_equal(run("--pmu=sim:icx bench overhead --runs 0"), EXIT_USAGE);
+	assert_non_null(strstr(out, "--runs '0'"));
+	assert_int_equal(run("--pmu=sim:icx bench error --workload chase"), EXIT_USAGE);
+	assert_non_null(strstr(out, "ground truth is soak's"));
+	assert_int_equal(run("--pmu=sim:icx bench overhead --event cycles --runs 1"), EXIT_USAGE);
+	assert_non_null(strstr(out, "must be precise"));
+	assert_int_equal(run("--pmu=sim:icx bench overhead --workload nosuch"), EXIT_USAGE);
+	assert_non_null(strstr(out, "unknown workload 'nosuch'"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_error_table),
+		cmocka_unit_test(test_overhead_table),
+		cmocka_unit_test(test_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,186 @@
+/* The built-in workloads' option parsing and ground truth: branchy
+ * (controlled mispredicts) and stream (memory bandwidth). The truths are
+ * checked against the NASM loops run for real on this machine. */
+#include "test.h"
+#include "workload/branchy.h"
+#include "workload/stream.h"
+
+u64 branchy_walk(u64 iterations, u64 *state, u64 threshold);
+
+static int parse_branchy(const char *a1, const char *a2, struct branchy_opts *o)
+{
+	char *argv[] = { "branchy", (char *)a1, (char *)a2, NULL };
+	return branchy_parse(a1 ? (a2 ? 3 : 2) : 1, argv, o);
+}
+
+static void test_branchy_defaults_and_options(void **state)
+{
+	struct branchy_opts o;
+	assert_int_equal(parse_branchy(NULL, NULL, &o), 0);
+	assert_int_equal(o.iterations, BRANCHY_DEFAULT_ITERATIONS);
+	assert_int_equal(o.taken_percent, BRANCHY_DEFAULT_TAKEN);
+	assert_int_equal(parse_branchy("--taken", "10", &o), 0);
+	assert_int_equal(o.taken_percent, 10);
+	assert_int_equal(parse_branchy("-n", "1234", &o), 0);
+	assert_int_equal(o.iterations, 1234);
+}
+
+static void test_branchy_bad_options(void **state)
+{
+	struct branchy_opts o;
+	assert_int_equal(parse_branchy("--taken", "101", &o), -1);
+	assert_int_equal(parse_branchy("--taken", "x", &o), -1);
+	assert_int_equal(parse_branchy("-n", "0", &o), -1);
+	assert_int_equal(parse_branchy("--taken", NULL, &o), -1);
+	assert_int_equal(parse_branchy("--fast", NULL, &o), -1);
+}
+
+/* The loop really takes the data branch with the asked probability:
+ * xorshift64 is uniform enough that 1e6 draws land within 0.5 %. */
+static void test_branchy_taken_rate(void **state)
+{
+	static const u64 percents[] = { 0, 10, 50, 90, 100 };
+	for (size_t i = 0; i < ARRAY_SIZE(percents); i++) {
+		u64 s = 0x2545F4914F6CDD1DULL, n = 1000000;
+		u64 thr = percents[i] >= 100 ? ~0ULL
+			  : (u64)(((unsigned __int128)percents[i] << 64) / 100);
+		u64 taken = branchy_walk(n, &s, thr);
+		double rate = 100.0 * (double)taken / (double)n;
+		assert_true(rate > (double)percents[i] - 0.5 && rate < (double)percents[i] + 0.5);
+	}
+}
+
+static void test_branchy_truth(void **state)
+{
+	struct branchy_opts o = { .iterations = 1000, .taken_percent = 30 };
+	struct workload_truth t = { 0 };
+	branchy_truth(&o, 300, &t);
+	assert_int_equal(t.parts, 1);
+	assert_string_equal(t.part_name[0], "branchy_walk");
+	assert_int_equal(t.part_instructions[0], 1000 * 15 + 2);
+	assert_int_equal(t.cond_branches, 2000);		/* jb + jnz */
+	assert_int_equal(t.branches, 2000 + 700);	/* + jmp when not taken */
+	assert_int_equal(t.taken, 300);
+	assert_int_equal(t.mispredict_permille, 300);	/* min(p, 1-p) */
+	o.taken_percent = 80;
+	branchy_truth(&o, 800, &t);
+	assert_int_equal(t.mispredict_permille, 200);
+}
+
+static void test_branchy_profile(void **state)
+{
+	struct branchy_opts o = { .iterations = 1, .taken_percent = 50 };
+	struct workload_profile p;
+	branchy_profile(&o, &p);
+	assert_int_equal(p.nrates, 2);
+	assert_int_equal(p.rate[0].event, EV_BR_INST_RETIRED);
+	assert_int_equal(p.rate[0].per_kilo_insn, 2500 / 15);	/* 2.5 branches / 15 insns */
+	assert_int_equal(p.rate[1].event, EV_BR_MISP_RETIRED);
+	assert_int_equal(p.rate[1].per_kilo_insn, 500 / 15);
+	u32 ipc_random = p.ipc_permille;
+	o.taken_percent = 100;
+	branchy_profile(&o, &p);
+	assert_int_equal(p.rate[1].per_kilo_insn, 0);
+	assert_true(p.ipc_permille > ipc_random);	/* no mispredicts: faster */
+}
+
+static int parse_stream(const char *a1, const char *a2, struct stream_opts *o)
+{
+	char *argv[] = { "stream", (char *)a1, (char *)a2, NULL };
+	return stream_parse(a1 ? (a2 ? 3 : 2) : 1, argv, o);
+}
+
+static void test_stream_options(void **state)
+{
+	struct stream_opts o;
+	assert_int_equal(parse_stream(NULL, NULL, &o), 0);
+	assert_int_equal(o.size, STREAM_DEFAULT_SIZE);
+	assert_int_equal(o.passes, STREAM_DEFAULT_PASSES);
+	assert_int_equal(parse_stream("--size", "65536", &o), 0);
+	assert_int_equal(stream_elements(&o), 8192);
+	assert_int_equal(parse_stream("--size", "100", &o), -1);
+	assert_int_equal(parse_stream("--passes", "0", &o), -1);
+	assert_int_equal(parse_stream("--bytes", "1", &o), -1);
+}
+
+static void test_stream_truth(void **state)
+{
+	struct stream_opts o = { .size = 8000, .passes = 3 };
+	struct workload_truth t = { 0 };
+	stream_truth(&o, &t);
+	u64 n = 1000, insns = 0;
+	assert_int_equal(t.parts, 4);
+	assert_string_equal(t.part_name[3], "stream_triad");
+	assert_int_equal(t.part_instructions[0], 3 * (5 * n + 2));
+	assert_int_equal(t.part_instructions[3], 3 * (7 * n + 2));
+	for (u32 k = 0; k < t.parts; k++)
+		insns += t.part_instructions[k];
+	assert_int_equal(insns, 3 * (24 * n + 8));
+	assert_int_equal(t.loads, 3 * 6 * n);
+	assert_int_equal(t.stores, 3 * 4 * n);
+	assert_int_equal(t.bytes, 3 * 80 * n);	/* STREAM's count: 16+16+24+24 B */
+	assert_int_equal(t.working_set, 24000);
+}
+
+void stream_copy(u64 *dst, const u64 *src, u64 n);
+void stream_scale(u64 *dst, const u64 *src, u64 n, u64 k);
+void stream_add(u64 *dst, const u64 *x, const u64 *y, u64 n);
+void stream_triad(u64 *dst, const u64 *x, const u64 *y, u64 n, u64 k);
+
+/* The kernels compute what STREAM defines. */
+static void test_stream_kernels(void **state)
+{
+	u64 a[5] = { 1, 2, 3, 4, 5 }, b[5], c[5];
+	stream_copy(c, a, 5);
+	stream_scale(b, c, 5, 3);
+	stream_add(c, a, b, 5);
+	stream_triad(a, b, c, 5, 3);
+	for (int i = 0; i < 5; i++) {
+		u64 x = (u64)i + 1;
+		assert_int_equal(b[i], 3 * x);
+		assert_int_equal(c[i], 4 * x);
+		assert_int_equal(a[i], 3 * x + 3 * 4 * x);
+	}
+}
+
+static void test_stream_profile(void **state)
+{
+	struct stream_opts small = { .size = 1 << 20, .passes = 1 };
+	struct stream_opts big = { .size = 64ULL << 20, .passes = 1 };
+	struct workload_profile p;
+	stream_profile(&small, 0x100000, &p);
+	assert_int_equal(p.rate[0].per_kilo_insn, 250);	/* 6 loads / 24 insns */
+	assert_int_equal(p.rate[1].per_kilo_insn, 166);	/* 4 stores / 24 insns */
+	assert_int_equal(p.rate[0].addr_base, 0x100000);
+	assert_int_equal(p.rate[0].addr_size, 3 << 20);
+	u32 ipc_small = p.ipc_permille, lat_small = p.rate[0].latency;
+	stream_profile(&big, 0x100000, &p);
+	assert_true(p.ipc_permille < ipc_small);	/* DRAM-bound */
+	assert_true(p.rate[0].latency > lat_small);
+}
+
+static void test_registered(void **state)
+{
+	assert_non_null(workload_find("branchy"));
+	assert_non_null(workload_find("stream"));
+	assert_non_null(workload_find("soak"));
+	assert_non_null(workload_find("chase"));
+	assert_int_equal(workload_count(), 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_branchy_defaults_and_options),
+		cmocka_unit_test(test_branchy_bad_options),
+		cmocka_unit_test(test_branchy_taken_rate),
+		cmocka_unit_test(test_branchy_truth),
+		cmocka_unit_test(test_branchy_profile),
+		cmocka_unit_test(test_stream_options),
+		cmocka_unit_test(test_stream_truth),
+		cmocka_unit_test(test_stream_kernels),
+		cmocka_unit_test(test_stream_profile),
+		cmocka_unit_test(test_registered),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
