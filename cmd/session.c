@@ -91,9 +91,11 @@ static void show_statistics(const struct session *s)
 	if (s->driving) {
 		struct sim_drive_stats d;
 		sim_drive_stats(&d);
-		out_printf("[ emulation: %llu ticks (%llu deferred), %llu cycles at %llu cycles/us ]\n",
+		out_printf("[ emulation: %llu ticks (%llu deferred, %llu held for a PMI), %llu cycles, "
+			   "%llu instructions/s, %llu PMIs ]\n",
 			   (unsigned long long)d.ticks, (unsigned long long)d.deferred,
-			   (unsigned long long)d.cycles, (unsigned long long)d.cycles_per_us);
+			   (unsigned long long)d.held, (unsigned long long)d.cycles,
+			   (unsigned long long)d.insn_per_s, (unsigned long long)d.pmis_delivered);
 	}
 }
 
