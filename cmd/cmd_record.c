@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "backend.h"
 #include "session.h"
+#include "target.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/perfdata.h"
@@ -27,6 +28,7 @@ struct record_opts {
 	const char *output;
 	struct sampling_opts so;
 	bool quiet;
+	bool connect_all;
 	int workload_at;
 };
 
@@ -42,6 +44,7 @@ struct record_run {
 	bool quiet;
 	bool write_failed;
 	u64 written;
+	u32 images;
 	struct bp_sample batch[RECORD_BATCH];
 };
 
@@ -90,6 +93,8 @@ static int parse_one(int argc, char **argv, int *i, struct record_opts *o, bool 
 		o->output = v;
 	} else if (!*missing && bp_strcmp(argv[*i], "-g") == 0) {
 		o->so.callchain = true;
+	} else if (!*missing && bp_strcmp(argv[*i], "--connect-all") == 0) {
+		o->connect_all = true;
 	} else if (!*missing && bp_strcmp(argv[*i], "-q") == 0) {
 		o->quiet = true;
 	} else {
@@ -123,8 +128,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		err_printf("bareperf record: -c and -F exclude each other\n");
 		return EXIT_USAGE;
 	}
-	if (o->workload_at < 0 || o->workload_at >= argc) {
-		err_printf("bareperf record: no workload given (built-in: soak, chase)\n");
+	if (o->workload_at >= argc)
+		o->workload_at = -1;
+	if (o->workload_at < 0 && !o->connect_all) {
+		err_printf("bareperf record: no workload given (built-in: soak, chase; "
+			   "\\PATH\\APP.EFI [ARGS]; bs:NAME [LOOPS]; --connect-all)\n");
 		return EXIT_USAGE;
 	}
 	if (!o->events[0])
@@ -158,7 +166,53 @@ static u64 calibrate_tsc(void)
 	return (c1 - c0) * (tps / 1000) / ((t1 - t0) / 1000 ? (t1 - t0) / 1000 : 1);
 }
 
-static int open_output(struct record_run *r, const struct record_opts *o, const char *comm)
+/* Where IPs outside every image go (plat_unmapped_name): one mapping
+ * under all the others, which perf splits around each image mapped after
+ * it, so `perf report --sort dso` shows them as one entry. */
+#define RECORD_UNMAPPED_END  (1ULL << 47)	/* the canonical lower half */
+
+struct image_writer {
+	struct record_run *r;
+	u64 skip_base;		/* the application's, mapped by itself */
+	int failed;
+	u32 count;
+};
+
+static void write_image(const struct plat_image_info *img, void *ctx)
+{
+	struct image_writer *iw = ctx;
+	if (img->base == iw->skip_base)
+		return;
+	struct perfdata_mmap m = {
+		.filename = img->name, .start = img->base, .len = img->size, .pgoff = img->pgoff,
+	};
+	iw->failed |= perfdata_mmap2(iw->r->pd, &m);
+	iw->count++;
+}
+
+/* The unmapped rest first, then every loaded image, the application, and our own
+ * image last (its text, named by the ELF with our symbols). */
+static int write_mappings(struct record_run *r, const struct target *t)
+{
+	struct perfdata_mmap rest = { .filename = plat_unmapped_name(), .start = 0,
+				      .len = RECORD_UNMAPPED_END };
+	struct image_writer iw = { .r = r, .skip_base = t->app ? t->image.base : ~0ULL };
+	if (perfdata_comm(r->pd) || (rest.filename && perfdata_mmap2(r->pd, &rest)))
+		return -1;
+	plat_foreach_image(write_image, &iw);
+	if (t->app)
+		write_image(&t->image, &(struct image_writer){ .r = r, .skip_base = ~0ULL });
+	struct perfdata_mmap self = {
+		.filename = plat_image_path(),
+		.start = plat_image_base() + symtab_header.text_vaddr,
+		.len = symtab_header.text_size,
+		.pgoff = symtab_header.text_offset,
+	};
+	r->images = iw.count;
+	return iw.failed || perfdata_mmap2(r->pd, &self) ? -1 : 0;
+}
+
+static int open_output(struct record_run *r, const struct record_opts *o, const struct target *t)
 {
 	static char cpuid[64];
 	const struct pmu_caps *c = &r->s.caps;
@@ -170,7 +224,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 	}
 	perfdata_file_sink_init(&r->sink, r->file);
 	struct perfdata_config cfg = {
-		.tsc_hz = calibrate_tsc(), .comm = comm, .cpudesc = c->brand, .cpuid = cpuid,
+		.tsc_hz = calibrate_tsc(), .comm = t->comm, .cpudesc = c->brand, .cpuid = cpuid,
 		.osrelease = r->s.emulated ? "bareperf emulated PMU" : plat_firmware_vendor(),
 		.version = "bareperf 0.1", .nr_cpus_online = 1,
 	};
@@ -191,13 +245,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		if (perfdata_add_event(r->pd, &pe) < 0)
 			return -1;
 	}
-	struct perfdata_mmap m = {
-		.filename = plat_image_path(),
-		.start = plat_image_base() + symtab_header.text_vaddr,
-		.len = symtab_header.text_size,
-		.pgoff = symtab_header.text_offset,
-	};
-	if (perfdata_comm(r->pd) || perfdata_mmap2(r->pd, &m) || perfdata_flush(r->pd))
+	if (write_mappings(r, t) || perfdata_flush(r->pd))
 		return -1;
 	return 0;
 }
@@ -282,24 +330,22 @@ static int finish_output(struct record_run *r, const char *path)
 	return rc || r->write_failed ? -1 : 0;
 }
 
-static int record_workload(struct record_run *r, const struct record_opts *o,
-			   const struct workload *w, int argc, char **argv)
+static int record_target(struct record_run *r, struct target *t)
 {
 	char line[160];
-	struct workload_result wr;
 
 	sampling_describe(&r->smp, line, sizeof(line));
-	out_printf("[ bareperf record: %s ]\n", line);
+	out_printf("[ bareperf record: %s; %u other images mapped ]\n", line, r->images);
 	r->start = plat_ticks();
 	r->next_progress = r->start + plat_ticks_per_second();
 	plat_timer_start(RECORD_POLL_MS, on_timer, r);
 	sampling_start(&r->smp);
-	int wrc = w->run(argc - o->workload_at, argv + o->workload_at, &wr);
+	int rc = target_run(t, "record");
 	sampling_stop(&r->smp);
 	plat_timer_stop();
 	drain_ring(r);
 	print_accounting(r, plat_ticks() - r->start);
-	return wrc ? EXIT_USAGE : EXIT_OK;
+	return rc;
 }
 
 static int record_main(int argc, char **argv, const struct global_opts *g)
@@ -310,11 +356,12 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	int rc = parse_opts(argc, argv, &o);
 	if (rc != EXIT_OK)
 		return rc;
-	const struct workload *w = workload_find(argv[o.workload_at]);
-	if (!w) {
-		workload_unknown(argv[o.workload_at]);
-		return EXIT_USAGE;
-	}
+	struct target t;
+	bool has_words = o.workload_at >= 0;
+	rc = target_parse(&t, "record", has_words ? argc - o.workload_at : 0,
+			  has_words ? argv + o.workload_at : NULL, o.connect_all);
+	if (rc != EXIT_OK)
+		return rc;
 	bp_memset(r, 0, sizeof(*r));
 	r->quiet = o.quiet;
 	backend_banner();
@@ -323,16 +370,23 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	r->n = session_parse_events(&r->s, "record", o.events, r->ev, SESSION_MAX_EVENTS);
 	if (r->n < 0)
 		return EXIT_USAGE;
-	if ((rc = session_start(&r->s, g, "record")) != EXIT_OK)
+	/* A missing application fails here, before the PMU is touched. */
+	if ((rc = target_load(&t, "record")) != EXIT_OK)
 		return rc;
+	if ((rc = session_start(&r->s, g, "record")) != EXIT_OK) {
+		target_release(&t);
+		return rc;
+	}
 	if (sampling_setup(&r->smp, &r->s.pmu, r->ev, r->n, &o.so, err, sizeof(err))) {
 		err_printf("bareperf record: %s\n", err);
 		session_stop(&r->s);
+		target_release(&t);
 		return EXIT_FAILURE_STATUS;
 	}
-	rc = open_output(r, &o, w->name) ? EXIT_FAILURE_STATUS : EXIT_OK;
+	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (rc == EXIT_OK)
-		rc = record_workload(r, &o, w, argc, argv);
+		rc = record_target(r, &t);
+	target_release(&t);
 	sampling_teardown(&r->smp);
 	session_stop(&r->s);
 	if (r->pd && finish_output(r, o.output))
@@ -345,9 +399,15 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 
 const struct command cmd_record = {
 	.name = "record",
-	.summary = "sample a built-in workload into perf.data",
+	.summary = "sample a workload, a UEFI application or firmware work into perf.data",
 	.usage = " [-e LIST] [-c PERIOD | -F FREQ] [-g] [--pebs-threshold 1|N|max]\n"
-		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-o FILE] [-q] [--] WORKLOAD [ARGS]\n\n"
+		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-o FILE] [-q]\n"
+		 "        ([--] WORKLOAD [ARGS] | [--] \\PATH\\APP.EFI [ARGS] | [--] bs:NAME [LOOPS] | --connect-all)\n\n"
+		 "  WORKLOAD   a built-in workload (soak, chase)\n"
+		 "  APP.EFI    a UEFI application on the boot volume, started with ARGS (UEFI only)\n"
+		 "  bs:NAME    a boot service called LOOPS times (default 10000): AllocatePages,\n"
+		 "             LocateHandleBuffer, ConnectController, GetVariable (UEFI only)\n"
+		 "  --connect-all  connect every driver to every controller (UEFI only)\n"
 		 "  -e LIST    events (default " RECORD_DEFAULT_EVENTS "); :p/:pp/:ppp sample with PEBS\n"
 		 "  -c PERIOD  sample every PERIOD events (default: the event's own, else 100003)\n"
 		 "  -F FREQ    adapt the period for about FREQ samples a second (PMI mode)\n"
