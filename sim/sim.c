@@ -195,8 +195,9 @@ static void known_models(char *buf, size_t len)
 					  sim_model_name(i));
 }
 
-/* "icx,x2apic": the model name and its options. */
-static int parse_spec(const char *spec, char *name, size_t namelen, bool *x2apic,
+/* "icx,x2apic,cpus=4": the model name and its options. cpus=N (1 to
+ * SIM_MAX_CPUS) sets the number of logical CPUs; 0 leaves the model's. */
+static int parse_spec(const char *spec, char *name, size_t namelen, bool *x2apic, u32 *cpus,
 		      char *err, size_t errlen)
 {
 	const char *comma = bp_strchr(spec, ',');
@@ -206,6 +207,7 @@ static int parse_spec(const char *spec, char *name, size_t namelen, bool *x2apic
 	bp_memcpy(name, spec, n);
 	name[n] = 0;
 	*x2apic = false;
+	*cpus = 0;
 	while (comma) {
 		const char *opt = comma + 1;
 		comma = bp_strchr(opt, ',');
@@ -214,7 +216,19 @@ static int parse_spec(const char *spec, char *name, size_t namelen, bool *x2apic
 			*x2apic = true;
 			continue;
 		}
-		bp_snprintf(err, errlen, "unknown model option '%.*s' (known: x2apic)",
+		if (len > 5 && bp_strncmp(opt, "cpus=", 5) == 0) {
+			u64 v = 0;
+			const char *end;
+			if (!bp_parse_u64_prefix(opt + 5, &v, &end) || end != opt + len ||
+			    v < 1 || v > SIM_MAX_CPUS) {
+				bp_snprintf(err, errlen, "model option '%.*s': CPUs from 1 to %d",
+					    (int)len, opt, SIM_MAX_CPUS);
+				return -1;
+			}
+			*cpus = (u32)v;
+			continue;
+		}
+		bp_snprintf(err, errlen, "unknown model option '%.*s' (known: x2apic, cpus=N)",
 			    (int)len, opt);
 		return -1;
 	}
@@ -225,17 +239,23 @@ static void reset_cpu(struct sim_cpu *c, u32 index, bool x2apic)
 {
 	bp_memset(c, 0, sizeof(*c));
 	c->index = index;
-	c->core = sim.model->core[index];
+	c->core = sim.model->core[index % sim.model->ncpus];	/* cpus=N repeats the pattern */
 	sim_pmu_reset(c);
 	sim_apic_reset(c, x2apic);
 }
 
 const struct hw_ops *sim_open(const char *spec, char *err, size_t errlen)
 {
+	return sim_open_cpus(spec, 0, err, errlen);
+}
+
+const struct hw_ops *sim_open_cpus(const char *spec, u32 min_cpus, char *err, size_t errlen)
+{
 	char name[24], known[96];
 	bool x2apic;
+	u32 cpus;
 
-	if (parse_spec(spec, name, sizeof(name), &x2apic, err, errlen))
+	if (parse_spec(spec, name, sizeof(name), &x2apic, &cpus, err, errlen))
 		return NULL;
 	const struct sim_model *m = sim_find_model(name);
 	if (!m) {
@@ -249,7 +269,7 @@ const struct hw_ops *sim_open(const char *spec, char *err, size_t errlen)
 	}
 	bp_memset(&sim, 0, sizeof(sim));
 	sim.model = m;
-	sim.ncpus = m->ncpus;
+	sim.ncpus = cpus ? cpus : MIN(MAX((u32)m->ncpus, min_cpus), (u32)SIM_MAX_CPUS);
 	sim.open = true;
 	for (u32 i = 0; i < sim.ncpus; i++)
 		reset_cpu(&sim.cpu[i], i, x2apic);
