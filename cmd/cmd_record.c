@@ -4,6 +4,7 @@
  * the file on a timer while the workload runs; the header is rewritten
  * every second, so a run cut short still leaves a readable file. */
 #include "cli.h"
+#include "percpu.h"
 #include "backend.h"
 #include "session.h"
 #include "target.h"
@@ -29,12 +30,14 @@ struct record_opts {
 	struct sampling_opts so;
 	bool quiet;
 	bool connect_all;
+	bool all_cpus;		/* -a */
+	const char *cpu_list;	/* -C LIST */
 	int workload_at;
 };
 
 struct record_run {
 	struct session s;
-	struct sampling smp;
+	struct percpu pc;
 	struct pmu_event ev[SESSION_MAX_EVENTS];
 	int n;
 	struct plat_file *file;
@@ -45,6 +48,7 @@ struct record_run {
 	bool write_failed;
 	u64 written;
 	u32 images;
+	u64 cpu_samples[PERCPU_MAX];	/* written, per position in pc */
 	struct bp_sample batch[RECORD_BATCH];
 };
 
@@ -93,6 +97,10 @@ static int parse_one(int argc, char **argv, int *i, struct record_opts *o, bool 
 		o->output = v;
 	} else if (!*missing && bp_strcmp(argv[*i], "-g") == 0) {
 		o->so.callchain = true;
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-C", missing))) {
+		o->cpu_list = v;
+	} else if (!*missing && bp_strcmp(argv[*i], "-a") == 0) {
+		o->all_cpus = true;
 	} else if (!*missing && bp_strcmp(argv[*i], "--connect-all") == 0) {
 		o->connect_all = true;
 	} else if (!*missing && bp_strcmp(argv[*i], "-q") == 0) {
@@ -124,6 +132,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		if (rc != EXIT_OK)
 			return rc;
 	}
+	if (o->all_cpus && o->cpu_list) {
+		err_printf("bareperf record: -a and -C exclude each other\n");
+		return EXIT_USAGE;
+	}
 	if (o->so.period && o->so.freq) {
 		err_printf("bareperf record: -c and -F exclude each other\n");
 		return EXIT_USAGE;
@@ -138,6 +150,37 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (!o->events[0])
 		bp_strlcpy(o->events, RECORD_DEFAULT_EVENTS, sizeof(o->events));
 	return EXIT_OK;
+}
+
+/* ---- CPUs -------------------------------------------------------------------------- */
+
+/* The CPUs to sample: -a all, -C LIST those, else the one we run on. */
+static int cpu_mask_of(const struct record_opts *o, u64 *mask)
+{
+	char err[160];
+	u32 n = plat_cpu_count();
+	if (o->all_cpus) {
+		*mask = n >= PERCPU_MAX ? ~0ULL : BIT(n) - 1;
+		return EXIT_OK;
+	}
+	if (o->cpu_list) {
+		if (percpu_parse_list(o->cpu_list, n, mask, err, sizeof(err))) {
+			err_printf("bareperf record: %s\n", err);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
+	*mask = BIT(plat_cpu_self());
+	return EXIT_OK;
+}
+
+/* The first CPU that samples: its periods and PEBS choice stand for all. */
+static const struct sampling *first_sampling(const struct record_run *r)
+{
+	for (u32 i = 0; i < r->pc.count; i++)
+		if (r->pc.cpu[i]->ready)
+			return &r->pc.cpu[i]->smp;
+	return NULL;
 }
 
 /* ---- perf.data ---------------------------------------------------------------- */
@@ -226,7 +269,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 	struct perfdata_config cfg = {
 		.tsc_hz = calibrate_tsc(), .comm = t->comm, .cpudesc = c->brand, .cpuid = cpuid,
 		.osrelease = r->s.emulated ? "bareperf emulated PMU" : plat_firmware_vendor(),
-		.version = "bareperf 0.1", .nr_cpus_online = 1,
+		.version = "bareperf 0.1", .nr_cpus_online = plat_cpu_count(),
 	};
 	r->pd = perfdata_open(&r->sink, &cfg, NULL, 0);
 	if (!r->pd) {
@@ -239,7 +282,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 			.name = e->name, .type = PERF_TYPE_RAW,
 			.config = counter_evtsel(e, (struct counter_mode){ 0 }) & 0xFFFFFFFFULL,
 			.precise = e->precise, .freq = o->so.freq != 0,
-			.sample_period = o->so.freq ? o->so.freq : r->smp.period[i],
+			.sample_period = o->so.freq ? o->so.freq : first_sampling(r)->period[i],
 			.sample_type = sample_type_of(e, &o->so),
 		};
 		if (perfdata_add_event(r->pd, &pe) < 0)
@@ -255,10 +298,13 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 static void drain_ring(struct record_run *r)
 {
 	u32 n;
-	while ((n = sampling_poll(&r->smp, r->batch, RECORD_BATCH)) > 0)
-		for (u32 i = 0; i < n; i++)
-			if (perfdata_sample(r->pd, &r->batch[i]))
-				r->write_failed = true;
+	for (u32 c = 0; c < r->pc.count; c++)
+		while ((n = percpu_poll(&r->pc, c, r->batch, RECORD_BATCH)) > 0) {
+			r->cpu_samples[c] += n;
+			for (u32 i = 0; i < n; i++)
+				if (perfdata_sample(r->pd, &r->batch[i]))
+					r->write_failed = true;
+		}
 }
 
 static void progress(struct record_run *r, u64 now)
@@ -266,18 +312,19 @@ static void progress(struct record_run *r, u64 now)
 	if (r->quiet)
 		return;
 	char samples[32];
+	struct pmi_stats st;
+	percpu_pmi_stats(&r->pc, &st);
 	out_printf("[ bareperf record: %6.1f s, %s samples, %llu PMIs, %llu lost ]\n",
 		   session_seconds(now - r->start),
 		   fmt_thousands(perfdata_samples(r->pd), samples, sizeof(samples)),
-		   (unsigned long long)r->smp.pmi.st.pmis,
-		   (unsigned long long)sampling_lost(&r->smp));
+		   (unsigned long long)st.pmis, (unsigned long long)percpu_lost(&r->pc));
 }
 
 static void on_timer(void *ctx)
 {
 	struct record_run *r = ctx;
 	u64 now = plat_ticks();
-	sampling_tick(&r->smp);
+	percpu_tick(&r->pc);
 	drain_ring(r);
 	if (now >= r->next_progress) {
 		perfdata_flush(r->pd);	/* a file cut after this point is readable */
@@ -290,19 +337,33 @@ static void on_timer(void *ctx)
 
 static void print_accounting(struct record_run *r, u64 ticks)
 {
-	const struct pmi_stats *st = &r->smp.pmi.st;
+	struct pmi_stats sum;
+	const struct pmi_stats *st = &sum;
 	char a[32], b[32];
-	u64 samples = perfdata_samples(r->pd), lost = sampling_lost(&r->smp);
+	percpu_pmi_stats(&r->pc, &sum);
+	u64 samples = perfdata_samples(r->pd), lost = percpu_lost(&r->pc);
 	out_printf("[ bareperf record: %s samples written, %llu lost, in %.3f s; %s PMIs",
 		   fmt_thousands(samples, a, sizeof(a)), (unsigned long long)lost,
 		   session_seconds(ticks), fmt_thousands(st->pmis, b, sizeof(b)));
 	if (st->pmis)
 		out_printf(", %.1f samples/PMI", (double)samples / (double)st->pmis);
 	out_printf(" ]\n");
-	if (r->smp.any_pebs) {
+	for (u32 i = 0; i < r->pc.count; i++) {
+		const struct sampling *smp = &r->pc.cpu[i]->smp;
 		char what[256];
-		pebs_loss_describe(&r->smp.loss, what, sizeof(what));
-		out_printf("[ %s ]\n", what);
+		if (!r->pc.cpu[i]->ready || !smp->any_pebs)
+			continue;
+		pebs_loss_describe(&smp->loss, what, sizeof(what));
+		if (r->pc.count > 1)
+			out_printf("[ CPU %u: %s ]\n", r->pc.cpu[i]->cpu, what);
+		else
+			out_printf("[ %s ]\n", what);
+	}
+	if (r->pc.count > 1) {
+		out_printf("[ samples per CPU:");
+		for (u32 i = 0; i < r->pc.count; i++)
+			out_printf(" cpu%u %llu", r->pc.cpu[i]->cpu, (unsigned long long)r->cpu_samples[i]);
+		out_printf(" ]\n");
 	}
 	if (st->ring_full || st->throttled || st->spurious || st->unexpected)
 		out_printf("[ PMI: %llu ring full, %llu throttled (%llu times), %llu spurious, "
@@ -317,7 +378,7 @@ static void print_accounting(struct record_run *r, u64 ticks)
 
 static int finish_output(struct record_run *r, const char *path)
 {
-	u64 lost = sampling_lost(&r->smp);
+	u64 lost = percpu_lost(&r->pc);
 	if (lost)
 		perfdata_lost_samples(r->pd, lost);
 	int rc = perfdata_finish(r->pd);
@@ -334,14 +395,15 @@ static int record_target(struct record_run *r, struct target *t)
 {
 	char line[160];
 
-	sampling_describe(&r->smp, line, sizeof(line));
-	out_printf("[ bareperf record: %s; %u other images mapped ]\n", line, r->images);
+	sampling_describe(first_sampling(r), line, sizeof(line));
+	out_printf("[ bareperf record: %s; %u CPU%s; %u other images mapped ]\n", line,
+		   percpu_ready(&r->pc), percpu_ready(&r->pc) == 1 ? "" : "s", r->images);
 	r->start = plat_ticks();
 	r->next_progress = r->start + plat_ticks_per_second();
 	plat_timer_start(RECORD_POLL_MS, on_timer, r);
-	sampling_start(&r->smp);
+	percpu_start(&r->pc);
 	int rc = target_run(t, "record");
-	sampling_stop(&r->smp);
+	percpu_stop(&r->pc);
 	plat_timer_stop();
 	drain_ring(r);
 	print_accounting(r, plat_ticks() - r->start);
@@ -352,7 +414,6 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 {
 	struct record_opts o;
 	struct record_run *r = &run;
-	char err[512];
 	int rc = parse_opts(argc, argv, &o);
 	if (rc != EXIT_OK)
 		return rc;
@@ -370,24 +431,26 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	r->n = session_parse_events(&r->s, "record", o.events, r->ev, SESSION_MAX_EVENTS);
 	if (r->n < 0)
 		return EXIT_USAGE;
+	u64 mask;
+	if ((rc = cpu_mask_of(&o, &mask)) != EXIT_OK)
+		return rc;
 	/* A missing application fails here, before the PMU is touched. */
 	if ((rc = target_load(&t, "record")) != EXIT_OK)
 		return rc;
-	if ((rc = session_start(&r->s, g, "record")) != EXIT_OK) {
+	if ((rc = session_start_drive(&r->s, "record")) != EXIT_OK) {
 		target_release(&t);
 		return rc;
 	}
-	if (sampling_setup(&r->smp, &r->s.pmu, r->ev, r->n, &o.so, err, sizeof(err))) {
-		err_printf("bareperf record: %s\n", err);
+	if ((rc = percpu_open(&r->pc, mask, o.events, g->force, &o.so, "record")) != EXIT_OK) {
 		session_stop(&r->s);
 		target_release(&t);
-		return EXIT_FAILURE_STATUS;
+		return rc;
 	}
 	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (rc == EXIT_OK)
 		rc = record_target(r, &t);
 	target_release(&t);
-	sampling_teardown(&r->smp);
+	percpu_close(&r->pc);
 	session_stop(&r->s);
 	if (r->pd && finish_output(r, o.output))
 		rc = EXIT_FAILURE_STATUS;
@@ -401,7 +464,7 @@ const struct command cmd_record = {
 	.name = "record",
 	.summary = "sample a workload, a UEFI application or firmware work into perf.data",
 	.usage = " [-e LIST] [-c PERIOD | -F FREQ] [-g] [--pebs-threshold 1|N|max]\n"
-		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-o FILE] [-q]\n"
+		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-a | -C LIST] [-o FILE] [-q]\n"
 		 "        ([--] WORKLOAD [ARGS] | [--] \\PATH\\APP.EFI [ARGS] | [--] bs:NAME [LOOPS] | --connect-all)\n\n"
 		 "  WORKLOAD   a built-in workload (soak, chase)\n"
 		 "  APP.EFI    a UEFI application on the boot volume, started with ARGS (UEFI only)\n"
@@ -412,6 +475,8 @@ const struct command cmd_record = {
 		 "  -c PERIOD  sample every PERIOD events (default: the event's own, else 100003)\n"
 		 "  -F FREQ    adapt the period for about FREQ samples a second (PMI mode)\n"
 		 "  -g         record callchains (frame pointers)\n"
+		 "  -a         sample every CPU (the others wait in bareperf's loop meanwhile)\n"
+		 "  -C LIST    sample these CPUs (0,2-3)\n"
 		 "  --pebs-threshold 1|N|max  PEBS records per PMI (default: the policy)\n"
 		 "  -o FILE    output (default perf.data in \\bareperf\\ or $BAREPERF_OUT)\n"
 		 "  -q         no progress lines",

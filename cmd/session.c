@@ -43,6 +43,11 @@ int session_start(struct session *s, const struct global_opts *g, const char *cm
 		return EXIT_FAILURE_STATUS;
 	}
 	s->open = true;
+	return session_start_drive(s, cmd);
+}
+
+int session_start_drive(struct session *s, const char *cmd)
+{
 	plat_on_exit(stop_hook, s);
 	if (s->emulated) {
 		const char *why;

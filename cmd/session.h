@@ -28,6 +28,9 @@ int session_parse_events(struct session *s, const char *cmd, const char *text,
 /* Takes the PMU over (pmu_open) and starts the model's tick when it is
  * emulated. Returns EXIT_OK or a failure status after printing why. */
 int session_start(struct session *s, const struct global_opts *g, const char *cmd);
+/* The emulated PMU's tick alone, for commands that take the PMU over on
+ * each CPU themselves (cmd/percpu.h); nothing on the real PMU. */
+int session_start_drive(struct session *s, const char *cmd);
 /* Gives everything back; safe to call twice. */
 void session_stop(struct session *s);
 /* Seconds as a double from plat_ticks() units. */

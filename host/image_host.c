@@ -79,3 +79,30 @@ int plat_boot_service_loop(const char *name, u64 loops, char *err, size_t errlen
 	snprintf(err, errlen, "bs:%s: %s", name, host_cannot);
 	return -1;
 }
+
+/* ---- every CPU: the host twin measures its own CPU only ----------------- */
+
+static const char host_one_cpu[] = "the host twin runs on one CPU (every CPU needs the UEFI image)";
+
+u32 plat_cpu_self(void) { return 0; }
+
+int plat_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
+{
+	if (cpu != 0) {
+		*why = host_one_cpu;
+		return -1;
+	}
+	fn(ctx);
+	return 0;
+}
+
+int plat_cpu_reserve(u32 cpu, size_t bytes) { return 0; }
+void plat_cpu_release(u32 cpu) { (void)cpu; }
+
+int plat_aps_start(void (*fn)(void *ctx), void *ctx, const char **why)
+{
+	*why = host_one_cpu;
+	return -1;
+}
+
+void plat_aps_wait(void) {}

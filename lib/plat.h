@@ -159,6 +159,27 @@ long plat_connect_all(char *err, size_t errlen);
 bool plat_boot_service_known(const char *name);
 int plat_boot_service_loop(const char *name, u64 loops, char *err, size_t errlen);
 
+/* ---- every CPU -----------------------------------------------------------
+ * CPUs are numbered as UEFI MP services number them, 0 to plat_cpu_count()
+ * - 1; the command runs on the BSP. The host twin has its own CPU only. */
+u32 plat_cpu_self(void);
+/* Runs fn(ctx) on cpu and returns when it is done: inline when cpu is
+ * this CPU, else on that CPU through MP services (StartupThisAP, blocking;
+ * from the BSP only). Returns 0, or -1 with *why. Code on another CPU must
+ * not call firmware services: plat_alloc and plat_alloc_pages there take
+ * memory from the CPU's reservation (plat_cpu_reserve), and plat_free of
+ * reserved memory does nothing. */
+int plat_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why);
+/* Sets bytes aside for cpu's allocations (BSP only); plat_cpu_release
+ * gives them back once nothing there is used any more. 0 or -1. */
+int plat_cpu_reserve(u32 cpu, size_t bytes);
+void plat_cpu_release(u32 cpu);
+/* Starts fn(ctx) on every other CPU at once, without waiting
+ * (StartupAllAPs, non-blocking); plat_aps_wait() returns when all have
+ * returned. fn must not call firmware services. 0, or -1 with *why. */
+int plat_aps_start(void (*fn)(void *ctx), void *ctx, const char **why);
+void plat_aps_wait(void);
+
 /* Ends the program after a fatal error (a fault of the hardware seam, a
  * broken invariant): restores what the tool changed, then exits with
  * status 1. Never returns. */

@@ -107,6 +107,50 @@ static void make_events(const struct workload_profile *wp, u64 instructions, u64
 	}
 }
 
+/* Every CPU: which model CPUs run, where, and who takes their PMIs. */
+static u64 cpu_mask;
+static const volatile u64 *cpu_ips;
+static sim_drive_pmi_fn cpu_pmi;
+static void *cpu_pmi_ctx;
+static u32 bsp_cpu;
+static struct plat_irq_frame tick_frame;	/* the BSP's, during a tick */
+static u64 pending_pmis;	/* raised outside a tick: taken at the next */
+
+void sim_drive_set_cpus(u64 mask, const volatile u64 *ips, sim_drive_pmi_fn pmi, void *ctx)
+{
+	busy++;		/* no tick while these change */
+	cpu_mask = mask;
+	cpu_ips = ips;
+	cpu_pmi = pmi;
+	cpu_pmi_ctx = ctx;
+	busy--;
+}
+
+u32 sim_drive_cpu_count(void) { return sim_is_open() ? sim_cpu_count() : 0; }
+
+void sim_drive_run_as(u32 cpu, void (*fn)(void *ctx), void *ctx)
+{
+	u32 prev = sim_current_cpu();
+	sim_set_cpu(cpu);
+	fn(ctx);
+	sim_set_cpu(prev);
+}
+
+/* Advances the other model CPUs by the same time, each at its IP. */
+static void run_other_cpus(u64 cycles)
+{
+	for (u64 m = cpu_mask & ~BIT(bsp_cpu); m; m &= m - 1) {
+		u32 cpu = (u32)__builtin_ctzll(m);
+		u64 ip = cpu_ips ? cpu_ips[cpu] : 0;
+		if (!ip || cpu >= sim_cpu_count())
+			continue;
+		sim_set_cpu(cpu);
+		sim_run(cycles, cycles, ip);
+	}
+}
+
+static void deliver_pending(void);
+
 static void on_tick(const struct plat_irq_frame *f, void *ctx)
 {
 	stats.ticks++;
@@ -121,15 +165,50 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 	const struct workload_profile *wp = workload_active_profile;
 	u64 instructions = wp ? cycles * wp->ipc_permille / 1000 : cycles;
 	busy++;
+	/* The main flow may have another model CPU selected (it sets up
+	 * that CPU's PMU on its behalf): put it back afterwards. */
+	u32 selected = sim_current_cpu();
+	tick_frame = *f;
+	sim_set_cpu(bsp_cpu);
 	sim_run(cycles, instructions, f->ip);
 	if (wp)
 		make_events(wp, instructions, f->ip);
+	run_other_cpus(cycles);
+	deliver_pending();
+	sim_set_cpu(selected);
 	busy--;
 }
 
+static void call_pmi(u32 cpu)
+{
+	struct plat_irq_frame f = tick_frame;
+	if (cpu != bsp_cpu)
+		f = (struct plat_irq_frame){ .ip = cpu_ips ? cpu_ips[cpu] : 0 };
+	cpu_pmi(cpu, &f, cpu_pmi_ctx);
+}
+
+/* The model raised a PMI on cpu (selected while this runs). As a real
+ * interrupt is taken after the instruction that raised it, it is handled
+ * once the tick has advanced every CPU (LVT PC stays masked until the
+ * handler unmasks it, so more overflows meanwhile make no second PMI, as
+ * with the BSP's self-IPI); one raised by a main-flow access (a write
+ * that enables an overflowed counter) waits for the next tick. */
 static void deliver(u32 cpu, u8 vector, void *ctx)
 {
-	plat_raise_pmi();
+	if (!cpu_pmi)
+		plat_raise_pmi();
+	else
+		pending_pmis |= BIT(cpu);
+}
+
+static void deliver_pending(void)
+{
+	while (pending_pmis && cpu_pmi) {
+		u32 cpu = (u32)__builtin_ctzll(pending_pmis);
+		pending_pmis &= pending_pmis - 1;
+		sim_set_cpu(cpu);
+		call_pmi(cpu);
+	}
 }
 
 int sim_drive_start(u32 period_us, const char **why)
@@ -152,6 +231,9 @@ int sim_drive_start(u32 period_us, const char **why)
 	hw_select(&drive_ops);
 	sim_set_pmi_hook(deliver, NULL);
 	stats = (struct sim_drive_stats){ 0 };
+	bsp_cpu = sim_current_cpu();
+	cpu_mask = pending_pmis = 0;
+	cpu_pmi = NULL;
 	last_ticks = plat_ticks();
 	pending_cycles = 0;
 	if (plat_tick_start(period_us, on_tick, NULL, why)) {
@@ -168,6 +250,8 @@ void sim_drive_stop(void)
 		return;
 	plat_tick_stop();
 	sim_set_pmi_hook(NULL, NULL);
+	cpu_mask = 0;
+	cpu_pmi = NULL;
 	hw_select(model_ops);
 	running = false;
 }

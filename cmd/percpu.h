@@ -1,0 +1,81 @@
+/* Sampling on several CPUs (record -a / -C LIST): each CPU's PMU, DS area,
+ * PMI handling and sample ring, set up, started, stopped and given back ON
+ * that CPU (through MP services, lib/plat.h), so every CPU programs its
+ * own MSRs and undoes its own changes. Each CPU reads its own
+ * capabilities, so on a hybrid part each core type gets its own event
+ * table and PEBS format; an event a core type lacks is reported with the
+ * CPU, and that CPU is not sampled.
+ *
+ * While sampling, the other CPUs run percpu_ap_spin(): they wait in
+ * bareperf's loop (that is what their samples show), publish their IP, and
+ * do their own periodic work (unthrottling, frequency mode) when the BSP's
+ * timer asks.
+ *
+ * Emulated PMU: the model is one piece of state that only the BSP may
+ * touch. The BSP sets up each model CPU on the AP's behalf
+ * (sim_drive_run_as), the tick advances every model CPU at the IP its AP
+ * published, and the model's PMIs for every CPU are handled on the BSP
+ * (sim/drive.h). The APs still run the spin loop, so the IPs are real. */
+#ifndef BP_PERCPU_H
+#define BP_PERCPU_H
+#include "cli.h"
+#include "session.h"
+#include "../pmu/sampling.h"
+
+#define PERCPU_MAX 64	/* CPUs: a u64 mask */
+
+struct percpu_cpu {
+	u32 cpu;			/* MP services number */
+	struct pmu_caps caps;		/* as this CPU reads them */
+	struct pmu_event ev[SESSION_MAX_EVENTS];
+	int n;
+	struct pmu pmu;
+	struct sampling smp;
+	bool open, ready;
+	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
+	char err[384];			/* why this CPU is not sampled */
+	struct percpu *owner;
+};
+
+struct percpu {
+	u32 count;				/* CPUs being sampled */
+	struct percpu_cpu *cpu[PERCPU_MAX];	/* in CPU order */
+	struct percpu_cpu *by_number[PERCPU_MAX];
+	bool emulated;
+	const char *events;
+	bool force;
+	struct sampling_opts so;
+	u8 vector;
+	bool pmi_installed, aps_running, drive_cpus, closed;
+	u64 mask;
+	volatile u64 ap_ip[PERCPU_MAX];	/* where each AP spins (model input) */
+	volatile u32 stop;		/* the APs leave percpu_ap_spin */
+	volatile u32 tick_seq;		/* bumped by the BSP's timer */
+};
+
+/* "0,2-3" into a CPU mask; each number below ncpus. Returns 0 or -1 with
+ * err. */
+int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen);
+
+/* Sets up sampling of events on every CPU of mask (the BSP among them or
+ * not). Prints each CPU that cannot be sampled and why; returns EXIT_OK
+ * when at least one can. percpu_close() undoes it on every exit path. */
+int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
+		const struct sampling_opts *so, const char *cmd);
+/* Starts counting on every CPU and sends the APs to percpu_ap_spin. */
+void percpu_start(struct percpu *p);
+/* Brings the APs back and stops counting everywhere. */
+void percpu_stop(struct percpu *p);
+/* Gives every CPU's PMU back, on that CPU; safe to call twice. */
+void percpu_close(struct percpu *p);
+/* The BSP's timer: each CPU's periodic sampling work. */
+void percpu_tick(struct percpu *p);
+/* Samples of the i-th CPU (position in p->cpu) into out. */
+u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max);
+/* CPUs set up and sampling. */
+u32 percpu_ready(const struct percpu *p);
+/* Totals over the CPUs. */
+u64 percpu_lost(const struct percpu *p);
+void percpu_pmi_stats(const struct percpu *p, struct pmi_stats *sum);
+
+#endif
