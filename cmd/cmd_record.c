@@ -441,7 +441,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 		target_release(&t);
 		return rc;
 	}
-	if ((rc = percpu_open(&r->pc, mask, o.events, g->force, &o.so, "record")) != EXIT_OK) {
+	if ((rc = percpu_open(&r->pc, mask, o.events, g->force, &o.so, &percpu_sampling, "record")) != EXIT_OK) {
 		session_stop(&r->s);
 		target_release(&t);
 		return rc;

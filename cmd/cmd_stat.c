@@ -1,9 +1,12 @@
-/* `bareperf stat -e LIST [-I MS] [--] WORKLOAD [ARGS]`: counts events over
- * a built-in workload and prints them in perf stat's layout. When the
- * events do not fit on the counters together, they are multiplexed on a
- * timer and their counts scaled as perf does (count * enabled / running),
- * with the share of time each ran. */
+/* `bareperf stat -e LIST [-I MS] [-a [-A] | -C LIST] [--] WORKLOAD [ARGS]`:
+ * counts events over a built-in workload and prints them in perf stat's
+ * layout. When the events do not fit on the counters together, they are
+ * multiplexed on a timer and their counts scaled as perf does (count *
+ * enabled / running), with the share of time each ran. With -a or -C each
+ * CPU counts on its own PMU (cmd/percpu.h), multiplexing on itself; the
+ * counts are summed, or shown per CPU with -A. */
 #include "cli.h"
+#include "percpu.h"
 #include "backend.h"
 #include "session.h"
 #include "../lib/fmt.h"
@@ -21,32 +24,43 @@ struct stat_event {
 	u64 count;		/* events counted while it ran */
 	u64 last;		/* pmu_read() of its slot at the last update */
 	struct mux_time time;
-	u64 interval_scaled;	/* scaled count at the last -I line */
 };
 
-struct stat_run {
-	struct session s;
-	struct pmu_event ev[SESSION_MAX_EVENTS];
+/* One CPU's counting: its PMU, its events (its own table on a hybrid
+ * part) and their multiplexing. */
+struct stat_cpu {
+	struct pmu *pmu;
+	const struct pmu_event *ev;
 	struct stat_event st[SESSION_MAX_EVENTS];
 	int n;
 	bool mux;
 	struct sched_mux rot;
 	u64 last_update;
+};
+
+struct stat_run {
+	struct session s;
+	struct pmu_event ev[SESSION_MAX_EVENTS];
+	struct stat_cpu one;		/* without -a/-C: this CPU */
+	struct percpu pc;		/* with -a/-C: percpu_cpu.user is a stat_cpu */
+	bool every_cpu;
+	int n;
 	u32 interval_ms;
 	u64 start, next_interval;
+	u64 interval_scaled[SESSION_MAX_EVENTS];	/* totals at the last -I line */
 };
 
 static struct stat_run run;	/* the PMU state must outlive the command for exit hooks */
 
-static void update_counts(struct stat_run *r, u64 now)
+static void update_counts(struct stat_cpu *r, u64 now)
 {
 	int counter[SESSION_MAX_EVENTS];
 	for (int i = 0; i < r->n; i++) {
 		struct stat_event *e = &r->st[i];
-		counter[i] = e->id >= 0 ? pmu_counter_of(&r->s.pmu, e->id) : COUNTER_NONE;
+		counter[i] = e->id >= 0 ? pmu_counter_of(r->pmu, e->id) : COUNTER_NONE;
 		if (e->id < 0)
 			continue;
-		u64 c = pmu_read(&r->s.pmu, e->id);
+		u64 c = pmu_read(r->pmu, e->id);
 		e->count += c - e->last;
 		e->last = c;
 	}
@@ -59,7 +73,7 @@ static void update_counts(struct stat_run *r, u64 now)
 	r->last_update = now;
 }
 
-static int add_unit(struct stat_run *r, int leader, char *err, size_t errlen)
+static int add_unit(struct stat_cpu *r, int leader, char *err, size_t errlen)
 {
 	int ids[SESSION_MAX_EVENTS], k = 0;
 	struct pmu_event members[SESSION_MAX_EVENTS];
@@ -67,7 +81,7 @@ static int add_unit(struct stat_run *r, int leader, char *err, size_t errlen)
 	for (int i = 0; i < r->n; i++)
 		if (mask & BIT(i))
 			members[k++] = r->ev[i];
-	if (pmu_add_group(&r->s.pmu, members, k, 0, ids, err, errlen))
+	if (pmu_add_group(r->pmu, members, k, 0, ids, err, errlen))
 		return -1;
 	k = 0;
 	for (int i = 0; i < r->n; i++)
@@ -80,17 +94,17 @@ static int add_unit(struct stat_run *r, int leader, char *err, size_t errlen)
 
 /* Multiplexing: the rotation picks the next subset; events leaving are
  * removed, units joining are added, the rest stay on their counters. */
-static void rotate(struct stat_run *r)
+static void rotate(struct stat_cpu *r)
 {
 	int prev[SESSION_MAX_EVENTS], next[SESSION_MAX_EVENTS];
 	u32 extra[SESSION_MAX_EVENTS];
 	for (int i = 0; i < r->n; i++)
-		prev[i] = r->st[i].id >= 0 ? pmu_counter_of(&r->s.pmu, r->st[i].id) : COUNTER_NONE;
-	if (sched_mux_select(&r->rot, &r->s.pmu.sched, r->ev, r->n, prev, next, extra) < 0)
+		prev[i] = r->st[i].id >= 0 ? pmu_counter_of(r->pmu, r->st[i].id) : COUNTER_NONE;
+	if (sched_mux_select(&r->rot, &r->pmu->sched, r->ev, r->n, prev, next, extra) < 0)
 		return;
 	for (int i = 0; i < r->n; i++)
 		if (r->st[i].id >= 0 && next[i] == COUNTER_NONE) {
-			pmu_remove(&r->s.pmu, r->st[i].id);
+			pmu_remove(r->pmu, r->st[i].id);
 			r->st[i].id = -1;
 		}
 	for (int i = 0; i < r->n; i++)
@@ -104,82 +118,159 @@ static u64 scaled(const struct stat_event *e)
 	return sched_mux_scale(e->count, &e->time);
 }
 
+/* The CPUs that count: this one, or each of -a/-C that is ready. */
+static u32 cpu_count(const struct stat_run *r)
+{
+	return r->every_cpu ? r->pc.count : 1;
+}
+
+static struct stat_cpu *cpu_at(const struct stat_run *r, u32 i, u32 *number)
+{
+	if (!r->every_cpu) {
+		*number = plat_cpu_self();
+		return (struct stat_cpu *)&r->one;
+	}
+	*number = r->pc.cpu[i]->cpu;
+	return r->pc.cpu[i]->ready ? r->pc.cpu[i]->user : NULL;
+}
+
+/* Event i summed over the CPUs (each scaled on its own). */
+static u64 total_scaled(const struct stat_run *r, int i)
+{
+	u64 sum = 0;
+	u32 number;
+	for (u32 k = 0; k < cpu_count(r); k++) {
+		const struct stat_cpu *c = cpu_at(r, k, &number);
+		if (c)
+			sum += scaled(&c->st[i]);
+	}
+	return sum;
+}
+
 static void print_interval(struct stat_run *r, u64 now)
 {
 	double t = session_seconds(now - r->start);
 	char num[32];
 	for (int i = 0; i < r->n; i++) {
-		u64 c = scaled(&r->st[i]);
+		u64 c = total_scaled(r, i);
 		out_printf("%15.9f %18s      %s\n", t,
-			   fmt_thousands(c - r->st[i].interval_scaled, num, sizeof(num)),
+			   fmt_thousands(c - r->interval_scaled[i], num, sizeof(num)),
 			   r->ev[i].name);
-		r->st[i].interval_scaled = c;
+		r->interval_scaled[i] = c;
 	}
+}
+
+/* Every multiplexing period, on the CPU that counts. */
+static void cpu_rotate(struct stat_cpu *c, u64 now)
+{
+	pmu_disable(c->pmu);
+	update_counts(c, now);
+	if (c->mux)
+		rotate(c);
+	pmu_enable(c->pmu);
 }
 
 static void on_timer(void *ctx)
 {
 	struct stat_run *r = ctx;
 	u64 now = plat_ticks();
-	pmu_disable(&r->s.pmu);
-	update_counts(r, now);
-	if (r->mux)
-		rotate(r);
-	pmu_enable(&r->s.pmu);
+	if (r->every_cpu)
+		percpu_tick(&r->pc);
+	else
+		cpu_rotate(&r->one, now);
 	if (r->interval_ms && now >= r->next_interval) {
 		print_interval(r, now);
 		r->next_interval += (u64)r->interval_ms * plat_ticks_per_second() / 1000;
 	}
 }
 
-static int find_event(const struct stat_run *r, const char *generic, u8 code, u8 umask)
+static int find_event(const struct pmu_event *ev, int n, const char *generic, u8 code, u8 umask)
 {
-	for (int i = 0; i < r->n; i++)
-		if (bp_strcmp(r->ev[i].name, generic) == 0 ||
-		    (r->ev[i].event == code && r->ev[i].umask == umask && !r->ev[i].cmask))
+	for (int i = 0; i < n; i++)
+		if (bp_strcmp(ev[i].name, generic) == 0 ||
+		    (ev[i].event == code && ev[i].umask == umask && !ev[i].cmask))
 			return i;
 	return -1;
 }
 
-static void print_line(const struct stat_run *r, int i, int cycles)
+/* One line: count (scaled), name, insn per cycle, running share. prefix
+ * is "CPU3      " with -A, else "". */
+static void print_line(const char *prefix, const char *name, const struct pmu_event *ev, u64 c,
+		       u64 cycles, const struct mux_time *time)
 {
-	const struct stat_event *e = &r->st[i];
 	char num[32], note[64] = "";
-	if (!e->time.running) {
-		out_printf("%18s      %-26s\n", "<not counted>", r->ev[i].name);
+	if (!time->running) {
+		out_printf("%s%18s      %-26s\n", prefix, "<not counted>", name);
 		return;
 	}
-	u64 c = scaled(e);
-	if (cycles >= 0 && cycles != i && r->ev[i].event == 0xC0 && scaled(&r->st[cycles]))
-		bp_snprintf(note, sizeof(note), "#  %5.2f  insn per cycle",
-			    (double)c / (double)scaled(&r->st[cycles]));
-	out_printf("%18s      %-26s%-32s", fmt_thousands(c, num, sizeof(num)), r->ev[i].name, note);
-	if (e->time.running < e->time.enabled)
-		out_printf("  (%u.%02u%%)", sched_mux_running_pct100(&e->time) / 100,
-			   sched_mux_running_pct100(&e->time) % 100);
+	if (ev->event == 0xC0 && cycles)
+		bp_snprintf(note, sizeof(note), "#  %5.2f  insn per cycle", (double)c / (double)cycles);
+	out_printf("%s%18s      %-26s%-32s", prefix, fmt_thousands(c, num, sizeof(num)), name, note);
+	if (time->running < time->enabled)
+		out_printf("  (%u.%02u%%)", sched_mux_running_pct100(time) / 100,
+			   sched_mux_running_pct100(time) % 100);
 	out_puts("\n");
 }
 
-static void print_summary(const struct stat_run *r, const char *workload, u64 ticks)
+static void print_cpu(const struct stat_cpu *c, const char *prefix)
 {
-	int cycles = find_event(r, "cycles", 0x3C, 0x00);
-	out_printf("\n Performance counter stats for '%s'%s:\n\n", workload,
-		   r->s.emulated ? " (EMULATED PMU)" : "");
-	for (int i = 0; i < r->n; i++)
-		print_line(r, i, cycles);
+	int cycles = find_event(c->ev, c->n, "cycles", 0x3C, 0x00);
+	for (int i = 0; i < c->n; i++)
+		print_line(prefix, c->ev[i].name, &c->ev[i], scaled(&c->st[i]),
+			   cycles >= 0 && cycles != i ? scaled(&c->st[cycles]) : 0, &c->st[i].time);
+}
+
+/* -a without -A: each event summed over the CPUs; its running share is
+ * the sum of the CPUs' times. */
+static void print_totals(const struct stat_run *r)
+{
+	int cycles = find_event(r->ev, r->n, "cycles", 0x3C, 0x00);
+	u32 number;
+	for (int i = 0; i < r->n; i++) {
+		struct mux_time t = { 0 };
+		for (u32 k = 0; k < cpu_count(r); k++) {
+			const struct stat_cpu *c = cpu_at(r, k, &number);
+			if (c) {
+				t.enabled += c->st[i].time.enabled;
+				t.running += c->st[i].time.running;
+			}
+		}
+		print_line("", r->ev[i].name, &r->ev[i], total_scaled(r, i),
+			   cycles >= 0 && cycles != i ? total_scaled(r, cycles) : 0, &t);
+	}
+}
+
+static void print_summary(const struct stat_run *r, const char *workload, u64 ticks, bool per_cpu)
+{
+	u32 number;
+	out_printf("\n Performance counter stats for '%s'%s:\n\n",
+		   r->every_cpu ? "system wide" : workload, r->s.emulated ? " (EMULATED PMU)" : "");
+	if (!r->every_cpu)
+		print_cpu(&r->one, "");
+	else if (!per_cpu)
+		print_totals(r);
+	else
+		for (u32 k = 0; k < cpu_count(r); k++) {
+			const struct stat_cpu *c = cpu_at(r, k, &number);
+			char prefix[16];
+			bp_snprintf(prefix, sizeof(prefix), "CPU%-6u", number);
+			if (c)
+				print_cpu(c, prefix);
+		}
 	out_printf("\n%18.9f seconds time elapsed\n\n", session_seconds(ticks));
 }
 
 struct stat_opts {
 	char events[1024];
 	u32 interval_ms;
+	bool all_cpus, per_cpu;		/* -a, -A */
+	const char *cpu_list;		/* -C */
 	int workload_at;
 };
 
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
-	o->events[0] = 0;
-	o->interval_ms = 0;
+	bp_memset(o, 0, sizeof(*o));
 	o->workload_at = -1;
 	for (int i = 1; i < argc; i++) {
 		bool missing;
@@ -203,11 +294,25 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 				return EXIT_USAGE;
 			}
 			o->interval_ms = (u32)ms;
+		} else if (!missing && (v = cli_option_value(argc, argv, &i, "-C", &missing))) {
+			o->cpu_list = v;
+		} else if (!missing && bp_strcmp(argv[i], "-a") == 0) {
+			o->all_cpus = true;
+		} else if (!missing && bp_strcmp(argv[i], "-A") == 0) {
+			o->per_cpu = true;
 		} else {
 			if (!missing)
 				err_printf("bareperf stat: unknown option '%s'\n", argv[i]);
 			return EXIT_USAGE;
 		}
+	}
+	if (o->all_cpus && o->cpu_list) {
+		err_printf("bareperf stat: -a and -C exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (o->per_cpu && !o->all_cpus && !o->cpu_list) {
+		err_printf("bareperf stat: -A (per CPU) needs -a or -C LIST\n");
+		return EXIT_USAGE;
 	}
 	if (o->workload_at < 0 || o->workload_at >= argc) {
 		err_printf("bareperf stat: no workload given (built-in: soak, chase)\n");
@@ -218,32 +323,32 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	return EXIT_OK;
 }
 
-static int check_each_fits(struct stat_run *r)
+static int check_each_fits(struct stat_cpu *r, char *err, size_t errlen)
 {
 	char why[512];
 	for (int u = 0; u < r->n; u++) {
 		if (sched_unit_of(r->ev, r->n, u) != u)
 			continue;
 		if (add_unit(r, u, why, sizeof(why))) {
-			err_printf("bareperf stat: cannot count %s on this CPU: %s\n", r->ev[u].name, why);
+			bp_snprintf(err, errlen, "cannot count %s on this CPU: %s", r->ev[u].name, why);
 			return EXIT_FAILURE_STATUS;
 		}
-		pmu_remove(&r->s.pmu, r->st[u].id);
+		pmu_remove(r->pmu, r->st[u].id);
 		for (int i = 0; i < r->n; i++)
 			r->st[i].id = -1;
 	}
 	return EXIT_OK;
 }
 
-static int place_events(struct stat_run *r)
+static int place_events(struct stat_cpu *r, char *err, size_t errlen)
 {
 	int counter[SESSION_MAX_EVENTS];
 	for (int i = 0; i < r->n; i++)
 		r->st[i] = (struct stat_event){ .id = -1 };
-	int rc = check_each_fits(r);
+	int rc = check_each_fits(r, err, errlen);
 	if (rc != EXIT_OK)
 		return rc;
-	r->mux = sched_assign(&r->s.pmu.sched, r->ev, r->n, NULL, counter, NULL, NULL) != r->n;
+	r->mux = sched_assign(&r->pmu->sched, r->ev, r->n, NULL, counter, NULL, NULL) != r->n;
 	if (r->mux) {
 		sched_mux_init(&r->rot);
 		rotate(r);
@@ -253,6 +358,130 @@ static int place_events(struct stat_run *r)
 		if (sched_unit_of(r->ev, r->n, u) == u)
 			add_unit(r, u, NULL, 0);
 	return EXIT_OK;
+}
+
+/* ---- every CPU (cmd/percpu.h): each hook runs on its CPU ------------------------ */
+
+static int count_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
+{
+	struct stat_cpu *sc = plat_alloc(sizeof(*sc));
+	if (!sc) {
+		bp_snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*sc = (struct stat_cpu){ .pmu = &c->pmu, .ev = c->ev, .n = c->n };
+	c->user = sc;
+	if (place_events(sc, err, errlen) != EXIT_OK) {
+		plat_free(sc);
+		c->user = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void count_cpu_start(struct percpu_cpu *c)
+{
+	struct stat_cpu *sc = c->user;
+	sc->last_update = plat_ticks();
+	pmu_enable(sc->pmu);
+}
+
+static void count_cpu_stop(struct percpu_cpu *c)
+{
+	struct stat_cpu *sc = c->user;
+	pmu_disable(sc->pmu);
+	update_counts(sc, plat_ticks());
+}
+
+static void count_cpu_tick(struct percpu_cpu *c) { cpu_rotate(c->user, plat_ticks()); }
+
+/* The counts stay readable until percpu_close() frees the CPU. */
+static void count_cpu_teardown(struct percpu_cpu *c) { (void)c; }
+
+static const struct percpu_ops percpu_counting = {
+	.setup = count_cpu_setup, .start = count_cpu_start, .stop = count_cpu_stop,
+	.tick = count_cpu_tick, .teardown = count_cpu_teardown,
+};
+
+static void free_counting(struct stat_run *r)
+{
+	for (u32 i = 0; i < r->pc.count; i++) {
+		plat_free(r->pc.cpu[i]->user);	/* a reserved AP block: nothing */
+		r->pc.cpu[i]->user = NULL;
+	}
+}
+
+static int cpu_mask_of(const struct stat_opts *o, u64 *mask)
+{
+	char err[160];
+	u32 n = plat_cpu_count();
+	if (o->all_cpus) {
+		*mask = n >= PERCPU_MAX ? ~0ULL : BIT(n) - 1;
+		return EXIT_OK;
+	}
+	if (percpu_parse_list(o->cpu_list, n, mask, err, sizeof(err))) {
+		err_printf("bareperf stat: %s\n", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* Takes the PMU of this CPU (or of every CPU of -a/-C) and places the
+ * events on it. */
+static int open_counting(struct stat_run *r, const struct stat_opts *o, const struct global_opts *g)
+{
+	char err[600];
+	int rc;
+	if (!r->every_cpu) {
+		if ((rc = session_start(&r->s, g, "stat")) != EXIT_OK)
+			return rc;
+		r->one = (struct stat_cpu){ .pmu = &r->s.pmu, .ev = r->ev, .n = r->n };
+		if ((rc = place_events(&r->one, err, sizeof(err))) != EXIT_OK) {
+			err_printf("bareperf stat: %s\n", err);
+			session_stop(&r->s);
+		}
+		return rc;
+	}
+	u64 mask;
+	struct sampling_opts none = { 0 };
+	if ((rc = cpu_mask_of(o, &mask)) != EXIT_OK ||
+	    (rc = session_start_drive(&r->s, "stat")) != EXIT_OK)
+		return rc;
+	rc = percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat");
+	if (rc != EXIT_OK)
+		session_stop(&r->s);
+	return rc;
+}
+
+static void start_counting(struct stat_run *r)
+{
+	if (r->every_cpu) {
+		percpu_start(&r->pc);
+		return;
+	}
+	r->one.last_update = plat_ticks();
+	pmu_enable(&r->s.pmu);
+}
+
+static void stop_counting(struct stat_run *r)
+{
+	if (r->every_cpu) {
+		percpu_stop(&r->pc);
+		return;
+	}
+	pmu_disable(&r->s.pmu);
+	update_counts(&r->one, plat_ticks());
+}
+
+static bool any_mux(const struct stat_run *r)
+{
+	u32 number;
+	for (u32 k = 0; k < cpu_count(r); k++) {
+		const struct stat_cpu *c = cpu_at(r, k, &number);
+		if (c && c->mux)
+			return true;
+	}
+	return false;
 }
 
 static int stat_run(int argc, char **argv, const struct global_opts *g)
@@ -274,38 +503,43 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	r->n = session_parse_events(&r->s, "stat", o.events, r->ev, SESSION_MAX_EVENTS);
 	if (r->n < 0)
 		return EXIT_USAGE;
-	if ((rc = session_start(&r->s, g, "stat")) != EXIT_OK)
+	r->every_cpu = o.all_cpus || o.cpu_list;
+	if ((rc = open_counting(r, &o, g)) != EXIT_OK)
 		return rc;
-	if ((rc = place_events(r)) != EXIT_OK) {
-		session_stop(&r->s);
-		return rc;
-	}
 	r->interval_ms = o.interval_ms;
 	struct workload_result wr;
-	r->start = r->last_update = plat_ticks();
+	r->start = plat_ticks();
 	r->next_interval = r->start + (u64)o.interval_ms * plat_ticks_per_second() / 1000;
-	bool timer = r->mux || o.interval_ms;
+	bool mux = any_mux(r);
+	/* Every CPU counts whatever runs there: the timer also keeps each
+	 * CPU's counts from wrapping between rotations. */
+	bool timer = mux || o.interval_ms || r->every_cpu;
 	if (timer)
-		plat_timer_start(o.interval_ms && !r->mux ? o.interval_ms : STAT_MUX_MS, on_timer, r);
-	pmu_enable(&r->s.pmu);
+		plat_timer_start(o.interval_ms && !mux ? o.interval_ms : STAT_MUX_MS, on_timer, r);
+	start_counting(r);
 	int wrc = w->run(argc - o.workload_at, argv + o.workload_at, &wr);
-	pmu_disable(&r->s.pmu);
+	stop_counting(r);
 	if (timer)
 		plat_timer_stop();
-	update_counts(r, plat_ticks());
+	if (!wrc)
+		print_summary(r, w->name, wr.ticks, o.per_cpu);
+	if (r->every_cpu) {
+		free_counting(r);
+		percpu_close(&r->pc);
+	}
 	session_stop(&r->s);
-	if (wrc)
-		return EXIT_USAGE;
-	print_summary(r, w->name, wr.ticks);
-	return EXIT_OK;
+	return wrc ? EXIT_USAGE : EXIT_OK;
 }
 
 const struct command cmd_stat = {
 	.name = "stat",
 	.summary = "count events over a built-in workload (perf stat's layout)",
-	.usage = " [-e LIST] [-I MS] [--] WORKLOAD [ARGS]\n\n"
+	.usage = " [-e LIST] [-I MS] [-a [-A] | -C LIST [-A]] [--] WORKLOAD [ARGS]\n\n"
 		 "  -e LIST   events (default " STAT_DEFAULT_EVENTS "); see `list`\n"
 		 "  -I MS     also print counts every MS milliseconds\n"
+		 "  -a        count on every CPU (the others wait in bareperf's loop meanwhile)\n"
+		 "  -C LIST   count on these CPUs (0,2-3)\n"
+		 "  -A        with -a/-C: one figure per CPU instead of the sum\n"
 		 "  WORKLOAD  soak [-n ITERATIONS] | chase [--size BYTES] [--steps N]",
 	.run = stat_run,
 };

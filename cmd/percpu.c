@@ -94,10 +94,7 @@ static void cpu_setup(void *ctx)
 		return;
 	}
 	c->open = true;
-	struct sampling_opts so = p->so;
-	so.cpu = c->cpu;
-	so.pmi_vector = p->vector;
-	if (sampling_setup(&c->smp, &c->pmu, c->ev, c->n, &so, err, sizeof(err))) {
+	if (p->ops->setup(c, err, sizeof(err))) {
 		bp_snprintf(c->err, sizeof(c->err), "%s", err);
 		pmu_close(&c->pmu);
 		c->open = false;
@@ -106,19 +103,39 @@ static void cpu_setup(void *ctx)
 	c->ready = true;
 }
 
-static void cpu_start(void *ctx) { sampling_start(&((struct percpu_cpu *)ctx)->smp); }
-static void cpu_stop(void *ctx) { sampling_stop(&((struct percpu_cpu *)ctx)->smp); }
-static void cpu_tick(void *ctx) { sampling_tick(&((struct percpu_cpu *)ctx)->smp); }
+static void cpu_start(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->start(c); }
+static void cpu_stop(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->stop(c); }
+static void cpu_tick(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->tick(c); }
 
 static void cpu_close(void *ctx)
 {
 	struct percpu_cpu *c = ctx;
 	if (c->ready)
-		sampling_teardown(&c->smp);
+		c->owner->ops->teardown(c);
 	if (c->open)
 		pmu_close(&c->pmu);
 	c->ready = c->open = false;
 }
+
+/* ---- sampling ------------------------------------------------------------- */
+
+static int sampling_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
+{
+	struct sampling_opts so = c->owner->so;
+	so.cpu = c->cpu;
+	so.pmi_vector = c->owner->vector;
+	return sampling_setup(&c->smp, &c->pmu, c->ev, c->n, &so, err, errlen);
+}
+
+static void sampling_cpu_start(struct percpu_cpu *c) { sampling_start(&c->smp); }
+static void sampling_cpu_stop(struct percpu_cpu *c) { sampling_stop(&c->smp); }
+static void sampling_cpu_tick(struct percpu_cpu *c) { sampling_tick(&c->smp); }
+static void sampling_cpu_teardown(struct percpu_cpu *c) { sampling_teardown(&c->smp); }
+
+const struct percpu_ops percpu_sampling = {
+	.setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
+	.tick = sampling_cpu_tick, .teardown = sampling_cpu_teardown,
+};
 
 /* ---- PMIs ---------------------------------------------------------------- */
 
@@ -163,7 +180,7 @@ spin:
 		p->ap_ip[me] = (u64)(uintptr_t)&&spin;
 		if (!p->emulated && c && c->ready && p->tick_seq != seen) {
 			seen = p->tick_seq;
-			sampling_tick(&c->smp);	/* its own MSRs, on itself */
+			p->ops->tick(c);	/* its own MSRs, on itself */
 		}
 		__builtin_ia32_pause();
 	}
@@ -212,13 +229,14 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 }
 
 int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
-		const struct sampling_opts *so, const char *cmd)
+		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
 {
 	bp_memset(p, 0, sizeof(*p));
 	p->emulated = backend_is_emulated();
 	p->events = events;
 	p->force = force;
 	p->so = *so;
+	p->ops = ops;
 	plat_on_exit(close_hook, p);
 	if (add_cpus(p, mask, cmd))
 		return EXIT_FAILURE_STATUS;
@@ -264,8 +282,8 @@ void percpu_start(struct percpu *p)
 		if (plat_aps_start(percpu_ap_spin, p, &why) == 0)
 			p->aps_running = true;
 		else
-			err_printf("bareperf: the other CPUs stay in the firmware (%s): their "
-				   "samples show where it leaves them\n", why);
+			err_printf("bareperf: the other CPUs stay where the firmware left them "
+				   "(%s)\n", why);
 	}
 }
 
@@ -325,7 +343,7 @@ void percpu_tick(struct percpu *p)
 
 u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)
 {
-	return i < p->count && p->cpu[i]->ready ? sampling_poll(&p->cpu[i]->smp, out, max) : 0;
+	return i < p->count && p->cpu[i]->ready && p->ops == &percpu_sampling ? sampling_poll(&p->cpu[i]->smp, out, max) : 0;
 }
 
 u32 percpu_ready(const struct percpu *p)

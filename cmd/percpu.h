@@ -24,13 +24,27 @@
 
 #define PERCPU_MAX 64	/* CPUs: a u64 mask */
 
+struct percpu_cpu;
+/* What each CPU does with its PMU once it is open: sample (percpu_sampling)
+ * or count (stat). Every hook runs on that CPU (see above), must not print
+ * or call firmware services, and reports errors in err. */
+struct percpu_ops {
+	int (*setup)(struct percpu_cpu *c, char *err, size_t errlen);
+	void (*start)(struct percpu_cpu *c);
+	void (*stop)(struct percpu_cpu *c);
+	void (*tick)(struct percpu_cpu *c);	/* the BSP's timer, or the AP's loop */
+	void (*teardown)(struct percpu_cpu *c);
+};
+extern const struct percpu_ops percpu_sampling;
+
 struct percpu_cpu {
 	u32 cpu;			/* MP services number */
 	struct pmu_caps caps;		/* as this CPU reads them */
 	struct pmu_event ev[SESSION_MAX_EVENTS];
 	int n;
 	struct pmu pmu;
-	struct sampling smp;
+	struct sampling smp;		/* percpu_sampling's */
+	void *user;			/* other ops' state */
 	bool open, ready;
 	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
 	char err[384];			/* why this CPU is not sampled */
@@ -45,6 +59,7 @@ struct percpu {
 	const char *events;
 	bool force;
 	struct sampling_opts so;
+	const struct percpu_ops *ops;
 	u8 vector;
 	bool pmi_installed, aps_running, drive_cpus, closed;
 	u64 mask;
@@ -57,11 +72,13 @@ struct percpu {
  * err. */
 int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen);
 
-/* Sets up sampling of events on every CPU of mask (the BSP among them or
- * not). Prints each CPU that cannot be sampled and why; returns EXIT_OK
- * when at least one can. percpu_close() undoes it on every exit path. */
+/* Opens the PMU of every CPU of mask (the BSP among them or not), parses
+ * events with each CPU's own table and runs ops->setup there (sampling
+ * with so for percpu_sampling). Prints each CPU that cannot take part and
+ * why; returns EXIT_OK when at least one can. percpu_close() undoes it on
+ * every exit path. */
 int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
-		const struct sampling_opts *so, const char *cmd);
+		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd);
 /* Starts counting on every CPU and sends the APs to percpu_ap_spin. */
 void percpu_start(struct percpu *p);
 /* Brings the APs back and stops counting everywhere. */

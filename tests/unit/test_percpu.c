@@ -4,6 +4,7 @@
  * CPU published, and a hybrid part's core type without an event reported
  * and left out. The host has no APs: the test publishes their IPs. */
 #include "test.h"
+#include "cmd/cli.h"
 #include "cmd/percpu.h"
 #include "host/capture.h"
 #include "lib/plat.h"
@@ -78,7 +79,7 @@ static void test_every_cpu_sampled_and_restored(void **state)
 	open_sim("icx,cpus=4");
 	sim_snapshot(&before);
 	host_capture_start(out, sizeof(out));
-	assert_int_equal(percpu_open(&pc, 0xF, "cycles,instructions:p", false, &so, "test"), EXIT_OK);
+	assert_int_equal(percpu_open(&pc, 0xF, "cycles,instructions:p", false, &so, &percpu_sampling, "test"), EXIT_OK);
 	assert_int_equal(percpu_ready(&pc), 4);
 	sim_snapshot(&after);
 	assert_false(sim_snapshot_equal(&before, &after, diff, sizeof(diff)));
@@ -117,7 +118,7 @@ static void test_hybrid_core_type_lacks_event(void **state)
 	struct sampling_opts so = { .period = 20000 };
 	open_sim("adl,cpus=4");
 	host_capture_start(out, sizeof(out));
-	int rc = percpu_open(&pc, 0xF, "cycles,decode.lcp", false, &so, "test");
+	int rc = percpu_open(&pc, 0xF, "cycles,decode.lcp", false, &so, &percpu_sampling, "test");
 	host_capture_stop();
 	assert_int_equal(rc, EXIT_OK);
 	assert_int_equal(percpu_ready(&pc), 2);
@@ -136,13 +137,43 @@ static void test_cpu_beyond_the_model(void **state)
 	struct sampling_opts so = { .period = 20000 };
 	open_sim("icx,cpus=2");
 	host_capture_start(out, sizeof(out));
-	int rc = percpu_open(&pc, 0x5, "cycles", false, &so, "test");
+	int rc = percpu_open(&pc, 0x5, "cycles", false, &so, &percpu_sampling, "test");
 	host_capture_stop();
 	assert_int_equal(rc, EXIT_OK);
 	assert_int_equal(percpu_ready(&pc), 1);
 	assert_non_null(strstr(out, "CPU 2: the emulated PMU models 2 CPUs"));
 	percpu_close(&pc);
 	close_sim();
+}
+
+static int run_cli(const char *args)
+{
+	char line[256], *argv[CLI_MAX_ARGS + 1];
+	const char *err;
+	struct global_opts g = { 0 };
+	snprintf(line, sizeof(line), "bareperf %s", args);
+	int argc = cli_split(line, argv, CLI_MAX_ARGS, &err);
+	assert_true(argc > 0);
+	host_capture_start(out, sizeof(out));
+	int rc = cli_main(argc, argv, &g);
+	host_capture_stop();
+	return rc;
+}
+
+/* stat -C LIST -A: one line per CPU and event, the CPU first; -A alone
+ * and -a with -C are usage errors. */
+static void test_stat_per_cpu(void **state)
+{
+	assert_int_equal(run_cli("--pmu=sim:icx stat -C 0 -A -e cycles,instructions soak"),
+			 EXIT_OK);
+	assert_non_null(strstr(out, "'system wide'"));
+	assert_int_equal(count_substr(out, "\nCPU0 "), 2);
+	assert_non_null(strstr(out, "insn per cycle"));
+	assert_int_equal(run_cli("--pmu=sim:icx stat -A soak"), EXIT_USAGE);
+	assert_non_null(strstr(out, "-A (per CPU) needs -a or -C LIST"));
+	assert_int_equal(run_cli("--pmu=sim:icx stat -a -C 0 soak"), EXIT_USAGE);
+	assert_int_equal(run_cli("--pmu=sim:icx stat -C 0-99 soak"), EXIT_USAGE);
+	assert_non_null(strstr(out, "does not exist"));
 }
 
 int main(void)
@@ -152,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_every_cpu_sampled_and_restored),
 		cmocka_unit_test(test_hybrid_core_type_lacks_event),
 		cmocka_unit_test(test_cpu_beyond_the_model),
+		cmocka_unit_test(test_stat_per_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
