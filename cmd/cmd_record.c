@@ -48,6 +48,7 @@ struct record_run {
 	bool write_failed;
 	u64 written;
 	u32 images;
+	u64 lost;			/* all CPUs, once they stopped */
 	u64 cpu_samples[PERCPU_MAX];	/* written, per position in pc */
 	struct bp_sample batch[RECORD_BATCH];
 };
@@ -378,7 +379,7 @@ static void print_accounting(struct record_run *r, u64 ticks)
 
 static int finish_output(struct record_run *r, const char *path)
 {
-	u64 lost = percpu_lost(&r->pc);
+	u64 lost = r->lost;
 	if (lost)
 		perfdata_lost_samples(r->pd, lost);
 	int rc = perfdata_finish(r->pd);
@@ -406,6 +407,7 @@ static int record_target(struct record_run *r, struct target *t)
 	percpu_stop(&r->pc);
 	plat_timer_stop();
 	drain_ring(r);
+	r->lost = percpu_lost(&r->pc);
 	print_accounting(r, plat_ticks() - r->start);
 	return rc;
 }

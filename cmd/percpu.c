@@ -146,10 +146,30 @@ static void handle(struct percpu_cpu *c, const struct plat_irq_frame *f)
 		pmi_handle(&c->smp.pmi, &r);
 }
 
-/* A real PMI, on the CPU whose counter overflowed: found by its APIC ID. */
+struct bsp_pmi {
+	struct percpu *p;
+	const struct plat_irq_frame *f;
+};
+
+static void handle_bsp(void *ctx)
+{
+	struct bsp_pmi *b = ctx;
+	handle(b->p->by_number[b->p->bsp], b->f);
+}
+
+/* A real PMI, on the CPU whose counter overflowed: found by its APIC ID.
+ * With the emulated PMU only the BSP's model CPU raises real ones (the
+ * others' come through on_pmi_model), and the main flow may have another
+ * model CPU selected at that moment. */
 static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
 {
 	struct percpu *p = ctx;
+	if (p->emulated) {
+		struct bsp_pmi b = { p, f };
+		if (p->bsp < PERCPU_MAX)
+			sim_drive_run_as(p->bsp, handle_bsp, &b);
+		return;
+	}
 	u32 id = initial_apic_id();
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->apic_id == id) {
@@ -237,6 +257,9 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 	p->force = force;
 	p->so = *so;
 	p->ops = ops;
+	/* Measured here on the BSP: an AP may not call the firmware's Stall. */
+	plat_ticks_per_second();
+	p->bsp = plat_cpu_self();
 	plat_on_exit(close_hook, p);
 	if (add_cpus(p, mask, cmd))
 		return EXIT_FAILURE_STATUS;

@@ -15,7 +15,9 @@
  * touch. The BSP sets up each model CPU on the AP's behalf
  * (sim_drive_run_as), the tick advances every model CPU at the IP its AP
  * published, and the model's PMIs for every CPU are handled on the BSP
- * (sim/drive.h). The APs still run the spin loop, so the IPs are real. */
+ * (sim/drive.h): the BSP's own as real self-IPIs, the others' at the end
+ * of each tick, so an AP gives at most one PMI per tick (1 kHz). The APs
+ * still run the spin loop, so the IPs are real. */
 #ifndef BP_PERCPU_H
 #define BP_PERCPU_H
 #include "cli.h"
@@ -56,6 +58,7 @@ struct percpu {
 	struct percpu_cpu *cpu[PERCPU_MAX];	/* in CPU order */
 	struct percpu_cpu *by_number[PERCPU_MAX];
 	bool emulated;
+	u32 bsp;			/* the CPU the command runs on */
 	const char *events;
 	bool force;
 	struct sampling_opts so;

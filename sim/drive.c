@@ -187,15 +187,17 @@ static void call_pmi(u32 cpu)
 	cpu_pmi(cpu, &f, cpu_pmi_ctx);
 }
 
-/* The model raised a PMI on cpu (selected while this runs). As a real
- * interrupt is taken after the instruction that raised it, it is handled
- * once the tick has advanced every CPU (LVT PC stays masked until the
- * handler unmasks it, so more overflows meanwhile make no second PMI, as
- * with the BSP's self-IPI); one raised by a main-flow access (a write
- * that enables an overflowed counter) waits for the next tick. */
+/* The model raised a PMI on cpu (selected while this runs). The BSP's
+ * goes the usual way, a real self-IPI (a direct call on the host), taken
+ * as soon as the interrupted code may be interrupted. Another CPU's is
+ * handled at the end of the tick that raised it, once every CPU has been
+ * advanced, as the AP would take it after its instruction (LVT PC stays
+ * masked until its handler unmasks it, so more overflows meanwhile make no
+ * second PMI); one raised by a main-flow access (a write that enables an
+ * overflowed counter) waits for the next tick. */
 static void deliver(u32 cpu, u8 vector, void *ctx)
 {
-	if (!cpu_pmi)
+	if (!cpu_pmi || cpu == bsp_cpu)
 		plat_raise_pmi();
 	else
 		pending_pmis |= BIT(cpu);

@@ -30,12 +30,12 @@ bool sim_drive_running(void);
 /* Every CPU (record -a): the model CPUs in mask run too, each at the IP
  * that its real CPU last published in ips[cpu] (0: not known yet, so no
  * time passes there, as for a halted CPU); the BSP's CPU runs at the
- * interrupted IP as before. PMIs of every model CPU are then delivered by
- * calling pmi(frame, ctx) from the tick itself, with that model CPU
- * selected and the frame of the code it was running, instead of a real
- * self-IPI: the model is one piece of state that only the BSP touches, so
- * the APs' PMIs are handled on the BSP on their behalf. mask 0 goes back
- * to the BSP alone. */
+ * interrupted IP as before, and its PMIs still come as real self-IPIs.
+ * The other model CPUs' PMIs are delivered by calling pmi(cpu, frame, ctx)
+ * at the end of the tick, with that model CPU selected and the frame of
+ * the code it was running: the model is one piece of state that only the
+ * BSP touches, so the APs' PMIs are handled on the BSP on their behalf.
+ * mask 0 goes back to the BSP alone. */
 /* Runs fn(ctx) with the model's CPU cpu behind the seam (then the one
  * selected before): how the BSP sets up and reads an AP's emulated PMU on
  * its behalf. A tick that comes meanwhile leaves the selection as found. */
