@@ -155,26 +155,6 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 /* ---- CPUs -------------------------------------------------------------------------- */
 
-/* The CPUs to sample: -a all, -C LIST those, else the one we run on. */
-static int cpu_mask_of(const struct record_opts *o, u64 *mask)
-{
-	char err[160];
-	u32 n = plat_cpu_count();
-	if (o->all_cpus) {
-		*mask = n >= PERCPU_MAX ? ~0ULL : BIT(n) - 1;
-		return EXIT_OK;
-	}
-	if (o->cpu_list) {
-		if (percpu_parse_list(o->cpu_list, n, mask, err, sizeof(err))) {
-			err_printf("bareperf record: %s\n", err);
-			return EXIT_USAGE;
-		}
-		return EXIT_OK;
-	}
-	*mask = BIT(plat_cpu_self());
-	return EXIT_OK;
-}
-
 /* The first CPU that samples: its periods and PEBS choice stand for all. */
 static const struct sampling *first_sampling(const struct record_run *r)
 {
@@ -434,7 +414,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	if (r->n < 0)
 		return EXIT_USAGE;
 	u64 mask;
-	if ((rc = cpu_mask_of(&o, &mask)) != EXIT_OK)
+	if ((rc = percpu_mask_of(o.all_cpus, o.cpu_list, "record", &mask)) != EXIT_OK)
 		return rc;
 	/* A missing application fails here, before the PMU is touched. */
 	if ((rc = target_load(&t, "record")) != EXIT_OK)

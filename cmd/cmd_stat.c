@@ -411,20 +411,6 @@ static void free_counting(struct stat_run *r)
 	}
 }
 
-static int cpu_mask_of(const struct stat_opts *o, u64 *mask)
-{
-	char err[160];
-	u32 n = plat_cpu_count();
-	if (o->all_cpus) {
-		*mask = n >= PERCPU_MAX ? ~0ULL : BIT(n) - 1;
-		return EXIT_OK;
-	}
-	if (percpu_parse_list(o->cpu_list, n, mask, err, sizeof(err))) {
-		err_printf("bareperf stat: %s\n", err);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
 
 /* Takes the PMU of this CPU (or of every CPU of -a/-C) and places the
  * events on it. */
@@ -444,7 +430,7 @@ static int open_counting(struct stat_run *r, const struct stat_opts *o, const st
 	}
 	u64 mask;
 	struct sampling_opts none = { 0 };
-	if ((rc = cpu_mask_of(o, &mask)) != EXIT_OK ||
+	if ((rc = percpu_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK ||
 	    (rc = session_start_drive(&r->s, "stat")) != EXIT_OK)
 		return rc;
 	rc = percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat");

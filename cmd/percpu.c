@@ -49,6 +49,25 @@ int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t 
 	return 0;
 }
 
+int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
+{
+	char err[160];
+	u32 n = plat_cpu_count();
+	if (all) {
+		*mask = n >= PERCPU_MAX ? ~0ULL : BIT(n) - 1;
+		return EXIT_OK;
+	}
+	if (list) {
+		if (percpu_parse_list(list, n, mask, err, sizeof(err))) {
+			err_printf("bareperf %s: %s\n", cmd, err);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
+	*mask = BIT(plat_cpu_self());
+	return EXIT_OK;
+}
+
 /* ---- running code for a CPU ------------------------------------------------ */
 
 /* On that CPU (real PMU) or with its model CPU selected (emulated). */

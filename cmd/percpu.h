@@ -71,6 +71,9 @@ struct percpu {
 	volatile u32 tick_seq;		/* bumped by the BSP's timer */
 };
 
+/* The CPUs a command measures: every CPU (-a), a list (-C LIST), or else
+ * the one it runs on. Prints a bad list's error; EXIT_OK or EXIT_USAGE. */
+int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask);
 /* "0,2-3" into a CPU mask; each number below ncpus. Returns 0 or -1 with
  * err. */
 int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen);

@@ -4,6 +4,7 @@
  * CPU published, and a hybrid part's core type without an event reported
  * and left out. The host has no APs: the test publishes their IPs. */
 #include "test.h"
+#include "cli_run.h"
 #include "cmd/cli.h"
 #include "cmd/percpu.h"
 #include "host/capture.h"
@@ -146,19 +147,7 @@ static void test_cpu_beyond_the_model(void **state)
 	close_sim();
 }
 
-static int run_cli(const char *args)
-{
-	char line[256], *argv[CLI_MAX_ARGS + 1];
-	const char *err;
-	struct global_opts g = { 0 };
-	snprintf(line, sizeof(line), "bareperf %s", args);
-	int argc = cli_split(line, argv, CLI_MAX_ARGS, &err);
-	assert_true(argc > 0);
-	host_capture_start(out, sizeof(out));
-	int rc = cli_main(argc, argv, &g);
-	host_capture_stop();
-	return rc;
-}
+static int run_cli(const char *args) { return cli_run(args, out, sizeof(out)); }
 
 /* stat -C LIST -A: one line per CPU and event, the CPU first; -A alone
  * and -a with -C are usage errors. */

@@ -2,6 +2,7 @@
  * boot service loop, --connect-all), and the mappings a recording writes
  * for the other loaded images (here the host twin's shared libraries). */
 #include "test.h"
+#include "cli_run.h"
 #include "cmd/cli.h"
 #include "cmd/target.h"
 #include "host/capture.h"
@@ -84,19 +85,7 @@ static void test_parse_errors(void **state)
 	assert_non_null(strstr(out, "APP.EFI"));
 }
 
-static int run(const char *args)
-{
-	char line[512], *argv[CLI_MAX_ARGS + 1];
-	const char *err;
-	struct global_opts g = { 0 };
-	snprintf(line, sizeof(line), "bareperf %s", args);
-	int argc = cli_split(line, argv, CLI_MAX_ARGS, &err);
-	assert_true(argc > 0);
-	host_capture_start(out, sizeof(out));
-	int rc = cli_main(argc, argv, &g);
-	host_capture_stop();
-	return rc;
-}
+static int run(const char *args) { return cli_run(args, out, sizeof(out)); }
 
 /* The host twin cannot run UEFI images: a clear error, before the PMU is
  * touched, and no file. */
