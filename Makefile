@@ -51,7 +51,7 @@ all: efi host
 deps:
 	@tools/install-deps
 
-efi: $(BUILD)/bareperf.efi
+efi: $(BUILD)/bareperf.efi $(BUILD)/tests/hello.efi
 host: $(HOSTDIR)/bareperf
 
 $(HOSTDIR)/obj/%.o: %.c
@@ -105,6 +105,18 @@ $(BUILD)/bareperf.efi: $(BUILD)/bareperf.elf
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
 	@echo "bareperf.efi: $$(stat -c %s $@) bytes (text $$(size -A $< | awk '$$1==".text"{print $$2}') bytes)"
+
+# The UEFI application the tests profile (tests/efi/hello.c): same flags,
+# its own ELF with symbols (hello.elf) laid out so file offsets are RVAs.
+$(BUILD)/tests/hello.elf: $(EFIDIR)/obj/tests/efi/hello.o tests/efi/hello.lds
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)ld $(filter-out -T linker.ld,$(EFI_LDFLAGS)) -T tests/efi/hello.lds \
+		$(EFI_LIB)/crt0-efi-x86_64.o $< -o $@ -lefi -lgnuefi $(LIBGCC)
+
+$(BUILD)/tests/hello.efi: $(BUILD)/tests/hello.elf
+	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
 
 # `make test` and `make run` install missing Debian packages first.
 # Host benchmarks (bench/*.c): figures, no assertions. Linked with the

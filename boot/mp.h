@@ -29,5 +29,9 @@ struct _EFI_MP_SERVICES_PROTOCOL {
 
 /* NULL when the firmware has no MP services. */
 EFI_MP_SERVICES_PROTOCOL *mp_services(void);
+/* Memory for code plat_run_on runs on an AP: *from_arena says whether
+ * such code runs now (then the result, possibly NULL, is the answer). */
+void *mp_arena_alloc(size_t size, size_t align, bool *from_arena);
+bool mp_in_arena(const void *p);
 
 #endif

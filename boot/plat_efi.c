@@ -3,15 +3,17 @@
 #include "mp.h"
 #include "../lib/plat.h"
 
+/* Code running on an AP allocates from its reservation (boot/mp.c). */
 void *plat_alloc(size_t size)
 {
-	void *p = AllocateZeroPool(size);
-	return p;
+	bool on_ap;
+	void *p = mp_arena_alloc(size, 16, &on_ap);
+	return on_ap ? p : AllocateZeroPool(size);
 }
 
 void plat_free(void *p)
 {
-	if (p)
+	if (p && !mp_in_arena(p))
 		FreePool(p);
 }
 
@@ -20,6 +22,10 @@ void plat_free(void *p)
 void *plat_alloc_pages(size_t pages)
 {
 	EFI_PHYSICAL_ADDRESS addr = 0;
+	bool on_ap;
+	void *p = mp_arena_alloc(pages * 4096, 4096, &on_ap);
+	if (on_ap)
+		return p;
 	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
 			      pages, &addr) != EFI_SUCCESS)
 		return NULL;
@@ -29,7 +35,7 @@ void *plat_alloc_pages(size_t pages)
 
 void plat_free_pages(void *p, size_t pages)
 {
-	if (p)
+	if (p && !mp_in_arena(p))
 		uefi_call_wrapper(BS->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(uintptr_t)p, pages);
 }
 

@@ -28,7 +28,7 @@ int backend_select(const struct global_opts *g)
 	if (bp_strcmp(spec, "sim") == 0 || bp_starts_with(spec, "sim:")) {
 		const char *model = spec[3] == ':' ? spec + 4 : sim_default_model();
 		char err[160];
-		const struct hw_ops *ops = sim_open(model, err, sizeof(err));
+		const struct hw_ops *ops = sim_open_cpus(model, plat_cpu_count(), err, sizeof(err));
 		if (!ops) {
 			err_printf("bareperf: --pmu=%s: %s\n", spec, err);
 			return EXIT_USAGE;

@@ -4,8 +4,10 @@
  * the file on a timer while the workload runs; the header is rewritten
  * every second, so a run cut short still leaves a readable file. */
 #include "cli.h"
+#include "percpu.h"
 #include "backend.h"
 #include "session.h"
+#include "target.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/perfdata.h"
@@ -27,12 +29,15 @@ struct record_opts {
 	const char *output;
 	struct sampling_opts so;
 	bool quiet;
+	bool connect_all;
+	bool all_cpus;		/* -a */
+	const char *cpu_list;	/* -C LIST */
 	int workload_at;
 };
 
 struct record_run {
 	struct session s;
-	struct sampling smp;
+	struct percpu pc;
 	struct pmu_event ev[SESSION_MAX_EVENTS];
 	int n;
 	struct plat_file *file;
@@ -42,6 +47,9 @@ struct record_run {
 	bool quiet;
 	bool write_failed;
 	u64 written;
+	u32 images;
+	u64 lost;			/* all CPUs, once they stopped */
+	u64 cpu_samples[PERCPU_MAX];	/* written, per position in pc */
 	struct bp_sample batch[RECORD_BATCH];
 };
 
@@ -90,6 +98,12 @@ static int parse_one(int argc, char **argv, int *i, struct record_opts *o, bool 
 		o->output = v;
 	} else if (!*missing && bp_strcmp(argv[*i], "-g") == 0) {
 		o->so.callchain = true;
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-C", missing))) {
+		o->cpu_list = v;
+	} else if (!*missing && bp_strcmp(argv[*i], "-a") == 0) {
+		o->all_cpus = true;
+	} else if (!*missing && bp_strcmp(argv[*i], "--connect-all") == 0) {
+		o->connect_all = true;
 	} else if (!*missing && bp_strcmp(argv[*i], "-q") == 0) {
 		o->quiet = true;
 	} else {
@@ -119,17 +133,35 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		if (rc != EXIT_OK)
 			return rc;
 	}
+	if (o->all_cpus && o->cpu_list) {
+		err_printf("bareperf record: -a and -C exclude each other\n");
+		return EXIT_USAGE;
+	}
 	if (o->so.period && o->so.freq) {
 		err_printf("bareperf record: -c and -F exclude each other\n");
 		return EXIT_USAGE;
 	}
-	if (o->workload_at < 0 || o->workload_at >= argc) {
-		err_printf("bareperf record: no workload given (built-in: soak, chase)\n");
+	if (o->workload_at >= argc)
+		o->workload_at = -1;
+	if (o->workload_at < 0 && !o->connect_all) {
+		err_printf("bareperf record: no workload given (built-in: soak, chase; "
+			   "\\PATH\\APP.EFI [ARGS]; bs:NAME [LOOPS]; --connect-all)\n");
 		return EXIT_USAGE;
 	}
 	if (!o->events[0])
 		bp_strlcpy(o->events, RECORD_DEFAULT_EVENTS, sizeof(o->events));
 	return EXIT_OK;
+}
+
+/* ---- CPUs -------------------------------------------------------------------------- */
+
+/* The first CPU that samples: its periods and PEBS choice stand for all. */
+static const struct sampling *first_sampling(const struct record_run *r)
+{
+	for (u32 i = 0; i < r->pc.count; i++)
+		if (r->pc.cpu[i]->ready)
+			return &r->pc.cpu[i]->smp;
+	return NULL;
 }
 
 /* ---- perf.data ---------------------------------------------------------------- */
@@ -158,7 +190,53 @@ static u64 calibrate_tsc(void)
 	return (c1 - c0) * (tps / 1000) / ((t1 - t0) / 1000 ? (t1 - t0) / 1000 : 1);
 }
 
-static int open_output(struct record_run *r, const struct record_opts *o, const char *comm)
+/* Where IPs outside every image go (plat_unmapped_name): one mapping
+ * under all the others, which perf splits around each image mapped after
+ * it, so `perf report --sort dso` shows them as one entry. */
+#define RECORD_UNMAPPED_END  (1ULL << 47)	/* the canonical lower half */
+
+struct image_writer {
+	struct record_run *r;
+	u64 skip_base;		/* the application's, mapped by itself */
+	int failed;
+	u32 count;
+};
+
+static void write_image(const struct plat_image_info *img, void *ctx)
+{
+	struct image_writer *iw = ctx;
+	if (img->base == iw->skip_base)
+		return;
+	struct perfdata_mmap m = {
+		.filename = img->name, .start = img->base, .len = img->size, .pgoff = img->pgoff,
+	};
+	iw->failed |= perfdata_mmap2(iw->r->pd, &m);
+	iw->count++;
+}
+
+/* The unmapped rest first, then every loaded image, the application, and our own
+ * image last (its text, named by the ELF with our symbols). */
+static int write_mappings(struct record_run *r, const struct target *t)
+{
+	struct perfdata_mmap rest = { .filename = plat_unmapped_name(), .start = 0,
+				      .len = RECORD_UNMAPPED_END };
+	struct image_writer iw = { .r = r, .skip_base = t->app ? t->image.base : ~0ULL };
+	if (perfdata_comm(r->pd) || (rest.filename && perfdata_mmap2(r->pd, &rest)))
+		return -1;
+	plat_foreach_image(write_image, &iw);
+	if (t->app)
+		write_image(&t->image, &(struct image_writer){ .r = r, .skip_base = ~0ULL });
+	struct perfdata_mmap self = {
+		.filename = plat_image_path(),
+		.start = plat_image_base() + symtab_header.text_vaddr,
+		.len = symtab_header.text_size,
+		.pgoff = symtab_header.text_offset,
+	};
+	r->images = iw.count;
+	return iw.failed || perfdata_mmap2(r->pd, &self) ? -1 : 0;
+}
+
+static int open_output(struct record_run *r, const struct record_opts *o, const struct target *t)
 {
 	static char cpuid[64];
 	const struct pmu_caps *c = &r->s.caps;
@@ -170,9 +248,9 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 	}
 	perfdata_file_sink_init(&r->sink, r->file);
 	struct perfdata_config cfg = {
-		.tsc_hz = calibrate_tsc(), .comm = comm, .cpudesc = c->brand, .cpuid = cpuid,
+		.tsc_hz = calibrate_tsc(), .comm = t->comm, .cpudesc = c->brand, .cpuid = cpuid,
 		.osrelease = r->s.emulated ? "bareperf emulated PMU" : plat_firmware_vendor(),
-		.version = "bareperf 0.1", .nr_cpus_online = 1,
+		.version = "bareperf 0.1", .nr_cpus_online = plat_cpu_count(),
 	};
 	r->pd = perfdata_open(&r->sink, &cfg, NULL, 0);
 	if (!r->pd) {
@@ -185,19 +263,13 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 			.name = e->name, .type = PERF_TYPE_RAW,
 			.config = counter_evtsel(e, (struct counter_mode){ 0 }) & 0xFFFFFFFFULL,
 			.precise = e->precise, .freq = o->so.freq != 0,
-			.sample_period = o->so.freq ? o->so.freq : r->smp.period[i],
+			.sample_period = o->so.freq ? o->so.freq : first_sampling(r)->period[i],
 			.sample_type = sample_type_of(e, &o->so),
 		};
 		if (perfdata_add_event(r->pd, &pe) < 0)
 			return -1;
 	}
-	struct perfdata_mmap m = {
-		.filename = plat_image_path(),
-		.start = plat_image_base() + symtab_header.text_vaddr,
-		.len = symtab_header.text_size,
-		.pgoff = symtab_header.text_offset,
-	};
-	if (perfdata_comm(r->pd) || perfdata_mmap2(r->pd, &m) || perfdata_flush(r->pd))
+	if (write_mappings(r, t) || perfdata_flush(r->pd))
 		return -1;
 	return 0;
 }
@@ -207,10 +279,13 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 static void drain_ring(struct record_run *r)
 {
 	u32 n;
-	while ((n = sampling_poll(&r->smp, r->batch, RECORD_BATCH)) > 0)
-		for (u32 i = 0; i < n; i++)
-			if (perfdata_sample(r->pd, &r->batch[i]))
-				r->write_failed = true;
+	for (u32 c = 0; c < r->pc.count; c++)
+		while ((n = percpu_poll(&r->pc, c, r->batch, RECORD_BATCH)) > 0) {
+			r->cpu_samples[c] += n;
+			for (u32 i = 0; i < n; i++)
+				if (perfdata_sample(r->pd, &r->batch[i]))
+					r->write_failed = true;
+		}
 }
 
 static void progress(struct record_run *r, u64 now)
@@ -218,18 +293,19 @@ static void progress(struct record_run *r, u64 now)
 	if (r->quiet)
 		return;
 	char samples[32];
+	struct pmi_stats st;
+	percpu_pmi_stats(&r->pc, &st);
 	out_printf("[ bareperf record: %6.1f s, %s samples, %llu PMIs, %llu lost ]\n",
 		   session_seconds(now - r->start),
 		   fmt_thousands(perfdata_samples(r->pd), samples, sizeof(samples)),
-		   (unsigned long long)r->smp.pmi.st.pmis,
-		   (unsigned long long)sampling_lost(&r->smp));
+		   (unsigned long long)st.pmis, (unsigned long long)percpu_lost(&r->pc));
 }
 
 static void on_timer(void *ctx)
 {
 	struct record_run *r = ctx;
 	u64 now = plat_ticks();
-	sampling_tick(&r->smp);
+	percpu_tick(&r->pc);
 	drain_ring(r);
 	if (now >= r->next_progress) {
 		/* A file cut after this point is readable: the header covers
@@ -245,19 +321,33 @@ static void on_timer(void *ctx)
 
 static void print_accounting(struct record_run *r, u64 ticks)
 {
-	const struct pmi_stats *st = &r->smp.pmi.st;
+	struct pmi_stats sum;
+	const struct pmi_stats *st = &sum;
 	char a[32], b[32];
-	u64 samples = perfdata_samples(r->pd), lost = sampling_lost(&r->smp);
+	percpu_pmi_stats(&r->pc, &sum);
+	u64 samples = perfdata_samples(r->pd), lost = percpu_lost(&r->pc);
 	out_printf("[ bareperf record: %s samples written, %llu lost, in %.3f s; %s PMIs",
 		   fmt_thousands(samples, a, sizeof(a)), (unsigned long long)lost,
 		   session_seconds(ticks), fmt_thousands(st->pmis, b, sizeof(b)));
 	if (st->pmis)
 		out_printf(", %.1f samples/PMI", (double)samples / (double)st->pmis);
 	out_printf(" ]\n");
-	if (r->smp.any_pebs) {
+	for (u32 i = 0; i < r->pc.count; i++) {
+		const struct sampling *smp = &r->pc.cpu[i]->smp;
 		char what[256];
-		pebs_loss_describe(&r->smp.loss, what, sizeof(what));
-		out_printf("[ %s ]\n", what);
+		if (!r->pc.cpu[i]->ready || !smp->any_pebs)
+			continue;
+		pebs_loss_describe(&smp->loss, what, sizeof(what));
+		if (r->pc.count > 1)
+			out_printf("[ CPU %u: %s ]\n", r->pc.cpu[i]->cpu, what);
+		else
+			out_printf("[ %s ]\n", what);
+	}
+	if (r->pc.count > 1) {
+		out_printf("[ samples per CPU:");
+		for (u32 i = 0; i < r->pc.count; i++)
+			out_printf(" cpu%u %llu", r->pc.cpu[i]->cpu, (unsigned long long)r->cpu_samples[i]);
+		out_printf(" ]\n");
 	}
 	if (st->ring_full || st->throttled || st->spurious || st->unexpected || st->not_wrapped)
 		out_printf("[ PMI: %llu ring full, %llu throttled (%llu times), %llu spurious, "
@@ -276,12 +366,12 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		err_printf("bareperf record: IA32_DS_AREA was changed under us (0x%llx, not our "
 			   "area 0x%llx): something else took the Debug Store; PEBS sampling was "
 			   "stopped\n", (unsigned long long)st->ds_area_moved,
-			   (unsigned long long)(uintptr_t)r->smp.ds.area);
+			   (unsigned long long)(uintptr_t)first_sampling(r)->ds.area);
 }
 
 static int finish_output(struct record_run *r, const char *path)
 {
-	u64 lost = sampling_lost(&r->smp);
+	u64 lost = r->lost;
 	if (lost)
 		perfdata_lost_samples(r->pd, lost);
 	int rc = perfdata_finish(r->pd);
@@ -294,62 +384,73 @@ static int finish_output(struct record_run *r, const char *path)
 	return rc || r->write_failed ? -1 : 0;
 }
 
-static int record_workload(struct record_run *r, const struct record_opts *o,
-			   const struct workload *w, int argc, char **argv)
+static int record_target(struct record_run *r, struct target *t)
 {
 	char line[160];
-	struct workload_result wr;
 
-	sampling_describe(&r->smp, line, sizeof(line));
-	out_printf("[ bareperf record: %s ]\n", line);
+	sampling_describe(first_sampling(r), line, sizeof(line));
+	out_printf("[ bareperf record: %s; %u CPU%s; %u other images mapped ]\n", line,
+		   percpu_ready(&r->pc), percpu_ready(&r->pc) == 1 ? "" : "s", r->images);
 	r->start = plat_ticks();
 	r->next_progress = r->start + plat_ticks_per_second();
 	plat_timer_start(RECORD_POLL_MS, on_timer, r);
-	sampling_start(&r->smp);
-	int wrc = w->run(argc - o->workload_at, argv + o->workload_at, &wr);
-	sampling_stop(&r->smp);
+	percpu_start(&r->pc);
+	int rc = target_run(t, "record");
+	percpu_stop(&r->pc);
 	plat_timer_stop();
 	drain_ring(r);
+	r->lost = percpu_lost(&r->pc);
 	print_accounting(r, plat_ticks() - r->start);
-	if (wrc)
-		return EXIT_USAGE;
-	/* The file holds what was sampled until then, but it is incomplete. */
-	return r->smp.pmi.st.ds_area_lost ? EXIT_FAILURE_STATUS : EXIT_OK;
+	/* A DS area taken away: the file holds what was sampled until then,
+	 * but it is incomplete. */
+	for (u32 i = 0; i < r->pc.count; i++)
+		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
+			return EXIT_FAILURE_STATUS;
+	return rc;
 }
 
 static int record_main(int argc, char **argv, const struct global_opts *g)
 {
 	struct record_opts o;
 	struct record_run *r = &run;
-	char err[512];
 	int rc = parse_opts(argc, argv, &o);
 	if (rc != EXIT_OK)
 		return rc;
-	const struct workload *w = workload_find(argv[o.workload_at]);
-	if (!w) {
-		workload_unknown(argv[o.workload_at]);
-		return EXIT_USAGE;
-	}
+	struct target t;
+	bool has_words = o.workload_at >= 0;
+	rc = target_parse(&t, "record", has_words ? argc - o.workload_at : 0,
+			  has_words ? argv + o.workload_at : NULL, o.connect_all);
+	if (rc != EXIT_OK)
+		return rc;
 	bp_memset(r, 0, sizeof(*r));
 	r->quiet = o.quiet;
+	r->s.verbose = g->verbose;
 	backend_banner();
 	if ((rc = session_probe(&r->s, "record")) != EXIT_OK)
 		return rc;
 	r->n = session_parse_events(&r->s, "record", o.events, r->ev, SESSION_MAX_EVENTS);
 	if (r->n < 0)
 		return EXIT_USAGE;
-	if ((rc = session_start(&r->s, g, "record")) != EXIT_OK)
+	u64 mask;
+	if ((rc = percpu_mask_of(o.all_cpus, o.cpu_list, "record", &mask)) != EXIT_OK)
 		return rc;
-	if (sampling_setup(&r->smp, &r->s.pmu, r->ev, r->n, &o.so, err, sizeof(err))) {
-		err_printf("bareperf record: %s\n", err);
-		session_stop(&r->s);
-		return EXIT_FAILURE_STATUS;
+	/* A missing application fails here, before the PMU is touched. */
+	if ((rc = target_load(&t, "record")) != EXIT_OK)
+		return rc;
+	if ((rc = session_start_drive(&r->s, "record")) != EXIT_OK) {
+		target_release(&t);
+		return rc;
 	}
-	session_show_placement(&r->s, r->ev, r->smp.id, r->n);
-	rc = open_output(r, &o, w->name) ? EXIT_FAILURE_STATUS : EXIT_OK;
+	if ((rc = percpu_open(&r->pc, mask, o.events, g->force, &o.so, &percpu_sampling, "record")) != EXIT_OK) {
+		session_stop(&r->s);
+		target_release(&t);
+		return rc;
+	}
+	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (rc == EXIT_OK)
-		rc = record_workload(r, &o, w, argc, argv);
-	sampling_teardown(&r->smp);
+		rc = record_target(r, &t);
+	target_release(&t);
+	percpu_close(&r->pc);
 	session_stop(&r->s);
 	if (r->pd && finish_output(r, o.output))
 		rc = EXIT_FAILURE_STATUS;
@@ -361,13 +462,21 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 
 const struct command cmd_record = {
 	.name = "record",
-	.summary = "sample a built-in workload into perf.data",
+	.summary = "sample a workload, a UEFI application or firmware work into perf.data",
 	.usage = " [-e LIST] [-c PERIOD | -F FREQ] [-g] [--pebs-threshold 1|N|max]\n"
-		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-o FILE] [-q] [--] WORKLOAD [ARGS]\n\n"
+		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-a | -C LIST] [-o FILE] [-q]\n"
+		 "        ([--] WORKLOAD [ARGS] | [--] \\PATH\\APP.EFI [ARGS] | [--] bs:NAME [LOOPS] | --connect-all)\n\n"
+		 "  WORKLOAD   a built-in workload (soak, chase)\n"
+		 "  APP.EFI    a UEFI application on the boot volume, started with ARGS (UEFI only)\n"
+		 "  bs:NAME    a boot service called LOOPS times (default 10000): AllocatePages,\n"
+		 "             LocateHandleBuffer, ConnectController, GetVariable (UEFI only)\n"
+		 "  --connect-all  connect every driver to every controller (UEFI only)\n"
 		 "  -e LIST    events (default " RECORD_DEFAULT_EVENTS "); :p/:pp/:ppp sample with PEBS\n"
 		 "  -c PERIOD  sample every PERIOD events (default: the event's own, else 100003)\n"
 		 "  -F FREQ    adapt the period for about FREQ samples a second (PMI mode)\n"
 		 "  -g         record callchains (frame pointers)\n"
+		 "  -a         sample every CPU (the others wait in bareperf's loop meanwhile)\n"
+		 "  -C LIST    sample these CPUs (0,2-3)\n"
 		 "  --pebs-threshold 1|N|max  PEBS records per PMI (default: the policy)\n"
 		 "  -o FILE    output (default perf.data in \\bareperf\\ or $BAREPERF_OUT)\n"
 		 "  -q         no progress lines",

@@ -1,9 +1,12 @@
-/* `bareperf stat -e LIST [-I MS] [--] WORKLOAD [ARGS]`: counts events over
- * a built-in workload and prints them in perf stat's layout. When the
- * events do not fit on the counters together, they are multiplexed on a
- * timer and their counts scaled as perf does (count * enabled / running),
- * with the share of time each ran. */
+/* `bareperf stat -e LIST [-I MS] [-a [-A] | -C LIST] [--] WORKLOAD [ARGS]`:
+ * counts events over a built-in workload and prints them in perf stat's
+ * layout. When the events do not fit on the counters together, they are
+ * multiplexed on a timer and their counts scaled as perf does (count *
+ * enabled / running), with the share of time each ran. With -a or -C each
+ * CPU counts on its own PMU (cmd/percpu.h), multiplexing on itself; the
+ * counts are summed, or shown per CPU with -A. */
 #include "cli.h"
+#include "percpu.h"
 #include "backend.h"
 #include "session.h"
 #include "stat_engine.h"
@@ -16,27 +19,68 @@
 #define STAT_DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
 #define STAT_MUX_MS 10
 
+/* One CPU's counting (its PMU, its events: its own table on a hybrid part,
+ * their multiplexing) is a stat engine (cmd/stat_engine.h). */
+#define stat_cpu stat_engine
+
 struct stat_run {
 	struct session s;
-	struct stat_engine eng;
 	struct pmu_event ev[SESSION_MAX_EVENTS];
+	struct stat_cpu one;		/* without -a/-C: this CPU */
+	struct percpu pc;		/* with -a/-C: percpu_cpu.user is a stat_cpu */
+	bool every_cpu;
 	int n;
 	u32 interval_ms;
 	u64 start, next_interval;
+	u64 interval_scaled[SESSION_MAX_EVENTS];	/* totals at the last -I line */
 };
 
 static struct stat_run run;	/* the PMU state must outlive the command for exit hooks */
+
+static u64 scaled(const struct stat_cpu *c, int i)
+{
+	return stat_engine_scaled(c, i);
+}
+
+/* The CPUs that count: this one, or each of -a/-C that is ready. */
+static u32 cpu_count(const struct stat_run *r)
+{
+	return r->every_cpu ? r->pc.count : 1;
+}
+
+static struct stat_cpu *cpu_at(const struct stat_run *r, u32 i, u32 *number)
+{
+	if (!r->every_cpu) {
+		*number = plat_cpu_self();
+		return (struct stat_cpu *)&r->one;
+	}
+	*number = r->pc.cpu[i]->cpu;
+	return r->pc.cpu[i]->ready ? r->pc.cpu[i]->user : NULL;
+}
+
+/* Event i summed over the CPUs (each scaled on its own). */
+static u64 total_scaled(const struct stat_run *r, int i)
+{
+	u64 sum = 0;
+	u32 number;
+	for (u32 k = 0; k < cpu_count(r); k++) {
+		const struct stat_cpu *c = cpu_at(r, k, &number);
+		if (c)
+			sum += scaled(c, i);
+	}
+	return sum;
+}
 
 static void print_interval(struct stat_run *r, u64 now)
 {
 	double t = session_seconds(now - r->start);
 	char num[32];
 	for (int i = 0; i < r->n; i++) {
-		struct stat_event *e = &r->eng.st[i];
-		u64 c = stat_engine_scaled(&r->eng, i);
+		u64 c = total_scaled(r, i);
 		out_printf("%15.9f %18s      %s\n", t,
-			   fmt_thousands(c - e->interval_scaled, num, sizeof(num)), r->ev[i].name);
-		e->interval_scaled = c;
+			   fmt_thousands(c - r->interval_scaled[i], num, sizeof(num)),
+			   r->ev[i].name);
+		r->interval_scaled[i] = c;
 	}
 }
 
@@ -44,61 +88,103 @@ static void on_timer(void *ctx)
 {
 	struct stat_run *r = ctx;
 	u64 now = plat_ticks();
-	stat_engine_tick(&r->eng, now);
+	if (r->every_cpu)
+		percpu_tick(&r->pc);
+	else
+		stat_engine_tick(&r->one, now);
 	if (r->interval_ms && now >= r->next_interval) {
 		print_interval(r, now);
 		r->next_interval += (u64)r->interval_ms * plat_ticks_per_second() / 1000;
 	}
 }
 
-static int find_event(const struct stat_run *r, const char *generic, u8 code, u8 umask)
+static int find_event(const struct pmu_event *ev, int n, const char *generic, u8 code, u8 umask)
 {
-	for (int i = 0; i < r->n; i++)
-		if (bp_strcmp(r->ev[i].name, generic) == 0 ||
-		    (r->ev[i].event == code && r->ev[i].umask == umask && !r->ev[i].cmask))
+	for (int i = 0; i < n; i++)
+		if (bp_strcmp(ev[i].name, generic) == 0 ||
+		    (ev[i].event == code && ev[i].umask == umask && !ev[i].cmask))
 			return i;
 	return -1;
 }
 
-static void print_line(const struct stat_run *r, int i, int cycles)
+/* One line: count (scaled), name, insn per cycle, running share. prefix
+ * is "CPU3      " with -A, else "". */
+static void print_line(const char *prefix, const char *name, const struct pmu_event *ev, u64 c,
+		       u64 cycles, const struct mux_time *time)
 {
-	const struct stat_event *e = &r->eng.st[i];
 	char num[32], note[64] = "";
-	if (!e->time.running) {
-		out_printf("%18s      %-26s\n", "<not counted>", r->ev[i].name);
+	if (!time->running) {
+		out_printf("%s%18s      %-26s\n", prefix, "<not counted>", name);
 		return;
 	}
-	u64 c = stat_engine_scaled(&r->eng, i);
-	u64 cyc = cycles >= 0 ? stat_engine_scaled(&r->eng, cycles) : 0;
-	if (cycles >= 0 && cycles != i && r->ev[i].event == 0xC0 && cyc)
-		bp_snprintf(note, sizeof(note), "#  %5.2f  insn per cycle", (double)c / (double)cyc);
-	out_printf("%18s      %-26s%-32s", fmt_thousands(c, num, sizeof(num)), r->ev[i].name, note);
-	if (e->time.running < e->time.enabled)
-		out_printf("  (%u.%02u%%)", sched_mux_running_pct100(&e->time) / 100,
-			   sched_mux_running_pct100(&e->time) % 100);
+	if (ev->event == 0xC0 && cycles)
+		bp_snprintf(note, sizeof(note), "#  %5.2f  insn per cycle", (double)c / (double)cycles);
+	out_printf("%s%18s      %-26s%-32s", prefix, fmt_thousands(c, num, sizeof(num)), name, note);
+	if (time->running < time->enabled)
+		out_printf("  (%u.%02u%%)", sched_mux_running_pct100(time) / 100,
+			   sched_mux_running_pct100(time) % 100);
 	out_puts("\n");
 }
 
-static void print_summary(const struct stat_run *r, const char *workload, u64 ticks)
+static void print_cpu(const struct stat_cpu *c, const char *prefix)
 {
-	int cycles = find_event(r, "cycles", 0x3C, 0x00);
-	out_printf("\n Performance counter stats for '%s'%s:\n\n", workload,
-		   r->s.emulated ? " (EMULATED PMU)" : "");
-	for (int i = 0; i < r->n; i++)
-		print_line(r, i, cycles);
+	int cycles = find_event(c->ev, c->n, "cycles", 0x3C, 0x00);
+	for (int i = 0; i < c->n; i++)
+		print_line(prefix, c->ev[i].name, &c->ev[i], scaled(c, i),
+			   cycles >= 0 && cycles != i ? scaled(c, cycles) : 0, &c->st[i].time);
+}
+
+/* -a without -A: each event summed over the CPUs; its running share is
+ * the sum of the CPUs' times. */
+static void print_totals(const struct stat_run *r)
+{
+	int cycles = find_event(r->ev, r->n, "cycles", 0x3C, 0x00);
+	u32 number;
+	for (int i = 0; i < r->n; i++) {
+		struct mux_time t = { 0 };
+		for (u32 k = 0; k < cpu_count(r); k++) {
+			const struct stat_cpu *c = cpu_at(r, k, &number);
+			if (c) {
+				t.enabled += c->st[i].time.enabled;
+				t.running += c->st[i].time.running;
+			}
+		}
+		print_line("", r->ev[i].name, &r->ev[i], total_scaled(r, i),
+			   cycles >= 0 && cycles != i ? total_scaled(r, cycles) : 0, &t);
+	}
+}
+
+static void print_summary(const struct stat_run *r, const char *workload, u64 ticks, bool per_cpu)
+{
+	u32 number;
+	out_printf("\n Performance counter stats for '%s'%s:\n\n",
+		   r->every_cpu ? "system wide" : workload, r->s.emulated ? " (EMULATED PMU)" : "");
+	if (!r->every_cpu)
+		print_cpu(&r->one, "");
+	else if (!per_cpu)
+		print_totals(r);
+	else
+		for (u32 k = 0; k < cpu_count(r); k++) {
+			const struct stat_cpu *c = cpu_at(r, k, &number);
+			char prefix[16];
+			bp_snprintf(prefix, sizeof(prefix), "CPU%-6u", number);
+			if (c)
+				print_cpu(c, prefix);
+		}
 	out_printf("\n%18.9f seconds time elapsed\n\n", session_seconds(ticks));
 }
 
 struct stat_opts {
 	char events[1024];
 	u32 interval_ms;
+	bool all_cpus, per_cpu;		/* -a, -A */
+	const char *cpu_list;		/* -C */
 	int workload_at;
 };
 
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
-	o->events[0] = 0;
-	o->interval_ms = 0;
+	bp_memset(o, 0, sizeof(*o));
 	o->workload_at = -1;
 	for (int i = 1; i < argc; i++) {
 		bool missing;
@@ -122,11 +208,25 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 				return EXIT_USAGE;
 			}
 			o->interval_ms = (u32)ms;
+		} else if (!missing && (v = cli_option_value(argc, argv, &i, "-C", &missing))) {
+			o->cpu_list = v;
+		} else if (!missing && bp_strcmp(argv[i], "-a") == 0) {
+			o->all_cpus = true;
+		} else if (!missing && bp_strcmp(argv[i], "-A") == 0) {
+			o->per_cpu = true;
 		} else {
 			if (!missing)
 				err_printf("bareperf stat: unknown option '%s'\n", argv[i]);
 			return EXIT_USAGE;
 		}
+	}
+	if (o->all_cpus && o->cpu_list) {
+		err_printf("bareperf stat: -a and -C exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (o->per_cpu && !o->all_cpus && !o->cpu_list) {
+		err_printf("bareperf stat: -A (per CPU) needs -a or -C LIST\n");
+		return EXIT_USAGE;
 	}
 	if (o->workload_at < 0 || o->workload_at >= argc) {
 		err_printf("bareperf stat: no workload given (built-in: soak, chase)\n");
@@ -135,6 +235,120 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	if (!o->events[0])
 		bp_strlcpy(o->events, STAT_DEFAULT_EVENTS, sizeof(o->events));
 	return EXIT_OK;
+}
+
+/* ---- every CPU (cmd/percpu.h): each hook runs on its CPU ------------------------ */
+
+static int count_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
+{
+	struct stat_cpu *sc = plat_alloc(sizeof(*sc));
+	if (!sc) {
+		bp_snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	c->user = sc;
+	if (stat_engine_init(sc, &c->pmu, c->ev, c->n, plat_ticks(), err, errlen)) {
+		plat_free(sc);
+		c->user = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void count_cpu_start(struct percpu_cpu *c)
+{
+	struct stat_cpu *sc = c->user;
+	sc->last_update = plat_ticks();
+	pmu_enable(sc->pmu);
+}
+
+static void count_cpu_stop(struct percpu_cpu *c)
+{
+	struct stat_cpu *sc = c->user;
+	pmu_disable(sc->pmu);
+	stat_engine_update(sc, plat_ticks());
+}
+
+static void count_cpu_tick(struct percpu_cpu *c) { stat_engine_tick(c->user, plat_ticks()); }
+
+/* The counts stay readable until percpu_close() frees the CPU. */
+static void count_cpu_teardown(struct percpu_cpu *c) { (void)c; }
+
+static const struct percpu_ops percpu_counting = {
+	.setup = count_cpu_setup, .start = count_cpu_start, .stop = count_cpu_stop,
+	.tick = count_cpu_tick, .teardown = count_cpu_teardown,
+};
+
+static void free_counting(struct stat_run *r)
+{
+	for (u32 i = 0; i < r->pc.count; i++) {
+		plat_free(r->pc.cpu[i]->user);	/* a reserved AP block: nothing */
+		r->pc.cpu[i]->user = NULL;
+	}
+}
+
+
+/* Takes the PMU of this CPU (or of every CPU of -a/-C) and places the
+ * events on it. */
+static int open_counting(struct stat_run *r, const struct stat_opts *o, const struct global_opts *g)
+{
+	char err[600];
+	int rc;
+	if (!r->every_cpu) {
+		if ((rc = session_start(&r->s, g, "stat")) != EXIT_OK)
+			return rc;
+		if (stat_engine_init(&r->one, &r->s.pmu, r->ev, r->n, plat_ticks(), err, sizeof(err))) {
+			err_printf("bareperf stat: %s\n", err);
+			session_stop(&r->s);
+			return EXIT_FAILURE_STATUS;
+		}
+		int ids[SESSION_MAX_EVENTS];
+		for (int i = 0; i < r->n; i++)
+			ids[i] = r->one.st[i].id;
+		pmu_commit_schedule(&r->s.pmu);
+		session_show_placement(&r->s, r->ev, ids, r->n);
+		return EXIT_OK;
+	}
+	u64 mask;
+	struct sampling_opts none = { 0 };
+	if ((rc = percpu_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK ||
+	    (rc = session_start_drive(&r->s, "stat")) != EXIT_OK)
+		return rc;
+	rc = percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat");
+	if (rc != EXIT_OK)
+		session_stop(&r->s);
+	return rc;
+}
+
+static void start_counting(struct stat_run *r)
+{
+	if (r->every_cpu) {
+		percpu_start(&r->pc);
+		return;
+	}
+	r->one.last_update = plat_ticks();
+	pmu_enable(&r->s.pmu);
+}
+
+static void stop_counting(struct stat_run *r)
+{
+	if (r->every_cpu) {
+		percpu_stop(&r->pc);
+		return;
+	}
+	pmu_disable(&r->s.pmu);
+	stat_engine_update(&r->one, plat_ticks());
+}
+
+static bool any_mux(const struct stat_run *r)
+{
+	u32 number;
+	for (u32 k = 0; k < cpu_count(r); k++) {
+		const struct stat_cpu *c = cpu_at(r, k, &number);
+		if (c && c->mux)
+			return true;
+	}
+	return false;
 }
 
 static int stat_run(int argc, char **argv, const struct global_opts *g)
@@ -156,45 +370,43 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	r->n = session_parse_events(&r->s, "stat", o.events, r->ev, SESSION_MAX_EVENTS);
 	if (r->n < 0)
 		return EXIT_USAGE;
-	if ((rc = session_start(&r->s, g, "stat")) != EXIT_OK)
+	r->every_cpu = o.all_cpus || o.cpu_list;
+	if ((rc = open_counting(r, &o, g)) != EXIT_OK)
 		return rc;
-	char err[512];
-	r->start = plat_ticks();
-	if (stat_engine_init(&r->eng, &r->s.pmu, r->ev, r->n, r->start, err, sizeof(err))) {
-		err_printf("bareperf stat: %s\n", err);
-		session_stop(&r->s);
-		return EXIT_FAILURE_STATUS;
-	}
-	int ids[SESSION_MAX_EVENTS];
-	for (int i = 0; i < r->n; i++)
-		ids[i] = r->eng.st[i].id;
-	pmu_commit_schedule(&r->s.pmu);
-	session_show_placement(&r->s, r->ev, ids, r->n);
 	r->interval_ms = o.interval_ms;
 	struct workload_result wr;
+	r->start = plat_ticks();
 	r->next_interval = r->start + (u64)o.interval_ms * plat_ticks_per_second() / 1000;
-	bool timer = r->eng.mux || o.interval_ms;
+	bool mux = any_mux(r);
+	/* Every CPU counts whatever runs there: the timer also keeps each
+	 * CPU's counts from wrapping between rotations. */
+	bool timer = mux || o.interval_ms || r->every_cpu;
 	if (timer)
-		plat_timer_start(o.interval_ms && !r->eng.mux ? o.interval_ms : STAT_MUX_MS, on_timer, r);
-	pmu_enable(&r->s.pmu);
+		plat_timer_start(o.interval_ms && !mux ? o.interval_ms : STAT_MUX_MS, on_timer, r);
+	start_counting(r);
 	int wrc = w->run(argc - o.workload_at, argv + o.workload_at, &wr);
-	pmu_disable(&r->s.pmu);
+	stop_counting(r);
 	if (timer)
 		plat_timer_stop();
-	stat_engine_update(&r->eng, plat_ticks());
+	if (!wrc)
+		print_summary(r, w->name, wr.ticks, o.per_cpu);
+	if (r->every_cpu) {
+		free_counting(r);
+		percpu_close(&r->pc);
+	}
 	session_stop(&r->s);
-	if (wrc)
-		return EXIT_USAGE;
-	print_summary(r, w->name, wr.ticks);
-	return EXIT_OK;
+	return wrc ? EXIT_USAGE : EXIT_OK;
 }
 
 const struct command cmd_stat = {
 	.name = "stat",
 	.summary = "count events over a built-in workload (perf stat's layout)",
-	.usage = " [-e LIST] [-I MS] [--] WORKLOAD [ARGS]\n\n"
+	.usage = " [-e LIST] [-I MS] [-a [-A] | -C LIST [-A]] [--] WORKLOAD [ARGS]\n\n"
 		 "  -e LIST   events (default " STAT_DEFAULT_EVENTS "); see `list`\n"
 		 "  -I MS     also print counts every MS milliseconds\n"
+		 "  -a        count on every CPU (the others wait in bareperf's loop meanwhile)\n"
+		 "  -C LIST   count on these CPUs (0,2-3)\n"
+		 "  -A        with -a/-C: one figure per CPU instead of the sum\n"
 		 "  WORKLOAD  soak [-n ITERATIONS] | chase [--size BYTES] [--steps N]",
 	.run = stat_run,
 };

@@ -38,6 +38,8 @@ static void stop_hook(void *ctx)
 	session_stop(ctx);
 }
 
+static int start_drive(struct session *s, const char *cmd);
+
 int session_start(struct session *s, const struct global_opts *g, const char *cmd)
 {
 	char err[512];
@@ -55,6 +57,17 @@ int session_start(struct session *s, const struct global_opts *g, const char *cm
 		session_stop(s);
 		return EXIT_FAILURE_STATUS;
 	}
+	return start_drive(s, cmd);
+}
+
+int session_start_drive(struct session *s, const char *cmd)
+{
+	plat_on_exit(stop_hook, s);
+	return start_drive(s, cmd);
+}
+
+static int start_drive(struct session *s, const char *cmd)
+{
 	if (s->emulated) {
 		const char *why;
 		if (sim_drive_start(SIM_DRIVE_PERIOD_US, &why)) {

@@ -34,6 +34,9 @@ int session_parse_events(struct session *s, const char *cmd, const char *text,
  * (pmu_probe_writes, unless trust_writes) and starts the model's tick when it is
  * emulated. Returns EXIT_OK or a failure status after printing why. */
 int session_start(struct session *s, const struct global_opts *g, const char *cmd);
+/* The emulated PMU's tick alone, for commands that take the PMU over on
+ * each CPU themselves (cmd/percpu.h); nothing on the real PMU. */
+int session_start_drive(struct session *s, const char *cmd);
 /* With -v: where each event went ("cycles: fixed1"). ids: pmu slots. */
 void session_show_placement(const struct session *s, const struct pmu_event *ev,
 			    const int *ids, int n);

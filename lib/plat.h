@@ -112,6 +112,76 @@ const char *plat_image_path(void);
 /* A short description of where we run, e.g. "UEFI" or "host". */
 const char *plat_name(void);
 
+/* ---- other programs' images, and firmware work to measure -------------
+ * A loaded program image as a recording maps it: [base, base + size) holds
+ * the file from offset pgoff on (a UEFI image: base = ImageBase, pgoff 0,
+ * RVAs are the offsets), named after the file with its symbols. */
+#define PLAT_IMAGE_NAME_MAX 256
+struct plat_image_info {
+	u64 base, size, pgoff;
+	char name[PLAT_IMAGE_NAME_MAX];
+};
+typedef void (*plat_image_fn)(const struct plat_image_info *img, void *ctx);
+/* Calls fn for every loaded image except our own (plat_image_base()): the
+ * handles with EFI_LOADED_IMAGE_PROTOCOL, named by their PE/COFF debug
+ * directory, else their device path, else "[firmware image @0x...]"; on
+ * the host, the executable mappings of /proc/self/maps. Returns how many,
+ * or -1. */
+int plat_foreach_image(plat_image_fn fn, void *ctx);
+/* What a recording names the addresses outside every image: "[firmware]"
+ * in the image (the firmware's own code and data outside any PE image);
+ * NULL on the host, where such addresses are the kernel's. */
+const char *plat_unmapped_name(void);
+
+/* Another program run under measurement (UEFI: LoadImage of a file on the
+ * boot volume, StartImage). path uses '\' or '/'; argv[0..argc) become
+ * its LoadOptions (UCS-2, the file name first, as the shell passes them).
+ * The host twin cannot: NULL with err saying so. */
+struct plat_app;
+struct plat_app *plat_app_load(const char *path, int argc, char **argv,
+			       struct plat_image_info *info, char *err, size_t errlen);
+/* Runs it to its end and frees it. Returns 0 when it ran, with its exit
+ * status (an EFI_STATUS) in *status and that status as text in what;
+ * -1 with what saying why it could not run. */
+int plat_app_run(struct plat_app *app, u64 *status, char *what, size_t whatlen);
+/* Frees an app that was loaded but not run. */
+void plat_app_unload(struct plat_app *app);
+
+/* ConnectController(handle, NULL, NULL, recursive) on every handle: the
+ * firmware connects every driver to every controller. Returns the handles
+ * visited, or -1 with err. */
+long plat_connect_all(char *err, size_t errlen);
+/* Calls one boot service loops times with harmless arguments, for driver
+ * authors: AllocatePages (each with its FreePages; "FreePages" is the same
+ * loop), LocateHandleBuffer (all handles), ConnectController (the next
+ * handle, not recursive), GetVariable (BootOrder). Returns 0 or -1 with
+ * err. */
+#define PLAT_BOOT_SERVICES "AllocatePages, FreePages, LocateHandleBuffer, " \
+	"ConnectController, GetVariable"
+bool plat_boot_service_known(const char *name);
+int plat_boot_service_loop(const char *name, u64 loops, char *err, size_t errlen);
+
+/* ---- every CPU -----------------------------------------------------------
+ * CPUs are numbered as UEFI MP services number them, 0 to plat_cpu_count()
+ * - 1; the command runs on the BSP. The host twin has its own CPU only. */
+u32 plat_cpu_self(void);
+/* Runs fn(ctx) on cpu and returns when it is done: inline when cpu is
+ * this CPU, else on that CPU through MP services (StartupThisAP, blocking;
+ * from the BSP only). Returns 0, or -1 with *why. Code on another CPU must
+ * not call firmware services: plat_alloc and plat_alloc_pages there take
+ * memory from the CPU's reservation (plat_cpu_reserve), and plat_free of
+ * reserved memory does nothing. */
+int plat_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why);
+/* Sets bytes aside for cpu's allocations (BSP only); plat_cpu_release
+ * gives them back once nothing there is used any more. 0 or -1. */
+int plat_cpu_reserve(u32 cpu, size_t bytes);
+void plat_cpu_release(u32 cpu);
+/* Starts fn(ctx) on every other CPU at once, without waiting
+ * (StartupAllAPs, non-blocking); plat_aps_wait() returns when all have
+ * returned. fn must not call firmware services. 0, or -1 with *why. */
+int plat_aps_start(void (*fn)(void *ctx), void *ctx, const char **why);
+void plat_aps_wait(void);
+
 /* Ends the program after a fatal error (a fault of the hardware seam, a
  * broken invariant): restores what the tool changed, then exits with
  * status 1. Never returns. */

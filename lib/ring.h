@@ -13,9 +13,13 @@
  * before it publishes tail. On one CPU the processor sees its own stores
  * in program order, so the only reordering to prevent is the compiler's:
  * a compiler barrier between "slot" and "index" on each side, and volatile
- * index reads so that a value is never cached across an interrupt. (Across
- * CPUs this would need real acquire/release ordering; that is not a use
- * this ring supports.) The indexes run freely and wrap modulo 2^32; the
+ * index reads so that a value is never cached across an interrupt. Across
+ * CPUs (record -a: an AP's PMI produces, the BSP's timer consumes) the
+ * same code is correct on x86 alone: its memory order (TSO, SDM Vol. 3A
+ * 9.2.2) keeps stores in program order as other CPUs see them, and never
+ * moves a load after a later store or before an earlier load, which is
+ * the acquire/release pairing each side needs. A port to a weaker memory
+ * model would need real fences here. The indexes run freely and wrap modulo 2^32; the
  * capacity is a power of two so that head - tail is the fill level. */
 #ifndef BP_RING_H
 #define BP_RING_H

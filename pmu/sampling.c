@@ -156,8 +156,11 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 	s->pmi.window_start = plat_ticks();
 	if (s->any_pebs && setup_pebs(s, o, err, errlen))
 		goto fail;
-	u8 vector = plat_pmi_install(on_pmi, s);
-	s->pmi_installed = true;
+	u8 vector = o->pmi_vector;
+	if (!vector) {
+		vector = plat_pmi_install(on_pmi, s);
+		s->pmi_installed = true;
+	}
 	if (pmi_setup(&s->pmi, vector, &why)) {
 		bp_snprintf(err, errlen, "cannot program LVT PC: %s", why);
 		goto fail;
@@ -188,9 +191,10 @@ void sampling_stop(struct sampling *s)
 
 void sampling_teardown(struct sampling *s)
 {
+	if (s->pmi.vector && (s->pmi.apic.base || s->pmi.apic.x2apic))
+		pmi_teardown(&s->pmi);	/* LVT PC as found */
+	s->pmi.vector = 0;
 	if (s->pmi_installed) {
-		if (s->pmi.apic.base || s->pmi.apic.x2apic)
-			pmi_teardown(&s->pmi);
 		plat_pmi_remove();
 		s->pmi_installed = false;
 	}

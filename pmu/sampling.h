@@ -28,7 +28,10 @@ struct sampling_opts {
 	struct pebs_threshold_opt threshold;
 	size_t pebs_buffer_bytes;	/* 0: the default for the format */
 	u32 ring_samples;	/* 0: SAMPLING_DEFAULT_RING */
-	u32 cpu;
+	u32 cpu;		/* what samples carry in their CPU field */
+	u8 pmi_vector;		/* 0: install our own PMI handler; else the
+				 * vector of a handler the caller installed
+				 * (one for several CPUs) */
 };
 
 struct sampling {

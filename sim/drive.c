@@ -19,6 +19,7 @@ static volatile bool pmi_outstanding;	/* delivered, not yet EOIed */
 static bool advancing;
 static u64 handler_ticks;	/* PMI handlers run from inside the model (host) */
 
+static u32 bsp_cpu;		/* the CPU the tick runs on */
 static void advance(void);
 static bool is_eoi_msr(u32 msr) { return msr == x2apic_msr(APIC_EOI); }
 static bool is_eoi_mmio(u64 addr) { return (addr & 0xFFF) == APIC_EOI; }
@@ -27,8 +28,8 @@ static bool is_eoi_mmio(u64 addr) { return (addr & 0xFFF) == APIC_EOI; }
  * is not the workload's, and the held-back time can run on. */
 static void pmi_done(void)
 {
-	if (!pmi_outstanding)
-		return;
+	if (!pmi_outstanding || sim_current_cpu() != bsp_cpu)
+		return;	/* an AP's handler EOIs its own APIC */
 	pmi_outstanding = false;
 	last_ticks = plat_ticks();
 	stats.pmis_completed++;
@@ -137,6 +138,49 @@ static void make_events(const struct workload_profile *wp, u64 instructions, u64
 	}
 }
 
+/* Every CPU: which model CPUs run, where, and who takes their PMIs. */
+static u64 cpu_mask;
+static const volatile u64 *cpu_ips;
+static sim_drive_pmi_fn cpu_pmi;
+static void *cpu_pmi_ctx;
+static struct plat_irq_frame tick_frame;	/* the BSP's, during a tick */
+static u64 pending_pmis;	/* raised outside a tick: taken at the next */
+
+void sim_drive_set_cpus(u64 mask, const volatile u64 *ips, sim_drive_pmi_fn pmi, void *ctx)
+{
+	busy++;		/* no tick while these change */
+	cpu_mask = mask;
+	cpu_ips = ips;
+	cpu_pmi = pmi;
+	cpu_pmi_ctx = ctx;
+	busy--;
+}
+
+u32 sim_drive_cpu_count(void) { return sim_is_open() ? sim_cpu_count() : 0; }
+
+void sim_drive_run_as(u32 cpu, void (*fn)(void *ctx), void *ctx)
+{
+	u32 prev = sim_current_cpu();
+	sim_set_cpu(cpu);
+	fn(ctx);
+	sim_set_cpu(prev);
+}
+
+/* Advances the other model CPUs by the same time, each at its IP. */
+static void run_other_cpus(u64 cycles)
+{
+	for (u64 m = cpu_mask & ~BIT(bsp_cpu); m; m &= m - 1) {
+		u32 cpu = (u32)__builtin_ctzll(m);
+		u64 ip = cpu_ips ? cpu_ips[cpu] : 0;
+		if (!ip || cpu >= sim_cpu_count())
+			continue;
+		sim_set_cpu(cpu);
+		sim_run(cycles, cycles, ip);
+	}
+}
+
+static void deliver_pending(void);
+
 static u64 cycles_for(const struct workload_profile *wp, u64 insns)
 {
 	u64 cyc = wp && wp->ipc_permille ? insns * 1000 / wp->ipc_permille : insns;
@@ -150,6 +194,8 @@ static void advance(void)
 		return;
 	advancing = true;
 	busy++;
+	u32 selected = sim_current_cpu();	/* the main flow may have another CPU selected */
+	sim_set_cpu(bsp_cpu);
 	u64 t0 = plat_ticks(), nested0 = handler_ticks;
 	const struct workload_profile *wp = workload_active_profile;
 	while (pending_insns && !pmi_outstanding) {
@@ -161,6 +207,7 @@ static void advance(void)
 			make_events(wp, insns_done, pending_ip);
 		pending_insns = cyc_done >= cycles ? 0 : pending_insns - insns_done;
 	}
+	sim_set_cpu(selected);
 	busy--;
 	advancing = false;
 	if (wp)	/* the model's share of a workload's timed part */
@@ -183,16 +230,57 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 		stats.deferred++;
 		return;
 	}
+	u32 selected = sim_current_cpu();
+	tick_frame = *f;
 	advance();
+	if (cpu_mask & ~BIT(bsp_cpu)) {
+		/* The other CPUs run as long, each at the IP it published; their
+		 * PMIs are taken once all have been advanced. */
+		busy++;
+		run_other_cpus(cycles_for(workload_active_profile, insns));
+		deliver_pending();
+		sim_set_cpu(selected);
+		busy--;
+	}
 }
 
+static void call_pmi(u32 cpu)
+{
+	struct plat_irq_frame f = tick_frame;
+	if (cpu != bsp_cpu)
+		f = (struct plat_irq_frame){ .ip = cpu_ips ? cpu_ips[cpu] : 0 };
+	cpu_pmi(cpu, &f, cpu_pmi_ctx);
+}
+
+/* The model raised a PMI on cpu (selected while this runs). The BSP's
+ * goes the usual way, a real self-IPI (a direct call on the host), taken
+ * as soon as the interrupted code may be interrupted. Another CPU's is
+ * handled at the end of the tick that raised it, once every CPU has been
+ * advanced, as the AP would take it after its instruction (LVT PC stays
+ * masked until its handler unmasks it, so more overflows meanwhile make no
+ * second PMI); one raised by a main-flow access (a write that enables an
+ * overflowed counter) waits for the next tick. */
 static void deliver(u32 cpu, u8 vector, void *ctx)
 {
+	if (cpu_pmi && cpu != bsp_cpu) {
+		pending_pmis |= BIT(cpu);
+		return;
+	}
 	pmi_outstanding = true;
 	stats.pmis_delivered++;
 	u64 t0 = plat_ticks();
 	plat_raise_pmi();	/* the host runs the handler here; the image sends an IPI */
 	handler_ticks += plat_ticks() - t0;
+}
+
+static void deliver_pending(void)
+{
+	while (pending_pmis && cpu_pmi) {
+		u32 cpu = (u32)__builtin_ctzll(pending_pmis);
+		pending_pmis &= pending_pmis - 1;
+		sim_set_cpu(cpu);
+		call_pmi(cpu);
+	}
 }
 
 int sim_drive_start(u32 period_us, const char **why)
@@ -220,6 +308,9 @@ int sim_drive_start(u32 period_us, const char **why)
 	stats.insn_per_s = insn_per_s;
 	pending_insns = insn_frac = 0;
 	pmi_outstanding = advancing = false;
+	bsp_cpu = sim_current_cpu();
+	cpu_mask = pending_pmis = 0;
+	cpu_pmi = NULL;
 	last_ticks = plat_ticks();
 	if (plat_tick_start(period_us, on_tick, NULL, why)) {
 		hw_select(model_ops);
@@ -235,6 +326,8 @@ void sim_drive_stop(void)
 		return;
 	plat_tick_stop();
 	sim_set_pmi_hook(NULL, NULL);
+	cpu_mask = 0;
+	cpu_pmi = NULL;
 	hw_select(model_ops);
 	running = false;
 }

@@ -9,6 +9,7 @@
  * tick instead of changing the model under the access. */
 #ifndef BP_SIM_DRIVE_H
 #define BP_SIM_DRIVE_H
+#include "../lib/plat.h"
 #include "../lib/types.h"
 
 #define SIM_DRIVE_PERIOD_US   1000	/* default tick: 1 kHz */
@@ -35,6 +36,24 @@ struct sim_drive_stats {
 int sim_drive_start(u32 period_us, const char **why);
 void sim_drive_stop(void);
 bool sim_drive_running(void);
+
+/* Every CPU (record -a): the model CPUs in mask run too, each at the IP
+ * that its real CPU last published in ips[cpu] (0: not known yet, so no
+ * time passes there, as for a halted CPU); the BSP's CPU runs at the
+ * interrupted IP as before, and its PMIs still come as real self-IPIs.
+ * The other model CPUs' PMIs are delivered by calling pmi(cpu, frame, ctx)
+ * at the end of the tick, with that model CPU selected and the frame of
+ * the code it was running: the model is one piece of state that only the
+ * BSP touches, so the APs' PMIs are handled on the BSP on their behalf.
+ * mask 0 goes back to the BSP alone. */
+/* Runs fn(ctx) with the model's CPU cpu behind the seam (then the one
+ * selected before): how the BSP sets up and reads an AP's emulated PMU on
+ * its behalf. A tick that comes meanwhile leaves the selection as found. */
+void sim_drive_run_as(u32 cpu, void (*fn)(void *ctx), void *ctx);
+typedef void (*sim_drive_pmi_fn)(u32 cpu, const struct plat_irq_frame *f, void *ctx);
+/* How many CPUs the model has (0 when none is open). */
+u32 sim_drive_cpu_count(void);
+void sim_drive_set_cpus(u64 mask, const volatile u64 *ips, sim_drive_pmi_fn pmi, void *ctx);
 void sim_drive_stats(struct sim_drive_stats *out);
 
 #endif

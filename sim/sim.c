@@ -208,10 +208,12 @@ static void known_models(char *buf, size_t len)
 					  sim_model_name(i));
 }
 
-/* Options after the model name ("icx,x2apic,fmt=6"). */
+/* Options after the model name ("icx,x2apic,fmt=6,cpus=4"). cpus=N (1 to
+ * SIM_MAX_CPUS) sets the number of logical CPUs. */
 struct model_opts {
 	bool x2apic;
 	int pebs_format;	/* -1: the model's own */
+	u32 cpus;		/* 0: the model's own */
 };
 
 static bool parse_option(const char *opt, size_t len, struct model_opts *o)
@@ -237,6 +239,20 @@ static bool parse_option(const char *opt, size_t len, struct model_opts *o)
 	return false;
 }
 
+/* cpus=N: 0 when opt is not a cpus option, -1 when its value is bad. */
+static int parse_cpus(const char *opt, size_t len, struct model_opts *o)
+{
+	u64 v = 0;
+	const char *end;
+	if (len <= 5 || bp_strncmp(opt, "cpus=", 5) != 0)
+		return 0;
+	if (!bp_parse_u64_prefix(opt + 5, &v, &end) || end != opt + len ||
+	    v < 1 || v > SIM_MAX_CPUS)
+		return -1;
+	o->cpus = (u32)v;
+	return 1;
+}
+
 static int parse_spec(const char *spec, char *name, size_t namelen, struct model_opts *o,
 		      char *err, size_t errlen)
 {
@@ -248,14 +264,22 @@ static int parse_spec(const char *spec, char *name, size_t namelen, struct model
 	name[n] = 0;
 	o->x2apic = false;
 	o->pebs_format = -1;
+	o->cpus = 0;
 	while (comma) {
 		const char *opt = comma + 1;
 		comma = bp_strchr(opt, ',');
 		size_t len = comma ? (size_t)(comma - opt) : bp_strlen(opt);
 		if (parse_option(opt, len, o))
 			continue;
-		bp_snprintf(err, errlen, "unknown model option '%.*s' (known: x2apic, fmt=0..15)",
-			    (int)len, opt);
+		int cpus = parse_cpus(opt, len, o);
+		if (cpus > 0)
+			continue;
+		if (cpus < 0)
+			bp_snprintf(err, errlen, "model option '%.*s': CPUs from 1 to %d",
+				    (int)len, opt, SIM_MAX_CPUS);
+		else
+			bp_snprintf(err, errlen, "unknown model option '%.*s' (known: x2apic, "
+				    "fmt=0..15, cpus=N)", (int)len, opt);
 		return -1;
 	}
 	return 0;
@@ -265,12 +289,17 @@ static void reset_cpu(struct sim_cpu *c, u32 index, bool x2apic)
 {
 	bp_memset(c, 0, sizeof(*c));
 	c->index = index;
-	c->core = sim.model->core[index];
+	c->core = sim.model->core[index % sim.model->ncpus];	/* cpus=N repeats the pattern */
 	sim_pmu_reset(c);
 	sim_apic_reset(c, x2apic);
 }
 
 const struct hw_ops *sim_open(const char *spec, char *err, size_t errlen)
+{
+	return sim_open_cpus(spec, 0, err, errlen);
+}
+
+const struct hw_ops *sim_open_cpus(const char *spec, u32 min_cpus, char *err, size_t errlen)
 {
 	char name[24], known[96];
 	struct model_opts o;
@@ -293,7 +322,7 @@ const struct hw_ops *sim_open(const char *spec, char *err, size_t errlen)
 		sim.variant.perf_capabilities = (m->perf_capabilities & ~GENMASK(11, 8)) |
 						((u64)o.pebs_format << 8);
 	sim.model = &sim.variant;
-	sim.ncpus = m->ncpus;
+	sim.ncpus = o.cpus ? o.cpus : MIN(MAX((u32)m->ncpus, min_cpus), (u32)SIM_MAX_CPUS);
 	sim.open = true;
 	for (u32 i = 0; i < sim.ncpus; i++)
 		reset_cpu(&sim.cpu[i], i, o.x2apic);

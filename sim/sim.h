@@ -10,6 +10,10 @@
 /* Starts the model of a CPU ("skl", "icx", "spr", "adl", ...). Returns its
  * seam backend, or NULL with a message in err naming the known models. */
 const struct hw_ops *sim_open(const char *model, char *err, size_t errlen);
+/* The same with at least min_cpus logical CPUs (at most SIM_MAX_CPUS),
+ * unless the spec's cpus=N says how many: `--pmu=sim` gives the model as
+ * many CPUs as the machine has, so every CPU has a model PMU. */
+const struct hw_ops *sim_open_cpus(const char *model, u32 min_cpus, char *err, size_t errlen);
 void sim_close(void);
 const char *sim_default_model(void);
 

@@ -203,7 +203,7 @@ static void brand_leaf(const struct sim_model *m, u32 part, struct cpuid_regs *r
 static void basic_leaf(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
 		       struct cpuid_regs *r)
 {
-	const struct sim_core_desc *core = m->core[cpu];
+	const struct sim_core_desc *core = m->core[cpu % m->ncpus];
 	static const char vendor[] = "GenuineIntel";
 
 	switch (leaf) {

@@ -16,3 +16,17 @@ qemu() {
 }
 expect_rc() { [ "$rc" -eq "$1" ] || fail "exit status $rc, expected $1"; }
 expect_console() { grep -q -- "$1" "$tmp/console" || fail "console lacks '$1'"; }
+# A --symfs folder for perf: bareperf.elf at its recorded name, and the
+# test application's ELF at the name its mapping has (its path on the ESP:
+# a GNU-EFI image has no debug directory to name it otherwise).
+make_symfs() {
+	mkdir -p "$tmp/symfs/bareperf"
+	cp build/bareperf.elf "$tmp/symfs/bareperf.elf"
+	cp build/tests/hello.elf "$tmp/symfs/bareperf/hello.efi"
+}
+# perf_dso FILE: `perf report --sort dso` rows as "SHARE NAME", no warnings allowed.
+perf_dso() {
+	perf report -i "$1" --symfs "$tmp/symfs" --sort dso --stdio 2>"$tmp/perf.err" |
+		grep -v '^#' | grep -v '^$'
+	[ ! -s "$tmp/perf.err" ] || fail "perf warned: $(cat "$tmp/perf.err")"
+}

@@ -18,3 +18,8 @@ int cli_run_line(const char *line, struct global_opts *g, char *out, size_t cap)
 	host_run_exit_hooks();
 	return rc;
 }
+
+int cli_run(const char *args, char *out, size_t cap)
+{
+	return cli_run_line(args, NULL, out, cap);
+}

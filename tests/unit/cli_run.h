@@ -10,4 +10,7 @@
  * exit hooks the command registered. Returns the exit status. */
 int cli_run_line(const char *line, struct global_opts *g, char *out, size_t cap);
 
+/* The same with default global options. */
+int cli_run(const char *args, char *out, size_t cap);
+
 #endif

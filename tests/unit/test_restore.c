@@ -241,7 +241,7 @@ static void test_unknown_pebs_format(void **state)
 		     EXIT_OK, "PMI mode");
 	assert_null(strstr(out, "record: 0 samples written"));
 	assert_int_equal(cli_run_line("--pmu=sim:icx,fmt=16 info", NULL, out, sizeof(out)), EXIT_USAGE);
-	assert_non_null(strstr(out, "unknown model option 'fmt=16' (known: x2apic, fmt=0..15)"));
+	assert_non_null(strstr(out, "unknown model option 'fmt=16' (known: x2apic, fmt=0..15, cpus=N)"));
 }
 
 /* Counters advertised but not implemented: checked before trusted. */

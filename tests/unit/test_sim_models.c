@@ -127,6 +127,36 @@ static void test_adl_hybrid_cpus(void **state)
 	assert_int_equal(hw_rdmsr(msr_pmc(7)), 0x1234);
 }
 
+/* cpus=N: more logical CPUs, their core types repeating the model's
+ * pattern; sim_open_cpus gives at least the machine's count (at most 4). */
+static void test_cpu_count_option(void **state)
+{
+	char err[160];
+	struct pmu_caps c;
+	open_model("adl,cpus=4");
+	assert_int_equal(sim_cpu_count(), 4);
+	for (u32 cpu = 0; cpu < 4; cpu++) {
+		sim_set_cpu(cpu);
+		pmu_caps_read(&c);
+		assert_int_equal(c.core_type, cpu % 2 ? CPUID_1A_CORE_TYPE_ATOM : CPUID_1A_CORE_TYPE_CORE);
+		assert_int_equal(hw_mmio_read32(XAPIC_BASE + APIC_ID) >> 24, cpu);
+	}
+	sim_set_cpu(0);
+	sim_close();
+	assert_null(sim_open("icx,cpus=5", err, sizeof(err)));
+	assert_non_null(strstr(err, "CPUs from 1 to 4"));
+	assert_null(sim_open("icx,cpus=0", err, sizeof(err)));
+	assert_null(sim_open("icx,cpus=2x", err, sizeof(err)));
+	assert_non_null(sim_open_cpus("icx", 3, err, sizeof(err)));
+	assert_int_equal(sim_cpu_count(), 3);
+	assert_non_null(sim_open_cpus("icx", 64, err, sizeof(err)));
+	assert_int_equal(sim_cpu_count(), 4);
+	assert_non_null(sim_open_cpus("icx", 1, err, sizeof(err)));
+	assert_int_equal(sim_cpu_count(), 2);	/* the model's own count */
+	assert_non_null(sim_open_cpus("icx,cpus=1", 4, err, sizeof(err)));
+	assert_int_equal(sim_cpu_count(), 1);	/* cpus=N wins */
+}
+
 static void test_unknown_model_and_options(void **state)
 {
 	char err[160];
@@ -174,6 +204,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_nhm_old_pebs, close_model),
 		cmocka_unit_test_teardown(test_nopmu, close_model),
 		cmocka_unit_test_teardown(test_adl_hybrid_cpus, close_model),
+		cmocka_unit_test_teardown(test_cpu_count_option, close_model),
 		cmocka_unit_test_teardown(test_unknown_model_and_options, close_model),
 		cmocka_unit_test_teardown(test_every_model_opens, close_model),
 		cmocka_unit_test_teardown(test_closed_model_is_loud, close_model),

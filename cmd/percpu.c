@@ -1,0 +1,433 @@
+#include "percpu.h"
+#include "../pmu/probe.h"
+#include "backend.h"
+#include "../lib/fmt.h"
+#include "../lib/out.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+#include "../pmu/evparse.h"
+#include "../pmu/hw.h"
+#include "../sim/drive.h"
+
+/* ---- CPU lists ------------------------------------------------------------- */
+
+static int list_error(char *err, size_t errlen, const char *list, const char *why)
+{
+	bp_snprintf(err, errlen, "-C '%s': %s", list, why);
+	return -1;
+}
+
+int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen)
+{
+	const char *s = list;
+	*mask = 0;
+	if (!*s)
+		return list_error(err, errlen, list, "expected CPU numbers like 0,2-3");
+	while (*s) {
+		u64 lo, hi;
+		const char *end;
+		if (!bp_parse_u64_prefix(s, &lo, &end))
+			return list_error(err, errlen, list, "expected CPU numbers like 0,2-3");
+		hi = lo;
+		if (*end == '-' && !bp_parse_u64_prefix(end + 1, &hi, &end))
+			return list_error(err, errlen, list, "a range needs its last CPU (2-3)");
+		if (hi < lo)
+			return list_error(err, errlen, list, "a range goes upwards (2-3, not 3-2)");
+		if (hi >= ncpus || hi >= PERCPU_MAX) {
+			char why[80];
+			bp_snprintf(why, sizeof(why), "CPU %llu does not exist (CPUs 0-%u)",
+				    (unsigned long long)hi, MIN(ncpus, (u32)PERCPU_MAX) - 1);
+			return list_error(err, errlen, list, why);
+		}
+		for (u64 c = lo; c <= hi; c++)
+			*mask |= BIT(c);
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return list_error(err, errlen, list, "CPUs are separated by commas");
+		s = end;
+	}
+	return 0;
+}
+
+int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
+{
+	char err[160];
+	u32 n = plat_cpu_count();
+	if (all) {
+		*mask = n >= PERCPU_MAX ? ~0ULL : BIT(n) - 1;
+		return EXIT_OK;
+	}
+	if (list) {
+		if (percpu_parse_list(list, n, mask, err, sizeof(err))) {
+			err_printf("bareperf %s: %s\n", cmd, err);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
+	*mask = BIT(plat_cpu_self());
+	return EXIT_OK;
+}
+
+/* ---- running code for a CPU ------------------------------------------------ */
+
+/* On that CPU (real PMU) or with its model CPU selected (emulated). */
+static int exec_on(struct percpu *p, struct percpu_cpu *c, void (*fn)(void *ctx))
+{
+	const char *why;
+	if (p->emulated) {
+		sim_drive_run_as(c->cpu, fn, c);
+		return 0;
+	}
+	if (plat_run_on(c->cpu, fn, c, &why) == 0)
+		return 0;
+	bp_snprintf(c->err, sizeof(c->err), "cannot run code there: %s", why);
+	return -1;
+}
+
+static u32 initial_apic_id(void)
+{
+	struct cpuid_regs r;
+	hw_cpuid(CPUID_LEAF_FEATURES, 0, &r);
+	return r.ebx >> 24;	/* CPUID.01H:EBX[31:24] */
+}
+
+/* What a CPU reads, parses and programs for itself. Runs on it: no
+ * printing, no firmware services; errors go to c->err. */
+static void cpu_setup(void *ctx)
+{
+	struct percpu_cpu *c = ctx;
+	struct percpu *p = c->owner;
+	char err[300];
+	pmu_caps_read(&c->caps);
+	c->apic_id = initial_apic_id();
+	const struct event_table *table = event_table_for_caps(&c->caps);
+	c->n = evparse_list(p->events, table, &c->caps, c->ev, SESSION_MAX_EVENTS, err, sizeof(err));
+	if (c->n < 0) {
+		/* Hybrid parts: an event this core type lacks. */
+		bp_snprintf(c->err, sizeof(c->err), "%s%s%s", c->caps.hybrid ? caps_core_type_name(c->caps.core_type) : "",
+			    c->caps.hybrid ? ": " : "", err);
+		return;
+	}
+	/* A hypervisor may advertise counters it does not implement: check
+	 * that they read, and after taking the PMU, that they keep what is
+	 * written, before trusting them (pmu/probe.h). */
+	if (pmu_probe_reads(&c->caps, err, sizeof(err)) ||
+	    pmu_open(&c->pmu, &c->caps, p->force, err, sizeof(err))) {
+		bp_snprintf(c->err, sizeof(c->err), "%s", err);
+		return;
+	}
+	c->open = true;
+	if (pmu_probe_writes(&c->pmu, err, sizeof(err))) {
+		bp_snprintf(c->err, sizeof(c->err), "%s", err);
+		pmu_close(&c->pmu);
+		c->open = false;
+		return;
+	}
+	if (p->ops->setup(c, err, sizeof(err))) {
+		bp_snprintf(c->err, sizeof(c->err), "%s", err);
+		pmu_close(&c->pmu);
+		c->open = false;
+		return;
+	}
+	c->ready = true;
+}
+
+static void cpu_start(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->start(c); }
+static void cpu_stop(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->stop(c); }
+static void cpu_tick(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->tick(c); }
+
+static void cpu_close(void *ctx)
+{
+	struct percpu_cpu *c = ctx;
+	if (c->ready)
+		c->owner->ops->teardown(c);
+	if (c->open)
+		pmu_close(&c->pmu);
+	c->ready = c->open = false;
+}
+
+/* ---- sampling ------------------------------------------------------------- */
+
+static int sampling_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
+{
+	struct sampling_opts so = c->owner->so;
+	so.cpu = c->cpu;
+	so.pmi_vector = c->owner->vector;
+	return sampling_setup(&c->smp, &c->pmu, c->ev, c->n, &so, err, errlen);
+}
+
+static void sampling_cpu_start(struct percpu_cpu *c) { sampling_start(&c->smp); }
+static void sampling_cpu_stop(struct percpu_cpu *c) { sampling_stop(&c->smp); }
+static void sampling_cpu_tick(struct percpu_cpu *c) { sampling_tick(&c->smp); }
+static void sampling_cpu_teardown(struct percpu_cpu *c) { sampling_teardown(&c->smp); }
+
+const struct percpu_ops percpu_sampling = {
+	.setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
+	.tick = sampling_cpu_tick, .teardown = sampling_cpu_teardown,
+};
+
+/* ---- PMIs ---------------------------------------------------------------- */
+
+static void handle(struct percpu_cpu *c, const struct plat_irq_frame *f)
+{
+	struct pmi_regs r = { f->ip, f->sp, f->bp };
+	if (c && c->ready)
+		pmi_handle(&c->smp.pmi, &r);
+}
+
+struct bsp_pmi {
+	struct percpu *p;
+	const struct plat_irq_frame *f;
+};
+
+static void handle_bsp(void *ctx)
+{
+	struct bsp_pmi *b = ctx;
+	handle(b->p->by_number[b->p->bsp], b->f);
+}
+
+/* A real PMI, on the CPU whose counter overflowed: found by its APIC ID.
+ * With the emulated PMU only the BSP's model CPU raises real ones (the
+ * others' come through on_pmi_model), and the main flow may have another
+ * model CPU selected at that moment. */
+static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
+{
+	struct percpu *p = ctx;
+	if (p->emulated) {
+		struct bsp_pmi b = { p, f };
+		if (p->bsp < PERCPU_MAX)
+			sim_drive_run_as(p->bsp, handle_bsp, &b);
+		return;
+	}
+	u32 id = initial_apic_id();
+	for (u32 i = 0; i < p->count; i++)
+		if (p->cpu[i]->apic_id == id) {
+			handle(p->cpu[i], f);
+			return;
+		}
+}
+
+/* The model's PMI for a CPU, handled on the BSP with that CPU selected. */
+static void on_pmi_model(u32 cpu, const struct plat_irq_frame *f, void *ctx)
+{
+	struct percpu *p = ctx;
+	handle(cpu < PERCPU_MAX ? p->by_number[cpu] : NULL, f);
+}
+
+/* ---- the APs' loop ------------------------------------------------------------ */
+
+static void percpu_ap_spin(void *ctx)
+{
+	struct percpu *p = ctx;
+	u32 me = plat_cpu_self();
+	if (me >= PERCPU_MAX || !(p->mask & BIT(me)))
+		return;		/* not sampled: back to the firmware's idle loop */
+	struct percpu_cpu *c = p->by_number[me];
+	u32 seen = p->tick_seq;
+	while (!p->stop) {
+spin:
+		p->ap_ip[me] = (u64)(uintptr_t)&&spin;
+		if (!p->emulated && c && c->ready && p->tick_seq != seen) {
+			seen = p->tick_seq;
+			p->ops->tick(c);	/* its own MSRs, on itself */
+		}
+		__builtin_ia32_pause();
+	}
+}
+
+/* ---- the whole set -------------------------------------------------------------- */
+
+static void close_hook(void *ctx) { percpu_close(ctx); }
+
+/* What an AP allocates while it sets itself up: the ring and the PEBS
+ * buffer, with room to spare. */
+static size_t arena_bytes(const struct sampling_opts *so)
+{
+	size_t ring = (size_t)(so->ring_samples ? so->ring_samples : SAMPLING_DEFAULT_RING) *
+		      sizeof(struct bp_sample);
+	size_t pebs = so->pebs_buffer_bytes ? so->pebs_buffer_bytes
+					    : MAX(pebs_ds_default_bytes(0), pebs_ds_default_bytes(4));
+	return ring + pebs + 16 * 4096;
+}
+
+static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
+{
+	u32 self = plat_cpu_self();
+	u32 modelled = p->emulated ? sim_drive_cpu_count() : PERCPU_MAX;
+	for (u64 m = mask; m; m &= m - 1) {
+		u32 cpu = (u32)__builtin_ctzll(m);
+		if (cpu >= modelled) {
+			err_printf("bareperf %s: CPU %u: the emulated PMU models %u CPUs; not sampled\n",
+				   cmd, cpu, modelled);
+			continue;
+		}
+		struct percpu_cpu *c = plat_alloc(sizeof(*c));
+		if (!c || (!p->emulated && cpu != self &&
+			   plat_cpu_reserve(cpu, arena_bytes(&p->so)))) {
+			err_printf("bareperf %s: CPU %u: out of memory\n", cmd, cpu);
+			plat_free(c);
+			return -1;
+		}
+		c->cpu = cpu;
+		c->owner = p;
+		p->cpu[p->count++] = c;
+		p->by_number[cpu] = c;
+		p->mask |= BIT(cpu);
+	}
+	return 0;
+}
+
+int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
+		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
+{
+	bp_memset(p, 0, sizeof(*p));
+	p->emulated = backend_is_emulated();
+	p->events = events;
+	p->force = force;
+	p->so = *so;
+	p->ops = ops;
+	/* Measured here on the BSP: an AP may not call the firmware's Stall. */
+	plat_ticks_per_second();
+	p->bsp = plat_cpu_self();
+	plat_on_exit(close_hook, p);
+	if (add_cpus(p, mask, cmd))
+		return EXIT_FAILURE_STATUS;
+	p->vector = plat_pmi_install(on_pmi_irq, p);
+	p->pmi_installed = true;
+	u32 ready = 0;
+	for (u32 i = 0; i < p->count; i++) {
+		struct percpu_cpu *c = p->cpu[i];
+		if (exec_on(p, c, cpu_setup) == 0 && c->ready)
+			ready++;
+		else
+			err_printf("bareperf %s: CPU %u: %s; not sampled\n", cmd, c->cpu, c->err);
+	}
+	if (!ready) {
+		percpu_close(p);
+		return EXIT_FAILURE_STATUS;
+	}
+	return EXIT_OK;
+}
+
+static u64 ready_mask(const struct percpu *p)
+{
+	u64 m = 0;
+	for (u32 i = 0; i < p->count; i++)
+		if (p->cpu[i]->ready)
+			m |= BIT(p->cpu[i]->cpu);
+	return m;
+}
+
+void percpu_start(struct percpu *p)
+{
+	const char *why;
+	u64 ready = ready_mask(p);
+	if (p->emulated) {
+		sim_drive_set_cpus(ready, p->ap_ip, on_pmi_model, p);
+		p->drive_cpus = true;
+	}
+	for (u32 i = 0; i < p->count; i++)
+		if (p->cpu[i]->ready)
+			exec_on(p, p->cpu[i], cpu_start);
+	p->stop = 0;
+	if (ready & ~BIT(plat_cpu_self())) {
+		if (plat_aps_start(percpu_ap_spin, p, &why) == 0)
+			p->aps_running = true;
+		else
+			err_printf("bareperf: the other CPUs stay where the firmware left them "
+				   "(%s)\n", why);
+	}
+}
+
+static void bring_aps_back(struct percpu *p)
+{
+	p->stop = 1;
+	if (p->aps_running)
+		plat_aps_wait();
+	p->aps_running = false;
+}
+
+void percpu_stop(struct percpu *p)
+{
+	bring_aps_back(p);
+	for (u32 i = 0; i < p->count; i++)
+		if (p->cpu[i]->ready)
+			exec_on(p, p->cpu[i], cpu_stop);
+}
+
+void percpu_close(struct percpu *p)
+{
+	if (p->closed)
+		return;
+	p->closed = true;
+	bring_aps_back(p);
+	for (u32 i = 0; i < p->count; i++)
+		exec_on(p, p->cpu[i], cpu_close);
+	if (p->drive_cpus)
+		sim_drive_set_cpus(0, NULL, NULL, NULL);
+	if (p->pmi_installed)
+		plat_pmi_remove();
+	u32 self = plat_cpu_self();
+	for (u32 i = 0; i < p->count; i++) {
+		if (!p->emulated && p->cpu[i]->cpu != self)
+			plat_cpu_release(p->cpu[i]->cpu);
+		plat_free(p->cpu[i]);
+		p->cpu[i] = NULL;
+	}
+	bp_memset(p->by_number, 0, sizeof(p->by_number));
+	p->count = 0;
+}
+
+void percpu_tick(struct percpu *p)
+{
+	u32 self = plat_cpu_self();
+	for (u32 i = 0; i < p->count; i++) {
+		struct percpu_cpu *c = p->cpu[i];
+		if (!c->ready)
+			continue;
+		if (p->emulated)
+			sim_drive_run_as(c->cpu, cpu_tick, c);
+		else if (c->cpu == self)
+			cpu_tick(c);
+	}
+	p->tick_seq++;	/* the APs do their own */
+}
+
+u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)
+{
+	return i < p->count && p->cpu[i]->ready && p->ops == &percpu_sampling ? sampling_poll(&p->cpu[i]->smp, out, max) : 0;
+}
+
+u32 percpu_ready(const struct percpu *p)
+{
+	return (u32)__builtin_popcountll(ready_mask(p));
+}
+
+u64 percpu_lost(const struct percpu *p)
+{
+	u64 lost = 0;
+	for (u32 i = 0; i < p->count; i++)
+		if (p->cpu[i] && (p->cpu[i]->ready || p->cpu[i]->smp.ring.slots))
+			lost += sampling_lost(&p->cpu[i]->smp);
+	return lost;
+}
+
+void percpu_pmi_stats(const struct percpu *p, struct pmi_stats *sum)
+{
+	bp_memset(sum, 0, sizeof(*sum));
+	for (u32 i = 0; i < p->count; i++) {
+		const struct pmi_stats *st = &p->cpu[i]->smp.pmi.st;
+		sum->pmis += st->pmis;
+		sum->spurious += st->spurious;
+		sum->loops += st->loops;
+		sum->overflows += st->overflows;
+		sum->buffer_pmis += st->buffer_pmis;
+		sum->unexpected += st->unexpected;
+		sum->samples += st->samples;
+		sum->ring_full += st->ring_full;
+		sum->throttled += st->throttled;
+		sum->throttle_events += st->throttle_events;
+		sum->stuck_status |= st->stuck_status;
+	}
+}

@@ -1,0 +1,104 @@
+/* Sampling on several CPUs (record -a / -C LIST): each CPU's PMU, DS area,
+ * PMI handling and sample ring, set up, started, stopped and given back ON
+ * that CPU (through MP services, lib/plat.h), so every CPU programs its
+ * own MSRs and undoes its own changes. Each CPU reads its own
+ * capabilities, so on a hybrid part each core type gets its own event
+ * table and PEBS format; an event a core type lacks is reported with the
+ * CPU, and that CPU is not sampled.
+ *
+ * While sampling, the other CPUs run percpu_ap_spin(): they wait in
+ * bareperf's loop (that is what their samples show), publish their IP, and
+ * do their own periodic work (unthrottling, frequency mode) when the BSP's
+ * timer asks.
+ *
+ * Emulated PMU: the model is one piece of state that only the BSP may
+ * touch. The BSP sets up each model CPU on the AP's behalf
+ * (sim_drive_run_as), the tick advances every model CPU at the IP its AP
+ * published, and the model's PMIs for every CPU are handled on the BSP
+ * (sim/drive.h): the BSP's own as real self-IPIs, the others' at the end
+ * of each tick, so an AP gives at most one PMI per tick (1 kHz). The APs
+ * still run the spin loop, so the IPs are real. */
+#ifndef BP_PERCPU_H
+#define BP_PERCPU_H
+#include "cli.h"
+#include "session.h"
+#include "../pmu/sampling.h"
+
+#define PERCPU_MAX 64	/* CPUs: a u64 mask */
+
+struct percpu_cpu;
+/* What each CPU does with its PMU once it is open: sample (percpu_sampling)
+ * or count (stat). Every hook runs on that CPU (see above), must not print
+ * or call firmware services, and reports errors in err. */
+struct percpu_ops {
+	int (*setup)(struct percpu_cpu *c, char *err, size_t errlen);
+	void (*start)(struct percpu_cpu *c);
+	void (*stop)(struct percpu_cpu *c);
+	void (*tick)(struct percpu_cpu *c);	/* the BSP's timer, or the AP's loop */
+	void (*teardown)(struct percpu_cpu *c);
+};
+extern const struct percpu_ops percpu_sampling;
+
+struct percpu_cpu {
+	u32 cpu;			/* MP services number */
+	struct pmu_caps caps;		/* as this CPU reads them */
+	struct pmu_event ev[SESSION_MAX_EVENTS];
+	int n;
+	struct pmu pmu;
+	struct sampling smp;		/* percpu_sampling's */
+	void *user;			/* other ops' state */
+	bool open, ready;
+	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
+	char err[384];			/* why this CPU is not sampled */
+	struct percpu *owner;
+};
+
+struct percpu {
+	u32 count;				/* CPUs being sampled */
+	struct percpu_cpu *cpu[PERCPU_MAX];	/* in CPU order */
+	struct percpu_cpu *by_number[PERCPU_MAX];
+	bool emulated;
+	u32 bsp;			/* the CPU the command runs on */
+	const char *events;
+	bool force;
+	struct sampling_opts so;
+	const struct percpu_ops *ops;
+	u8 vector;
+	bool pmi_installed, aps_running, drive_cpus, closed;
+	u64 mask;
+	volatile u64 ap_ip[PERCPU_MAX];	/* where each AP spins (model input) */
+	volatile u32 stop;		/* the APs leave percpu_ap_spin */
+	volatile u32 tick_seq;		/* bumped by the BSP's timer */
+};
+
+/* The CPUs a command measures: every CPU (-a), a list (-C LIST), or else
+ * the one it runs on. Prints a bad list's error; EXIT_OK or EXIT_USAGE. */
+int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask);
+/* "0,2-3" into a CPU mask; each number below ncpus. Returns 0 or -1 with
+ * err. */
+int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen);
+
+/* Opens the PMU of every CPU of mask (the BSP among them or not), parses
+ * events with each CPU's own table and runs ops->setup there (sampling
+ * with so for percpu_sampling). Prints each CPU that cannot take part and
+ * why; returns EXIT_OK when at least one can. percpu_close() undoes it on
+ * every exit path. */
+int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
+		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd);
+/* Starts counting on every CPU and sends the APs to percpu_ap_spin. */
+void percpu_start(struct percpu *p);
+/* Brings the APs back and stops counting everywhere. */
+void percpu_stop(struct percpu *p);
+/* Gives every CPU's PMU back, on that CPU; safe to call twice. */
+void percpu_close(struct percpu *p);
+/* The BSP's timer: each CPU's periodic sampling work. */
+void percpu_tick(struct percpu *p);
+/* Samples of the i-th CPU (position in p->cpu) into out. */
+u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max);
+/* CPUs set up and sampling. */
+u32 percpu_ready(const struct percpu *p);
+/* Totals over the CPUs. */
+u64 percpu_lost(const struct percpu *p);
+void percpu_pmi_stats(const struct percpu *p, struct pmi_stats *sum);
+
+#endif

@@ -1,0 +1,178 @@
+/* cmd/percpu: CPU lists, and sampling on every CPU of the emulated PMU:
+ * each model CPU set up and given back (the machine left as found on
+ * every CPU), samples from every CPU carrying its number and the IP its
+ * CPU published, and a hybrid part's core type without an event reported
+ * and left out. The host has no APs: the test publishes their IPs. */
+#include "test.h"
+#include "cli_run.h"
+#include "cmd/cli.h"
+#include "cmd/percpu.h"
+#include "host/capture.h"
+#include "lib/plat.h"
+#include "pmu/hw.h"
+#include "sim/drive.h"
+#include "sim/sim.h"
+#include "sim/sim_api.h"
+#include <time.h>
+
+static char out[8192];
+static struct percpu pc;
+
+static void test_parse_list(void **state)
+{
+	char err[160];
+	u64 m;
+	assert_int_equal(percpu_parse_list("0,2-3", 4, &m, err, sizeof(err)), 0);
+	assert_int_equal(m, 0xD);
+	assert_int_equal(percpu_parse_list("1", 2, &m, err, sizeof(err)), 0);
+	assert_int_equal(m, 0x2);
+	assert_int_equal(percpu_parse_list("0-63", 64, &m, err, sizeof(err)), 0);
+	assert_true(m == ~0ULL);
+	assert_int_equal(percpu_parse_list("4", 4, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "CPU 4 does not exist (CPUs 0-3)"));
+	assert_int_equal(percpu_parse_list("3-2", 4, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "upwards"));
+	assert_int_equal(percpu_parse_list("1-", 4, &m, err, sizeof(err)), -1);
+	assert_int_equal(percpu_parse_list("a", 4, &m, err, sizeof(err)), -1);
+	assert_int_equal(percpu_parse_list("1;2", 4, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "commas"));
+	assert_int_equal(percpu_parse_list("", 4, &m, err, sizeof(err)), -1);
+}
+
+/* Where the "APs" run, as far as the model knows. */
+__attribute__((noinline)) static void ap_code(void) { __asm__ volatile(""); }
+
+static void open_sim(const char *model)
+{
+	char err[160];
+	const struct hw_ops *ops = sim_open(model, err, sizeof(err));
+	if (!ops)
+		fail_msg("%s: %s", model, err);
+	hw_select(ops);
+	const char *why;
+	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, &why), 0);
+}
+
+static void close_sim(void)
+{
+	sim_drive_stop();
+	sim_close();
+	hw_select(plat_hw_ops());
+}
+
+static void run_for_ms(u64 ms)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((u64)(t.tv_sec - t0.tv_sec) * 1000 + (u64)(t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+/* Every CPU samples, each sample names its CPU, the APs' samples are at
+ * the IPs they published, and closing puts every CPU's PMU and APIC back
+ * exactly (LVT PC, DS_AREA, counters, PEBS enables). */
+static void test_every_cpu_sampled_and_restored(void **state)
+{
+	struct sim_snapshot before, after;
+	char diff[160];
+	struct sampling_opts so = { .period = 20000 };
+	open_sim("icx,cpus=4");
+	sim_snapshot(&before);
+	host_capture_start(out, sizeof(out));
+	assert_int_equal(percpu_open(&pc, 0xF, "cycles,instructions:p", false, &so, &percpu_sampling, "test"), EXIT_OK);
+	assert_int_equal(percpu_ready(&pc), 4);
+	sim_snapshot(&after);
+	assert_false(sim_snapshot_equal(&before, &after, diff, sizeof(diff)));
+	for (u32 cpu = 1; cpu < 4; cpu++) {
+		assert_int_not_equal(after.cpu[cpu].lvt_pc, before.cpu[cpu].lvt_pc);
+		assert_int_not_equal(after.cpu[cpu].ds_area, 0);	/* its own DS area */
+		assert_int_not_equal(after.cpu[cpu].ds_area, after.cpu[0].ds_area);
+	}
+	percpu_start(&pc);
+	for (u32 cpu = 1; cpu < 4; cpu++)
+		pc.ap_ip[cpu] = (u64)(uintptr_t)ap_code;
+	run_for_ms(150);
+	percpu_stop(&pc);
+	host_capture_stop();
+	for (u32 i = 0; i < 4; i++) {
+		struct bp_sample s[64];
+		u32 n = percpu_poll(&pc, i, s, 64);
+		assert_true(n > 0);
+		for (u32 k = 0; k < n; k++) {
+			assert_int_equal(s[k].cpu, pc.cpu[i]->cpu);
+			if (pc.cpu[i]->cpu != 0)
+				assert_true(s[k].ip - (u64)(uintptr_t)ap_code < 16);
+		}
+	}
+	percpu_close(&pc);
+	sim_snapshot(&after);
+	if (!sim_snapshot_equal(&before, &after, diff, sizeof(diff)))
+		fail_msg("not restored: %s", diff);
+	close_sim();
+}
+
+/* A hybrid part: the E-cores lack decode.lcp. They are reported with
+ * their core type and not sampled; the P-cores are. */
+static void test_hybrid_core_type_lacks_event(void **state)
+{
+	struct sampling_opts so = { .period = 20000 };
+	open_sim("adl,cpus=4");
+	host_capture_start(out, sizeof(out));
+	int rc = percpu_open(&pc, 0xF, "cycles,decode.lcp", false, &so, &percpu_sampling, "test");
+	host_capture_stop();
+	assert_int_equal(rc, EXIT_OK);
+	assert_int_equal(percpu_ready(&pc), 2);
+	assert_true(pc.by_number[0]->ready && pc.by_number[2]->ready);
+	assert_false(pc.by_number[1]->ready || pc.by_number[3]->ready);
+	assert_int_equal(count_substr(out, "decode.lcp"), 2);
+	assert_non_null(strstr(out, "CPU 1: efficiency core"));
+	assert_non_null(strstr(out, "CPU 3: efficiency core"));
+	percpu_close(&pc);
+	close_sim();
+}
+
+/* A CPU beyond what the model has is reported, not silently skipped. */
+static void test_cpu_beyond_the_model(void **state)
+{
+	struct sampling_opts so = { .period = 20000 };
+	open_sim("icx,cpus=2");
+	host_capture_start(out, sizeof(out));
+	int rc = percpu_open(&pc, 0x5, "cycles", false, &so, &percpu_sampling, "test");
+	host_capture_stop();
+	assert_int_equal(rc, EXIT_OK);
+	assert_int_equal(percpu_ready(&pc), 1);
+	assert_non_null(strstr(out, "CPU 2: the emulated PMU models 2 CPUs"));
+	percpu_close(&pc);
+	close_sim();
+}
+
+static int run_cli(const char *args) { return cli_run(args, out, sizeof(out)); }
+
+/* stat -C LIST -A: one line per CPU and event, the CPU first; -A alone
+ * and -a with -C are usage errors. */
+static void test_stat_per_cpu(void **state)
+{
+	assert_int_equal(run_cli("--pmu=sim:icx stat -C 0 -A -e cycles,instructions soak"),
+			 EXIT_OK);
+	assert_non_null(strstr(out, "'system wide'"));
+	assert_int_equal(count_substr(out, "\nCPU0 "), 2);
+	assert_non_null(strstr(out, "insn per cycle"));
+	assert_int_equal(run_cli("--pmu=sim:icx stat -A soak"), EXIT_USAGE);
+	assert_non_null(strstr(out, "-A (per CPU) needs -a or -C LIST"));
+	assert_int_equal(run_cli("--pmu=sim:icx stat -a -C 0 soak"), EXIT_USAGE);
+	assert_int_equal(run_cli("--pmu=sim:icx stat -C 0-99 soak"), EXIT_USAGE);
+	assert_non_null(strstr(out, "does not exist"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_list),
+		cmocka_unit_test(test_every_cpu_sampled_and_restored),
+		cmocka_unit_test(test_hybrid_core_type_lacks_event),
+		cmocka_unit_test(test_cpu_beyond_the_model),
+		cmocka_unit_test(test_stat_per_cpu),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
