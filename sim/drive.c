@@ -13,7 +13,7 @@ static struct sim_drive_stats stats;
 static bool running;
 static u64 insn_per_s;		/* this machine's measured instruction rate */
 /* Time elapsed but not yet run by the model: held while a PMI is out. */
-static u64 pending_insns, pending_ip;
+static u64 pending_cycles, pending_ip;
 static u64 insn_frac;		/* ticks x rate remainder, so nothing is lost */
 static volatile bool pmi_outstanding;	/* delivered, not yet EOIed */
 static bool advancing;
@@ -87,9 +87,9 @@ static u64 d_rdtsc(void)
 	return v;
 }
 
-/* Instructions this machine retired since the last call, at its measured
- * rate. */
-static u64 elapsed_insns(void)
+/* Core cycles of the modelled CPU since the last call: the time elapsed at
+ * the rate this machine retires instructions (IPC 1). */
+static u64 elapsed_cycles(void)
 {
 	u64 now = plat_ticks(), tps = plat_ticks_per_second();
 	u64 delta = now - last_ticks;
@@ -181,10 +181,15 @@ static void run_other_cpus(u64 cycles)
 
 static void deliver_pending(void);
 
-static u64 cycles_for(const struct workload_profile *wp, u64 insns)
+/* The modelled core's clock runs at the rate this machine retires soak's
+ * instructions (IPC 1); a workload that retires fewer per cycle (chase,
+ * memory bound) retires that share of them. Counting the other way round
+ * (instructions at the full rate, cycles divided by the IPC) would make a
+ * memory-bound workload's events many times more frequent than the work
+ * really done, and their handling would never catch up under TCG. */
+static u64 insns_for(const struct workload_profile *wp, u64 cycles)
 {
-	u64 cyc = wp && wp->ipc_permille ? insns * 1000 / wp->ipc_permille : insns;
-	return cyc ? cyc : insns != 0;
+	return wp && wp->ipc_permille ? cycles * wp->ipc_permille / 1000 : cycles;
 }
 
 /* Runs the held-back time until it is used up or a PMI goes out. */
@@ -198,14 +203,14 @@ static void advance(void)
 	sim_set_cpu(bsp_cpu);
 	u64 t0 = plat_ticks(), nested0 = handler_ticks;
 	const struct workload_profile *wp = workload_active_profile;
-	while (pending_insns && !pmi_outstanding) {
+	while (pending_cycles && !pmi_outstanding) {
 		u64 insns_done;
-		u64 cycles = cycles_for(wp, pending_insns);
-		u64 cyc_done = sim_run_until_pmi(cycles, pending_insns, pending_ip, &insns_done);
+		u64 cycles = pending_cycles;
+		u64 cyc_done = sim_run_until_pmi(cycles, insns_for(wp, cycles), pending_ip, &insns_done);
 		stats.cycles += cyc_done;
 		if (wp)
 			make_events(wp, insns_done, pending_ip);
-		pending_insns = cyc_done >= cycles ? 0 : pending_insns - insns_done;
+		pending_cycles = cyc_done >= cycles ? 0 : cycles - cyc_done;
 	}
 	sim_set_cpu(selected);
 	busy--;
@@ -219,12 +224,12 @@ static void advance(void)
 static void on_tick(const struct plat_irq_frame *f, void *ctx)
 {
 	stats.ticks++;
-	u64 insns = elapsed_insns();
+	u64 cycles = elapsed_cycles();
 	if (pmi_outstanding) {	/* the handler runs: counters are stopped */
 		stats.held++;
 		return;
 	}
-	pending_insns += insns;
+	pending_cycles += cycles;
 	pending_ip = f->ip;
 	if (busy) {
 		stats.deferred++;
@@ -237,7 +242,7 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 		/* The other CPUs run as long, each at the IP it published; their
 		 * PMIs are taken once all have been advanced. */
 		busy++;
-		run_other_cpus(cycles_for(workload_active_profile, insns));
+		run_other_cpus(cycles);
 		deliver_pending();
 		sim_set_cpu(selected);
 		busy--;
@@ -306,7 +311,7 @@ int sim_drive_start(u32 period_us, const char **why)
 	if (!insn_per_s)
 		insn_per_s = workload_insn_rate();
 	stats.insn_per_s = insn_per_s;
-	pending_insns = insn_frac = 0;
+	pending_cycles = insn_frac = 0;
 	pmi_outstanding = advancing = false;
 	bsp_cpu = sim_current_cpu();
 	cpu_mask = pending_pmis = 0;

@@ -5,7 +5,7 @@
 command -v perf >/dev/null || fail "perf is missing (tools/install-deps)"
 rm -rf "$tmp/out"
 tools/qemu-run -t "${QEMU_TIMEOUT:-120}" --smp 4 -o "$tmp/out" -- \
-	--pmu=sim:icx record -a -c 2000 --connect-all >"$tmp/console" 2>&1
+	--pmu=sim:icx record -a -c 100003 --connect-all >"$tmp/console" 2>&1
 rc=$?
 cat "$tmp/console"
 expect_rc 0
@@ -22,7 +22,7 @@ perf report -i "$tmp/out/perf.data" --symfs "$tmp/symfs" --sort cpu,sym --stdio 
 
 rm -rf "$tmp/out"
 tools/qemu-run -t "${QEMU_TIMEOUT:-120}" --smp 4 -o "$tmp/out" -- \
-	--pmu=sim:icx record -C 1,3 -c 20000 soak >"$tmp/console" 2>&1
+	--pmu=sim:icx record -C 1,3 -c 100003 soak >"$tmp/console" 2>&1
 rc=$?
 cat "$tmp/console"
 expect_rc 0

@@ -8,7 +8,7 @@ make efi >/dev/null || fail "make efi"
 command -v perf >/dev/null || fail "perf is missing (tools/install-deps)"
 rm -rf "$tmp/out"
 tools/qemu-run -t "${QEMU_TIMEOUT:-120}" -o "$tmp/out" --add build/tests/hello.efi -- \
-	--pmu=sim:icx record -c 20000 -- '\bareperf\hello.efi' 300 21 >"$tmp/console" 2>&1
+	--pmu=sim:icx record -c 100003 -- '\bareperf\hello.efi' 300 21 >"$tmp/console" 2>&1
 rc=$?
 cat "$tmp/console"
 expect_rc 0

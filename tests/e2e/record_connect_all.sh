@@ -3,7 +3,7 @@
 # by the names their firmware files carry (DxeCore.efi among them).
 . "$(dirname "$0")/lib.bash"
 command -v perf >/dev/null || fail "perf is missing (tools/install-deps)"
-qemu --pmu=sim:icx record -c 2000 --connect-all
+qemu --pmu=sim:icx record -c 100003 --connect-all
 expect_rc 0
 expect_console "ConnectController on [0-9]* handles"
 make_symfs
