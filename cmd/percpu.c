@@ -169,11 +169,23 @@ const struct percpu_ops percpu_sampling = {
 
 /* ---- PMIs ---------------------------------------------------------------- */
 
+/* A PMI for a CPU that is not sampling (yet): acknowledge it, or the
+ * local APIC keeps the vector in service and holds every interrupt of a
+ * lower priority (the firmware's timer among them). */
+static void acknowledge_only(void)
+{
+	struct apic_state a;
+	if (apic_probe(&a) == 0)
+		apic_eoi(&a);
+}
+
 static void handle(struct percpu_cpu *c, const struct plat_irq_frame *f)
 {
 	struct pmi_regs r = { f->ip, f->sp, f->bp };
 	if (c && c->ready)
 		pmi_handle(&c->smp.pmi, &r);
+	else
+		acknowledge_only();
 }
 
 struct bsp_pmi {
@@ -206,6 +218,7 @@ static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
 			handle(p->cpu[i], f);
 			return;
 		}
+	acknowledge_only();
 }
 
 /* The model's PMI for a CPU, handled on the BSP with that CPU selected. */

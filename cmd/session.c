@@ -6,6 +6,7 @@
 #include "../pmu/probe.h"
 #include "../sim/drive.h"
 #include "../pmu/hw.h"
+#include "../boot/apic.h"
 #include "../sched/sched.h"
 
 int session_probe(struct session *s, const char *cmd)
@@ -101,20 +102,24 @@ static void show_statistics(const struct session *s)
 	out_printf("[ seam: %llu RDMSR, %llu WRMSR, %llu MMIO reads, %llu MMIO writes ]\n",
 		   (unsigned long long)st.rdmsr, (unsigned long long)st.wrmsr,
 		   (unsigned long long)st.mmio_read, (unsigned long long)st.mmio_write);
+	struct apic_state a;
+	if (apic_probe(&a) == 0)
+		out_printf("[ LVT PC: 0x%08x ]\n", apic_read(&a, APIC_LVT_PERFCNT));
 	if (s->driving) {
 		struct sim_drive_stats d;
 		sim_drive_stats(&d);
 		out_printf("[ emulation: %llu ticks (%llu deferred, %llu held for a PMI), %llu cycles, "
-			   "%llu instructions/s, %llu PMIs ]\n",
+			   "%llu instructions/s, %llu PMIs, %llu EOI timeouts ]\n",
 			   (unsigned long long)d.ticks, (unsigned long long)d.deferred,
 			   (unsigned long long)d.held, (unsigned long long)d.cycles,
-			   (unsigned long long)d.insn_per_s, (unsigned long long)d.pmis_delivered);
+			   (unsigned long long)d.insn_per_s, (unsigned long long)d.pmis_delivered,
+			   (unsigned long long)d.eoi_timeouts);
 	}
 }
 
 void session_stop(struct session *s)
 {
-	if (s->verbose && s->open)
+	if (s->verbose && (s->open || s->driving))
 		show_statistics(s);
 	if (s->driving)
 		sim_drive_stop();

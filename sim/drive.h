@@ -24,6 +24,7 @@ struct sim_drive_stats {
 	u64 cycles;		/* core cycles the model was advanced by */
 	u64 pmis_delivered;	/* PMIs the model raised and we delivered */
 	u64 pmis_completed;	/* ... whose handler EOIed */
+	u64 eoi_timeouts;	/* PMIs whose EOI never came (1 s): given up */
 	u64 insn_per_s;		/* the instruction rate the model follows */
 	u64 model_ticks;	/* plat_ticks spent running the model (its PEBS
 				 * assist included) while a workload's timed
