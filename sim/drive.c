@@ -13,7 +13,7 @@ static struct sim_drive_stats stats;
 static bool running;
 static u64 insn_per_s;		/* this machine's measured instruction rate */
 /* Time elapsed but not yet run by the model: held while a PMI is out. */
-static u64 pending_cycles, pending_ip;
+static u64 pending_cycles, pending_ip;	/* units: see split_units */
 static u64 insn_frac;		/* ticks x rate remainder, so nothing is lost */
 static volatile bool pmi_outstanding;	/* delivered, not yet EOIed */
 static u32 held_in_a_row;
@@ -183,15 +183,24 @@ static void run_other_cpus(u64 cycles)
 
 static void deliver_pending(void);
 
-/* The modelled core's clock runs at the rate this machine retires soak's
- * instructions (IPC 1); a workload that retires fewer per cycle (chase,
- * memory bound) retires that share of them. Counting the other way round
- * (instructions at the full rate, cycles divided by the IPC) would make a
- * memory-bound workload's events many times more frequent than the work
- * really done, and their handling would never catch up under TCG. */
-static u64 insns_for(const struct workload_profile *wp, u64 cycles)
+/* Elapsed time is measured in units of this machine's instruction rate
+ * (soak's, IPC 1). A workload that retires more per cycle (stream in
+ * cache) retires them at that rate, in fewer cycles; one that retires
+ * fewer (chase, memory bound) takes those units as cycles and retires its
+ * share of instructions. The other way round, a memory-bound workload's
+ * events would come many times faster than the work really done, and
+ * their handling would never catch up under TCG. */
+static u32 ipc_of(const struct workload_profile *wp)
 {
-	return wp && wp->ipc_permille ? cycles * wp->ipc_permille / 1000 : cycles;
+	return wp && wp->ipc_permille ? wp->ipc_permille : 1000;
+}
+
+static void split_units(u32 ipc, u64 units, u64 *cycles, u64 *insns)
+{
+	*cycles = ipc >= 1000 ? units * 1000 / ipc : units;
+	*insns = ipc >= 1000 ? units : units * ipc / 1000;
+	if (units && !*cycles)
+		*cycles = 1;
 }
 
 /* Runs the held-back time until it is used up or a PMI goes out. */
@@ -205,14 +214,19 @@ static void advance(void)
 	sim_set_cpu(bsp_cpu);
 	u64 t0 = plat_ticks(), nested0 = handler_ticks;
 	const struct workload_profile *wp = workload_active_profile;
+	u32 ipc = ipc_of(wp);
 	while (pending_cycles && !pmi_outstanding) {
-		u64 insns_done;
-		u64 cycles = pending_cycles;
-		u64 cyc_done = sim_run_until_pmi(cycles, insns_for(wp, cycles), pending_ip, &insns_done);
+		u64 insns_done, cycles, insns;
+		split_units(ipc, pending_cycles, &cycles, &insns);
+		u64 cyc_done = sim_run_until_pmi(cycles, insns, pending_ip, &insns_done);
 		stats.cycles += cyc_done;
 		if (wp)
 			make_events(wp, insns_done, pending_ip);
-		pending_cycles = cyc_done >= cycles ? 0 : cycles - cyc_done;
+		if (cyc_done >= cycles)
+			pending_cycles = 0;
+		else	/* what is left, in the same units */
+			pending_cycles -= ipc >= 1000 ? MIN(insns_done, pending_cycles) :
+					  MIN(cyc_done, pending_cycles);
 	}
 	sim_set_cpu(selected);
 	busy--;
