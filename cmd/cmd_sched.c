@@ -268,6 +268,10 @@ static void print_json_event(const struct plan *p, int i)
 		sched_format_counter(p->counter[i], where, sizeof(where));
 		out_printf(", \"counter\": \"%s\"", where);
 	}
+	/* The encoding programmed: the alternate one on its alternate MSR. */
+	struct pmu_event enc = p->ev[i];
+	sched_event_use_msr(&enc, msr);
+	out_printf(", \"event\": \"0x%02x\", \"umask\": \"0x%02x\"", enc.event, enc.umask);
 	if (msr)
 		out_printf(", \"extra_msr\": \"0x%x\", \"extra_value\": \"0x%llx\"", msr,
 			   (unsigned long long)p->ev[i].extra_value);

@@ -169,7 +169,7 @@ static void test_json(void **state)
 	assert_int_equal(count_substr(out, "\"counter\": null"), 2);
 	assert_int_equal(count_substr(out, "\"counter\": \"gp"), 4);
 	assert_non_null(strstr(out, "{\"name\": \"INST_RETIRED.PREC_DIST:ppp\", \"counter\": null, "
-			       "\"extra_msr\": null, \"extra_value\": null, \"reason\": \"needs a PEBS "
+			       "\"event\": \"0xc0\", \"umask\": \"0x01\", \"extra_msr\": null, \"extra_value\": null, \"reason\": \"needs a PEBS "
 			       "counter among gp1, all taken by "));
 	assert_non_null(strstr(out, "\"rotation\": [["));
 	assert_non_null(strstr(out, "]]}\n"));
@@ -182,9 +182,12 @@ static void test_json(void **state)
 				   NULL), EXIT_OK);
 	assert_non_null(strstr(out, "\"fits\": true, \"placed\": 3"));
 	assert_non_null(strstr(out, "{\"name\": \"instructions\", \"counter\": \"fixed0\", "
-			       "\"extra_msr\": null, \"extra_value\": null, \"reason\": null, "
+			       "\"event\": \"0xc0\", \"umask\": \"0x00\", \"extra_msr\": null, \"extra_value\": null, \"reason\": null, "
 			       "\"running_pct\": 100.00}"));
-	assert_non_null(strstr(out, "\"extra_msr\": \"0x1a7\", \"extra_value\": \"0x73c000004\""));
+	/* The moved offcore event shows its second encoding (0xBB). */
+	assert_non_null(strstr(out, "\"event\": \"0xbb\", \"umask\": \"0x01\", "
+			       "\"extra_msr\": \"0x1a7\", \"extra_value\": \"0x73c000004\""));
+	assert_int_equal(count_substr(out, "\"event\": \"0xb7\""), 1);
 	assert_int_equal(count_substr(out, "\"reason\": null"), 3);
 	assert_non_null(strstr(out, "\"rotation\": []}\n"));
 
