@@ -105,9 +105,10 @@ static const char *msr_label(u32 msr)
 	return "MSR";
 }
 
-/* "MSR_OFFCORE_RSP_1=0x10001 (event 0xbb)"; empty when the event has no
- * extra MSR. The event code changes when the scheduler moved an offcore
- * event to the other MSR of the pair. */
+/* "MSR_OFFCORE_RSP_1=0x10001 (event 0x2b umask 0x01)"; empty when the
+ * event has no extra MSR. The encoding is shown when the scheduler moved
+ * an offcore event to its alternate MSR: the event code and umask that
+ * are programmed then (the model's second offcore encoding). */
 static void format_extra(const struct plan *p, int i, char *buf, size_t cap)
 {
 	const struct pmu_event *e = &p->ev[i];
@@ -119,8 +120,9 @@ static void format_extra(const struct plan *p, int i, char *buf, size_t cap)
 		return;
 	k = (size_t)bp_snprintf(buf, cap, "%s=0x%llx", msr_label(msr),
 				(unsigned long long)e->extra_value);
-	if (msr != e->extra_msr && k < cap)
-		bp_snprintf(buf + k, cap - k, " (event 0x%02x)", sched_offcore_event(msr));
+	struct pmu_event alt = *e;
+	if (sched_event_use_msr(&alt, msr) && k < cap)
+		bp_snprintf(buf + k, cap - k, " (event 0x%02x umask 0x%02x)", alt.event, alt.umask);
 }
 
 static void format_where(const struct plan *p, int i, char *buf, size_t cap)
@@ -266,6 +268,10 @@ static void print_json_event(const struct plan *p, int i)
 		sched_format_counter(p->counter[i], where, sizeof(where));
 		out_printf(", \"counter\": \"%s\"", where);
 	}
+	/* The encoding programmed: the alternate one on its alternate MSR. */
+	struct pmu_event enc = p->ev[i];
+	sched_event_use_msr(&enc, msr);
+	out_printf(", \"event\": \"0x%02x\", \"umask\": \"0x%02x\"", enc.event, enc.umask);
 	if (msr)
 		out_printf(", \"extra_msr\": \"0x%x\", \"extra_value\": \"0x%llx\"", msr,
 			   (unsigned long long)p->ev[i].extra_value);

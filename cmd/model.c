@@ -54,9 +54,7 @@ void cmd_model_sched_ctx(const struct cmd_model *m, struct sched_ctx *ctx)
 		sched_ctx_from_table(ctx, m->t);
 		return;
 	}
+	/* The counters are what this CPU enumerates; which offcore events
+	 * may switch MSR, the alternates its table gives them. */
 	sched_ctx_from_caps(ctx, m->caps);
-	/* The counters are what this CPU enumerates; whether offcore events
-	 * may switch MSR depends on the encodings its table gives. */
-	if (m->t)
-		ctx->offcore_swap = sched_table_offcore_swap(m->t);
 }

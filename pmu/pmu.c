@@ -311,8 +311,8 @@ static void reschedule(struct pmu *p)
 			sl->counter = counter[i];
 			sl->dirty = true;
 		}
-		if (sl->extra_msr != extra[i] && extra[i] && sched_offcore_event(extra[i]))
-			sl->ev.event = sched_offcore_event(extra[i]);
+		/* sl->ev keeps the event as added; program() derives the
+		 * encoding for the MSR chosen here. */
 		sl->extra_msr = extra[i];
 		p->active_mask |= BIT(sl->counter);
 	}
@@ -345,6 +345,17 @@ static void program_counter_value(struct pmu *p, struct pmu_slot *sl)
 	sl->dirty = false;
 }
 
+/* IA32_PERFEVTSELx for a slot: an offcore event the scheduler moved to
+ * its alternate MSR counts with its alternate event code and umask. */
+static u64 slot_evtsel(const struct pmu_slot *sl, struct counter_mode m)
+{
+	if (sl->extra_msr == sl->ev.extra_msr)
+		return counter_evtsel(&sl->ev, m);
+	struct pmu_event alt = sl->ev;
+	sched_event_use_msr(&alt, sl->extra_msr);
+	return counter_evtsel(&alt, m);
+}
+
 static void program(struct pmu *p)
 {
 	u64 fixed_ctrl = p->sh_fixed_ctrl, pebs_bits = 0, pebs_owned = 0;
@@ -361,8 +372,7 @@ static void program(struct pmu *p)
 			fixed_ctrl &= ~counter_fixed_field_mask(i);
 			fixed_ctrl |= counter_fixed_bits(i, &sl->ev, m);
 		} else {
-			write_if_changed(msr_perfevtsel(i), &p->sh_evtsel[i],
-					 counter_evtsel(&sl->ev, m));
+			write_if_changed(msr_perfevtsel(i), &p->sh_evtsel[i], slot_evtsel(sl, m));
 		}
 		int x = extra_slot(sl->extra_msr);
 		if (x >= 0)

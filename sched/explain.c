@@ -93,9 +93,12 @@ static void put_msr(struct text *t, u32 msr)
 		put(t, "MSR 0x%x", msr);
 }
 
-static bool is_offcore(u32 msr)
+/* The extra MSRs an event may use here: its own and, when it may move,
+ * its alternate (0: none). */
+static bool may_use_msr(const struct sched_ctx *ctx, const struct pmu_event *e, u32 msr)
 {
-	return msr == MSR_OFFCORE_RSP_0 || msr == MSR_OFFCORE_RSP_1;
+	return msr && (msr == e->extra_msr ||
+		       (sched_offcore_swappable(ctx, e) && msr == e->alt_extra_msr));
 }
 
 static const char *counter_word(const struct pmu_event *e)
@@ -155,21 +158,24 @@ static void explain_taken(struct text *t, const struct sched_ctx *ctx, const str
 	}
 }
 
-static void explain_extra(struct text *t, const struct pmu_event *ev, int n, int e,
-			  const int *counter, int culprit)
+static void explain_extra(struct text *t, const struct sched_ctx *ctx, const struct pmu_event *ev,
+			  int n, int e, const int *counter, int culprit)
 {
 	const struct pmu_event *p = &ev[e];
+	bool swappable = sched_offcore_swappable(ctx, p);
 	put(t, "needs ");
-	if (is_offcore(p->extra_msr))
-		put(t, "MSR_OFFCORE_RSP_0 or MSR_OFFCORE_RSP_1");
-	else
-		put_msr(t, p->extra_msr);
-	put(t, " = 0x%llx, but it holds ", (unsigned long long)p->extra_value);
+	put_msr(t, p->extra_msr);
+	if (swappable) {
+		put(t, " or ");
+		put_msr(t, p->alt_extra_msr);
+	}
+	put(t, " = 0x%llx, but %s ", (unsigned long long)p->extra_value,
+	    swappable ? "they hold" : "it holds");
 	bool first = true;
 	for (int i = 0; i < n; i++) {
 		const struct pmu_event *q = &ev[i];
-		bool shares = q->extra_msr == p->extra_msr ||
-			      (is_offcore(q->extra_msr) && is_offcore(p->extra_msr));
+		bool shares = may_use_msr(ctx, p, q->extra_msr) ||
+			      (sched_offcore_swappable(ctx, q) && may_use_msr(ctx, p, q->alt_extra_msr));
 		bool placed_or_culprit = counter[i] != COUNTER_NONE || i == culprit;
 		if (i == e || !placed_or_culprit || !shares || q->extra_value == p->extra_value)
 			continue;
@@ -200,7 +206,7 @@ static void explain_one(struct text *t, const struct sched_ctx *ctx, const struc
 			put(t, "cannot run with %s, which must be the only event scheduled (taken alone)", other);
 		break;
 	case SCHED_EXTRA_MSR:
-		explain_extra(t, ev, n, e, counter, culprit);
+		explain_extra(t, ctx, ev, n, e, counter, culprit);
 		break;
 	case SCHED_GROUP:
 		put(t, "its group cannot be placed because member %s cannot", other);

@@ -14,9 +14,6 @@
 #include "../pmu/events.h"
 #include "../pmu/msr.h"
 
-#define OFFCORE_EVENT_RSP_0 0xB7
-#define OFFCORE_EVENT_RSP_1 0xBB
-
 /* Costs of the assignment. A move must outweigh every fixed-counter
  * preference together (at most SCHED_MAX_EVENTS of them), and a forbidden
  * pair must outweigh any valid assignment. */
@@ -32,16 +29,11 @@ void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps)
 	ctx->offcore_swap = caps->intel;
 }
 
-bool sched_table_offcore_swap(const struct event_table *t)
-{
-	return t->ocr_event[0] == OFFCORE_EVENT_RSP_0 && t->ocr_event[1] == OFFCORE_EVENT_RSP_1;
-}
-
 void sched_ctx_from_table(struct sched_ctx *ctx, const struct event_table *t)
 {
 	ctx->gp_mask = t->gp_mask;
 	ctx->fixed_mask = t->fixed_mask;
-	ctx->offcore_swap = sched_table_offcore_swap(t);
+	ctx->offcore_swap = true;
 }
 
 const char *sched_reason_name(enum sched_reason r)
@@ -144,23 +136,31 @@ static struct extra_slot *extra_slot(struct extra_state *st, u32 msr)
 	return s;
 }
 
-static u32 offcore_partner(u32 msr)
+static bool is_offcore_msr(u32 msr)
 {
-	return msr == MSR_OFFCORE_RSP_0 ? MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0;
+	return msr == MSR_OFFCORE_RSP_0 || msr == MSR_OFFCORE_RSP_1;
 }
 
-u8 sched_offcore_event(u32 msr)
+/* The alternate must be the other MSR of the offcore pair: extra_solve()
+ * is exact only when every movable event chooses within the same pair. */
+bool sched_offcore_swappable(const struct sched_ctx *ctx, const struct pmu_event *e)
 {
-	return msr == MSR_OFFCORE_RSP_1 ? OFFCORE_EVENT_RSP_1 : OFFCORE_EVENT_RSP_0;
+	return ctx->offcore_swap && e->has_alt && is_offcore_msr(e->extra_msr) &&
+	       is_offcore_msr(e->alt_extra_msr) && e->alt_extra_msr != e->extra_msr;
 }
 
-/* May this event use the other offcore MSR (by switching its event code)? */
-static bool offcore_swappable(const struct sched_ctx *ctx, const struct pmu_event *e)
+bool sched_event_use_msr(struct pmu_event *e, u32 msr)
 {
-	if (!ctx->offcore_swap)
+	if (!e->has_alt || !msr || msr == e->extra_msr || msr != e->alt_extra_msr)
 		return false;
-	return (e->extra_msr == MSR_OFFCORE_RSP_0 && e->event == OFFCORE_EVENT_RSP_0) ||
-	       (e->extra_msr == MSR_OFFCORE_RSP_1 && e->event == OFFCORE_EVENT_RSP_1);
+	u8 event = e->event, umask = e->umask;
+	e->event = e->alt_event;
+	e->umask = e->alt_umask;
+	e->alt_event = event;
+	e->alt_umask = umask;
+	e->alt_extra_msr = e->extra_msr;
+	e->extra_msr = msr;
+	return true;
 }
 
 static bool slot_takes(struct extra_slot *s, u64 value, int e)
@@ -176,8 +176,9 @@ static bool slot_takes(struct extra_slot *s, u64 value, int e)
 /* Chooses the extra MSR of every event in `set` so that events on the same
  * MSR agree on its value. Events bound to one MSR go first; then each
  * swappable event takes an MSR that already holds its value, else a free
- * one, its own first. This is exact: once the bound values are in, any
- * free MSR of the pair serves any remaining value equally well. Returns
+ * one, its own first. This is exact: every swappable event chooses within
+ * the same pair (sched_offcore_swappable), and once the bound values are
+ * in, any free MSR of the pair serves any remaining value equally well. Returns
  * -1 on success, else the event that found no MSR (and in *holder, when
  * not NULL, the event whose value is in its way). */
 static int extra_solve(const struct sched_ctx *ctx, const struct pmu_event *ev, u64 set,
@@ -191,13 +192,13 @@ static int extra_solve(const struct sched_ctx *ctx, const struct pmu_event *ev, 
 			const struct pmu_event *p = &ev[e];
 			if (!p->extra_msr)
 				continue;
-			bool swappable = swap && offcore_swappable(ctx, p);
+			bool swappable = swap && sched_offcore_swappable(ctx, p);
 			if (swappable != (pass == 1))
 				continue;
 			u32 use = p->extra_msr;
 			struct extra_slot *own = extra_slot(&st, use);
 			if (swappable) {
-				struct extra_slot *other = extra_slot(&st, offcore_partner(use));
+				struct extra_slot *other = extra_slot(&st, p->alt_extra_msr);
 				bool own_same = own->holder >= 0 && own->value == p->extra_value;
 				bool other_same = other->holder >= 0 && other->value == p->extra_value;
 				if (!own_same && (other_same || own->holder >= 0)) {
@@ -294,12 +295,16 @@ static void blame_group(struct sched_report *why, u64 events, int failed, enum s
  * first one, or -1). */
 static int first_of(u64 set) { return set ? lowest_bit(set) : -1; }
 
-/* Does `e` use an extra MSR that shares a value with `other`'s? */
-static bool same_extra_family(const struct pmu_event *a, const struct pmu_event *b)
+/* Could a and b want the same extra MSR (their own or alternate one)? */
+static bool same_extra_family(const struct sched_ctx *ctx, const struct pmu_event *a,
+			      const struct pmu_event *b)
 {
-	bool offcore_a = a->extra_msr == MSR_OFFCORE_RSP_0 || a->extra_msr == MSR_OFFCORE_RSP_1;
-	bool offcore_b = b->extra_msr == MSR_OFFCORE_RSP_0 || b->extra_msr == MSR_OFFCORE_RSP_1;
-	return a->extra_msr && (a->extra_msr == b->extra_msr || (offcore_a && offcore_b));
+	u32 a_alt = sched_offcore_swappable(ctx, a) ? a->alt_extra_msr : 0;
+	u32 b_alt = sched_offcore_swappable(ctx, b) ? b->alt_extra_msr : 0;
+	if (!a->extra_msr || !b->extra_msr)
+		return false;
+	return a->extra_msr == b->extra_msr || a->extra_msr == b_alt ||
+	       (a_alt && (a_alt == b->extra_msr || a_alt == b_alt));
 }
 
 static enum sched_reason set_conditions(struct sched_set *s, u64 events, struct sched_report *why)
@@ -328,7 +333,7 @@ static enum sched_reason set_conditions(struct sched_set *s, u64 events, struct 
 		if (!(events & BIT(bad))) {
 			failed = first_of(events);
 			for (u64 m = events; m; m &= m - 1)
-				if (same_extra_family(&s->ev[lowest_bit(m)], &s->ev[bad])) {
+				if (same_extra_family(s->ctx, &s->ev[lowest_bit(m)], &s->ev[bad])) {
 					failed = lowest_bit(m);
 					break;
 				}

@@ -40,25 +40,25 @@ struct event_table;
 struct sched_ctx {
 	u32 gp_mask;		/* GP counters present (pmu_caps.gp_mask) */
 	u32 fixed_mask;		/* fixed counters present (pmu_caps.fixed_mask) */
-	/* The offcore-response events come in two encodings, event 0xB7 with
-	 * MSR_OFFCORE_RSP_0 and event 0xBB with MSR_OFFCORE_RSP_1 (Intel big
-	 * cores since Sandy Bridge; the perfmon files list "0xB7, 0xBB"). When
-	 * set, the scheduler may move such an event to the other MSR of the
-	 * pair so two different response masks can be counted at once. Clear
-	 * it on CPUs with one offcore MSR or other encodings (Atom cores). */
+	/* Offcore-response events have two encodings, one per offcore MSR:
+	 * the event's own (event/umask with MSR_OFFCORE_RSP_0) and its
+	 * alternate (pmu_event.has_alt: alt_event/alt_umask with
+	 * alt_extra_msr = MSR_OFFCORE_RSP_1), both from the model's perfmon
+	 * file (0xB7/0xBB on Sandy Bridge..Ice Lake, 0x2A/0x2B on Golden Cove
+	 * and later, 0xB7 umask 0x01/0x02 on Atom cores). When set, an event
+	 * with an alternate may move to it, so two different response masks
+	 * count at once; an event without one stays on its MSR. Clear it to
+	 * keep every event on its own encoding. */
 	bool offcore_swap;
 };
 
-/* Counter masks from the CPU's capabilities; offcore_swap on for Intel. */
+/* Counter masks from the CPU's capabilities; offcore_swap on for Intel
+ * (which events may move is the events' own alternates). */
 void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps);
 /* A model named by its event table (--cpu MODEL), no hardware involved:
  * the counters its perfmon file names (event_table.gp_mask/fixed_mask,
- * pmu/events.h), offcore_swap from sched_table_offcore_swap(). */
+ * pmu/events.h); offcore_swap on. */
 void sched_ctx_from_table(struct sched_ctx *ctx, const struct event_table *t);
-/* Whether the model's offcore events come as the 0xB7 (MSR_OFFCORE_RSP_0)
- * / 0xBB (MSR_OFFCORE_RSP_1) pair the scheduler knows how to swap. False
- * on Atom cores, whose second encoding is 0xB7 with another umask. */
-bool sched_table_offcore_swap(const struct event_table *t);
 
 /* Why an event is not placed. sched_assign() returns minus the reason of
  * the first unplaced event. */
@@ -98,9 +98,9 @@ struct sched_report {		/* per-event arrays: entries 0..n-1 */
  *         may be the prev array (updated in place).
  *   out_extra_msr: n entries, may be NULL: the extra MSR each event uses
  *         (0 for none). It differs from ev->extra_msr only when an
- *         offcore event was moved to the other MSR of the pair; then its
- *         event code must become sched_offcore_event(msr). NULL means no
- *         event is moved to the other MSR.
+ *         offcore event was moved to its alternate MSR (alt_extra_msr);
+ *         then it must be programmed with its alternate encoding
+ *         (sched_event_use_msr). NULL means no event is moved.
  * Returns n when everything is placed, otherwise -(enum sched_reason). */
 int sched_assign(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
 		 const int *prev, int *out_counter, u32 *out_extra_msr,
@@ -131,8 +131,16 @@ u64 sched_wanted(const struct pmu_event *e);
 int sched_format_counters(u64 mask, char *buf, size_t len);
 /* "gp2" or "fixed0". */
 int sched_format_counter(int counter, char *buf, size_t len);
-/* The event code that selects an offcore MSR (0xB7: RSP_0, 0xBB: RSP_1). */
-u8 sched_offcore_event(u32 msr);
+/* May this event move to its alternate offcore MSR here? True when
+ * ctx->offcore_swap is set and the event has an alternate encoding for the
+ * other MSR of the pair MSR_OFFCORE_RSP_0/1. */
+bool sched_offcore_swappable(const struct sched_ctx *ctx, const struct pmu_event *e);
+/* Turns e into the encoding that counts it with extra MSR `msr` (an
+ * out_extra_msr entry of sched_assign): when msr is its alternate MSR,
+ * event/umask/extra_msr take the alternate's values and the old ones
+ * become the alternate (so it can move back). Returns true when the
+ * encoding changed; false (e untouched) for its own MSR or any other. */
+bool sched_event_use_msr(struct pmu_event *e, u32 msr);
 /* Index of the unit (group) an event belongs to: its leader's index. */
 int sched_unit_of(const struct pmu_event *ev, int n, int i);
 

@@ -19,14 +19,16 @@ static u64 rule_allowed(const struct sched_ctx *ctx, const struct pmu_event *e)
 	return (u64)gp | ((u64)fixed << 32);
 }
 
+/* An offcore event may move to its alternate encoding's MSR when the
+ * context allows it and the alternate is the other offcore MSR (0x1A6 /
+ * 0x1A7). */
+static bool rule_offcore_msr(u32 msr) { return msr == 0x1A6 || msr == 0x1A7; }
+
 static bool rule_swappable(const struct sched_ctx *ctx, const struct pmu_event *e)
 {
-	return ctx->offcore_swap &&
-	       ((e->extra_msr == 0x1A6 && e->event == 0xB7) ||
-		(e->extra_msr == 0x1A7 && e->event == 0xBB));
+	return ctx->offcore_swap && e->has_alt && rule_offcore_msr(e->extra_msr) &&
+	       rule_offcore_msr(e->alt_extra_msr) && e->alt_extra_msr != e->extra_msr;
 }
-
-static u32 rule_partner(u32 msr) { return msr == 0x1A6 ? 0x1A7 : 0x1A6; }
 
 /* ---- oracle -------------------------------------------------------------- */
 
@@ -85,7 +87,7 @@ static bool oracle_extra(const struct sched_ctx *ctx, const struct pmu_event *ev
 	for (u32 choice = 0; choice < (1u << ns); choice++) {
 		for (int j = 0; j < ns; j++) {
 			u32 own = ev[idx[swappable[j]]].extra_msr;
-			msr[swappable[j]] = (choice & (1u << j)) ? rule_partner(own) : own;
+			msr[swappable[j]] = (choice & (1u << j)) ? ev[idx[swappable[j]]].alt_extra_msr : own;
 		}
 		if (extra_values_agree(ev, idx, k, msr))
 			return true;
@@ -179,7 +181,7 @@ const char *oracle_check(const struct sched_ctx *ctx, const struct pmu_event *ev
 			if (leader_of(ev, n, j) == leader_of(ev, n, i) && !(placed & (1ull << j)))
 				return snprintf(msg, sizeof(msg), "%s: group placed in part", ev[i].name), msg;
 		u32 mi = extra_msr ? extra_msr[i] : ev[i].extra_msr;
-		if (mi != ev[i].extra_msr && !(rule_swappable(ctx, &ev[i]) && mi == rule_partner(ev[i].extra_msr)))
+		if (mi != ev[i].extra_msr && !(rule_swappable(ctx, &ev[i]) && mi == ev[i].alt_extra_msr))
 			return snprintf(msg, sizeof(msg), "%s: uses MSR 0x%x it cannot", ev[i].name, mi), msg;
 		for (int j = 0; j < i; j++) {
 			u32 mj = extra_msr ? extra_msr[j] : ev[j].extra_msr;
@@ -274,6 +276,28 @@ void make_event(struct pmu_event *e, const char *name, u8 event, u8 umask, u32 g
 	e->group = -1;
 }
 
+/* Makes e an offcore event on MSR_OFFCORE_RSP_0 with an alternate
+ * encoding for MSR_OFFCORE_RSP_1; its counters stay. */
+static void set_offcore(struct pmu_event *e, u8 event, u8 umask, u8 alt_event, u8 alt_umask,
+			u64 value)
+{
+	e->event = event;
+	e->umask = umask;
+	e->extra_msr = MSR_OFFCORE_RSP_0;
+	e->extra_value = value;
+	e->has_alt = true;
+	e->alt_event = alt_event;
+	e->alt_umask = alt_umask;
+	e->alt_extra_msr = MSR_OFFCORE_RSP_1;
+}
+
+void make_offcore_event(struct pmu_event *e, const char *name, u8 event, u8 umask,
+			u8 alt_event, u8 alt_umask, u64 value)
+{
+	make_event(e, name, event, umask, 0xf, 0);
+	set_offcore(e, event, umask, alt_event, alt_umask, value);
+}
+
 void random_ctx(u64 *rng, struct sched_ctx *ctx, unsigned max_gp)
 {
 	unsigned gp = 2 + rng_below(rng, max_gp - 1);
@@ -294,16 +318,27 @@ static u32 random_gp_mask(u64 *rng)
 	}
 }
 
+/* The second offcore encodings of the perfmon files: big cores up to Ice
+ * Lake, Golden Cove and later, Atom cores (same code, umask 0x02). */
+static const u8 offcore_pairs[3][4] = {
+	{ 0xB7, 0x01, 0xBB, 0x01 }, { 0x2A, 0x01, 0x2B, 0x01 }, { 0xB7, 0x01, 0xB7, 0x02 },
+};
+
 static void random_extra(u64 *rng, struct pmu_event *e)
 {
 	unsigned r = rng_below(rng, 100);
 	if (r < 12) {
-		bool second = rng_below(rng, 2);
-		e->extra_msr = second ? MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0;
-		/* mostly the swappable encodings, sometimes one bound to its MSR */
-		e->event = rng_below(rng, 5) == 0 ? 0x2A : (second ? 0xBB : 0xB7);
-		e->umask = 1;
-		e->extra_value = 1 + rng_below(rng, 3);
+		const u8 *pair = offcore_pairs[rng_below(rng, 3)];
+		u64 value = 1 + rng_below(rng, 3);
+		if (rng_below(rng, 5) == 0) {	/* bound to one MSR: no alternate */
+			bool second = rng_below(rng, 2);
+			e->event = pair[second ? 2 : 0];
+			e->umask = pair[second ? 3 : 1];
+			e->extra_msr = second ? MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0;
+			e->extra_value = value;
+		} else {
+			set_offcore(e, pair[0], pair[1], pair[2], pair[3], value);
+		}
 	} else if (r < 18) {
 		e->event = 0xCD;
 		e->umask = 1;

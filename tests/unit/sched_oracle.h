@@ -59,4 +59,10 @@ void random_prev(u64 *rng, int n, int *prev);
 /* An event with a name, counting on `gp_allowed` (and `fixed` counters). */
 void make_event(struct pmu_event *e, const char *name, u8 event, u8 umask, u32 gp_allowed, u32 fixed);
 
+/* An offcore event on MSR_OFFCORE_RSP_0 (response mask `value`) whose
+ * alternate encoding alt_event/alt_umask counts it with MSR_OFFCORE_RSP_1;
+ * on GP0-3. */
+void make_offcore_event(struct pmu_event *e, const char *name, u8 event, u8 umask,
+			u8 alt_event, u8 alt_umask, u64 value);
+
 #endif

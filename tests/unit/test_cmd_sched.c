@@ -86,19 +86,36 @@ static void test_fits(void **state)
 }
 
 /* Two response masks: the second offcore event moves to MSR_OFFCORE_RSP_1
- * with event code 0xBB; a third mask has no MSR left. */
+ * with the model's second encoding, shown as programmed; a third mask has
+ * no MSR left. */
 static void test_offcore_msrs(void **state)
 {
+	static const struct { const char *model, *alt; } models[] = {
+		{ "icx", "(event 0xbb umask 0x01)" },	/* 0xB7/0xBB */
+		{ "spr", "(event 0x2b umask 0x01)" },	/* 0x2A/0x2B */
+		{ "adl", "(event 0x2b umask 0x01)" },
+		{ "adl-e", "(event 0xb7 umask 0x02)" },	/* Atom: same code, umask 2 */
+	};
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
+		assert_int_equal(run_sched("--cpu", models[m].model, "-e",
+					   "ocr.demand_data_rd.any_response,ocr.demand_data_rd.dram",
+					   NULL), EXIT_OK);
+		assert_non_null(strstr(out, "MSR_OFFCORE_RSP_0=0x10001\n"));
+		assert_non_null(strstr(out, "MSR_OFFCORE_RSP_1="));
+		assert_non_null(strstr(out, models[m].alt));
+		assert_non_null(strstr(out, "All 2 events fit together."));
+	}
+
 	assert_int_equal(run_sched("--cpu", "icx", "-e", "ocr.demand_code_rd.any_response,"
 				   "ocr.demand_code_rd.dram", NULL), EXIT_OK);
 	assert_non_null(strstr(out, "MSR_OFFCORE_RSP_0=0x10004\n"));
-	assert_non_null(strstr(out, "MSR_OFFCORE_RSP_1=0x73c000004 (event 0xbb)\n"));
+	assert_non_null(strstr(out, "MSR_OFFCORE_RSP_1=0x73c000004 (event 0xbb umask 0x01)\n"));
 
 	assert_int_equal(run_sched("--cpu", "icx", "-e", "ocr.demand_code_rd.any_response,"
 				   "ocr.demand_code_rd.dram,ocr.demand_data_rd.dram", NULL),
 			 EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "  ocr.demand_data_rd.dram: needs MSR_OFFCORE_RSP_0 or "
-			       "MSR_OFFCORE_RSP_1 = 0x73c000001, but it holds 0x10004"));
+			       "MSR_OFFCORE_RSP_1 = 0x73c000001, but they hold 0x10004"));
 	/* In the rotation each pair of masks gets its turn: 2 ticks of 3. */
 	assert_int_equal(count_substr(out, "66.66%"), 3);
 	assert_null(strstr(out, "never runs"));
@@ -152,7 +169,7 @@ static void test_json(void **state)
 	assert_int_equal(count_substr(out, "\"counter\": null"), 2);
 	assert_int_equal(count_substr(out, "\"counter\": \"gp"), 4);
 	assert_non_null(strstr(out, "{\"name\": \"INST_RETIRED.PREC_DIST:ppp\", \"counter\": null, "
-			       "\"extra_msr\": null, \"extra_value\": null, \"reason\": \"needs a PEBS "
+			       "\"event\": \"0xc0\", \"umask\": \"0x01\", \"extra_msr\": null, \"extra_value\": null, \"reason\": \"needs a PEBS "
 			       "counter among gp1, all taken by "));
 	assert_non_null(strstr(out, "\"rotation\": [["));
 	assert_non_null(strstr(out, "]]}\n"));
@@ -165,9 +182,12 @@ static void test_json(void **state)
 				   NULL), EXIT_OK);
 	assert_non_null(strstr(out, "\"fits\": true, \"placed\": 3"));
 	assert_non_null(strstr(out, "{\"name\": \"instructions\", \"counter\": \"fixed0\", "
-			       "\"extra_msr\": null, \"extra_value\": null, \"reason\": null, "
+			       "\"event\": \"0xc0\", \"umask\": \"0x00\", \"extra_msr\": null, \"extra_value\": null, \"reason\": null, "
 			       "\"running_pct\": 100.00}"));
-	assert_non_null(strstr(out, "\"extra_msr\": \"0x1a7\", \"extra_value\": \"0x73c000004\""));
+	/* The moved offcore event shows its second encoding (0xBB). */
+	assert_non_null(strstr(out, "\"event\": \"0xbb\", \"umask\": \"0x01\", "
+			       "\"extra_msr\": \"0x1a7\", \"extra_value\": \"0x73c000004\""));
+	assert_int_equal(count_substr(out, "\"event\": \"0xb7\""), 1);
 	assert_int_equal(count_substr(out, "\"reason\": null"), 3);
 	assert_non_null(strstr(out, "\"rotation\": []}\n"));
 

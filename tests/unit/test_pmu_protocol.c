@@ -283,6 +283,67 @@ static void test_force_over_running_counters(void **state)
 	}
 }
 
+/* Two offcore events with different response masks: the second counts on
+ * MSR_OFFCORE_RSP_1 with the model's second encoding in its
+ * IA32_PERFEVTSELx (perfmon files: icelakex "0xB7, 0xBB"; sapphirerapids
+ * and alderlake_goldencove "0x2A,0x2B"); the first keeps its own. A later
+ * event with a third mask takes MSR_OFFCORE_RSP_0 once it is free, and
+ * pmu_close() puts both MSRs back. */
+static void test_offcore_alternate_encoding(void **state)
+{
+	static const struct { const char *model; u8 event, alt_event; } models[] = {
+		{ "icx", 0xB7, 0xBB }, { "spr", 0x2A, 0x2B }, { "adl", 0x2A, 0x2B },
+	};
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
+		struct sim_snapshot before;
+		char err[512];
+		int id[3];
+		model_caps(models[m].model);
+		sim_snapshot(&before);
+		if (pmu_open(&pmu, &caps, false, err, sizeof(err)))
+			fail_msg("%s: %s", models[m].model, err);
+		struct pmu_event a = parse_one("ocr.demand_data_rd.any_response");
+		struct pmu_event b = parse_one("ocr.demand_data_rd.dram");
+		assert_int_equal(a.event, models[m].event);
+		assert_int_equal(b.extra_msr, MSR_OFFCORE_RSP_0);
+		assert_int_not_equal(a.extra_value, b.extra_value);
+		id[0] = pmu_add(&pmu, &a, 0, err, sizeof(err));
+		id[1] = pmu_add(&pmu, &b, 0, err, sizeof(err));
+		if (id[0] < 0 || id[1] < 0)
+			fail_msg("%s: %s", models[m].model, err);
+		pmu_enable(&pmu);
+		const struct sim_cpu_regs *r = sim_regs();
+		u64 sel_a = r->evtsel[pmu_counter_of(&pmu, id[0])];
+		u64 sel_b = r->evtsel[pmu_counter_of(&pmu, id[1])];
+		assert_int_equal(r->offcore_rsp[0], a.extra_value);
+		assert_int_equal(r->offcore_rsp[1], b.extra_value);
+		assert_int_equal(sel_a & 0xFF, models[m].event);
+		assert_int_equal((sel_a >> 8) & 0xFF, a.umask);
+		assert_int_equal(sel_b & 0xFF, models[m].alt_event);
+		assert_int_equal((sel_b >> 8) & 0xFF, b.alt_umask);
+		assert_true(sel_b & EVTSEL_EN);
+
+		/* The first leaves; a third mask takes the freed RSP_0 with the
+		 * own encoding while the second stays on RSP_1. */
+		pmu_disable(&pmu);
+		pmu_remove(&pmu, id[0]);
+		struct pmu_event c = parse_one("ocr.demand_rfo.any_response");
+		id[2] = pmu_add(&pmu, &c, 0, err, sizeof(err));
+		if (id[2] < 0)
+			fail_msg("%s: %s", models[m].model, err);
+		pmu_enable(&pmu);
+		assert_int_equal(r->offcore_rsp[0], c.extra_value);
+		assert_int_equal(r->offcore_rsp[1], b.extra_value);
+		assert_int_equal(r->evtsel[pmu_counter_of(&pmu, id[2])] & 0xFF, models[m].event);
+		assert_int_equal(r->evtsel[pmu_counter_of(&pmu, id[1])] & 0xFF, models[m].alt_event);
+		pmu_disable(&pmu);
+		pmu_close(&pmu);
+		assert_snapshot_same(&before);
+		assert_int_equal(fault_count, 0);
+		sim_close();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +357,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_reschedule_moves_fewest, close_model),
 		cmocka_unit_test_teardown(test_close_restores_everything, close_model),
 		cmocka_unit_test_teardown(test_force_over_running_counters, close_model),
+		cmocka_unit_test_teardown(test_offcore_alternate_encoding, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -357,11 +357,10 @@ static void test_taken_alone(void **state)
 			    "event scheduled (taken alone)\n");
 }
 
-static void offcore_event(struct pmu_event *e, const char *name, u32 msr, u64 value)
+/* Skylake..Ice Lake encodings: 0xB7 with RSP_0, alternate 0xBB with RSP_1. */
+static void offcore_event(struct pmu_event *e, const char *name, u64 value)
 {
-	make_event(e, name, msr == MSR_OFFCORE_RSP_0 ? 0xB7 : 0xBB, 0x01, 0xf, 0);
-	e->extra_msr = msr;
-	e->extra_value = value;
+	make_offcore_event(e, name, 0xB7, 0x01, 0xBB, 0x01, value);
 }
 
 static void test_extra_msr_sharing(void **state)
@@ -371,15 +370,18 @@ static void test_extra_msr_sharing(void **state)
 	u32 msr[4];
 	struct sched_report why;
 	char text[256];
-	offcore_event(&ev[0], "OCR.DEMAND_DATA_RD.ANY_RESPONSE", MSR_OFFCORE_RSP_0, 0x10001);
-	offcore_event(&ev[1], "OCR.DEMAND_RFO.ANY_RESPONSE", MSR_OFFCORE_RSP_0, 0x10002);
-	offcore_event(&ev[2], "OCR.DEMAND_DATA_RD.L3_MISS", MSR_OFFCORE_RSP_0, 0x3fbfc00001);
+	offcore_event(&ev[0], "OCR.DEMAND_DATA_RD.ANY_RESPONSE", 0x10001);
+	offcore_event(&ev[1], "OCR.DEMAND_RFO.ANY_RESPONSE", 0x10002);
+	offcore_event(&ev[2], "OCR.DEMAND_DATA_RD.L3_MISS", 0x3fbfc00001);
 
-	/* Two response masks: the second event moves to RSP_1 (event 0xBB). */
+	/* Two response masks: the second event moves to RSP_1, where it
+	 * counts as its alternate encoding (event 0xBB). */
 	assert_int_equal(sched_assign(&skl4, ev, 2, NULL, out, msr, NULL), 2);
 	assert_int_equal(msr[0], MSR_OFFCORE_RSP_0);
 	assert_int_equal(msr[1], MSR_OFFCORE_RSP_1);
-	assert_int_equal(sched_offcore_event(msr[1]), 0xBB);
+	struct pmu_event moved = ev[1];
+	assert_true(sched_event_use_msr(&moved, msr[1]));
+	assert_int_equal(moved.event, 0xBB);
 	/* Without the output array no event changes MSR: they conflict. */
 	assert_int_equal(sched_assign(&skl4, ev, 2, NULL, out, NULL, NULL), -SCHED_EXTRA_MSR);
 	/* The same value shares one MSR. */
@@ -392,7 +394,7 @@ static void test_extra_msr_sharing(void **state)
 	assert_int_equal(why.reason[2], SCHED_EXTRA_MSR);
 	sched_explain(&skl4, ev, 3, out, &why, text, sizeof(text));
 	assert_string_equal(text, "OCR.DEMAND_DATA_RD.L3_MISS: needs MSR_OFFCORE_RSP_0 or "
-			    "MSR_OFFCORE_RSP_1 = 0x3fbfc00001, but it holds 0x10001 for "
+			    "MSR_OFFCORE_RSP_1 = 0x3fbfc00001, but they hold 0x10001 for "
 			    "OCR.DEMAND_DATA_RD.ANY_RESPONSE, 0x10002 for OCR.DEMAND_RFO.ANY_RESPONSE\n");
 
 	/* One load-latency threshold MSR: all its users agree on the value. */
@@ -408,6 +410,68 @@ static void test_extra_msr_sharing(void **state)
 			    "= 0x80, but it holds 0x4 for MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4\n");
 	ev[1].extra_value = 4;
 	assert_int_equal(sched_assign(&skl4, ev, 2, NULL, out, msr, &why), 2);
+}
+
+/* The second encoding is the event's own (pmu_event.alt_*), whatever the
+ * model's codes: Golden Cove 0x2A/0x2B, Atom cores 0xB7 umask 0x01/0x02. */
+static void test_offcore_alternates_per_model(void **state)
+{
+	static const u8 pairs[][4] = {
+		{ 0xB7, 0x01, 0xBB, 0x01 }, { 0x2A, 0x01, 0x2B, 0x01 }, { 0xB7, 0x01, 0xB7, 0x02 },
+	};
+	for (size_t k = 0; k < ARRAY_SIZE(pairs); k++) {
+		const u8 *p = pairs[k];
+		struct pmu_event ev[2];
+		int out[2];
+		u32 msr[2];
+		make_offcore_event(&ev[0], "OCR.A", p[0], p[1], p[2], p[3], 0x10001);
+		make_offcore_event(&ev[1], "OCR.B", p[0], p[1], p[2], p[3], 0x10002);
+		assert_int_equal(sched_assign(&spr8, ev, 2, NULL, out, msr, NULL), 2);
+		assert_int_equal(msr[0], MSR_OFFCORE_RSP_0);
+		assert_int_equal(msr[1], MSR_OFFCORE_RSP_1);
+		assert_null(oracle_check(&spr8, ev, 2, 0x3, out, msr));
+		struct pmu_event moved = ev[1], kept = ev[0];
+		assert_true(sched_event_use_msr(&moved, msr[1]));
+		assert_false(sched_event_use_msr(&kept, msr[0]));
+		assert_int_equal(moved.event, p[2]);
+		assert_int_equal(moved.umask, p[3]);
+		assert_int_equal(moved.extra_msr, MSR_OFFCORE_RSP_1);
+		assert_int_equal(kept.event, p[0]);
+		/* The old encoding became the alternate: it can move back. */
+		assert_true(sched_event_use_msr(&moved, MSR_OFFCORE_RSP_0));
+		assert_memory_equal(&moved, &ev[1], sizeof(moved));
+	}
+}
+
+/* An offcore event without an alternate (a raw event=0xb7 on a model with
+ * no second encoding, or offcore_swap off) stays on its MSR, and the
+ * explanation names that MSR alone. */
+static void test_offcore_without_alternate(void **state)
+{
+	struct pmu_event ev[2], copy;
+	int out[2];
+	u32 msr[2];
+	struct sched_report why;
+	char text[256];
+	make_offcore_event(&ev[0], "OCR.A", 0x2A, 0x01, 0x2B, 0x01, 0x10001);
+	make_offcore_event(&ev[1], "OCR.B", 0x2A, 0x01, 0x2B, 0x01, 0x10002);
+	ev[1].has_alt = false;
+	/* One of the two may move: the one with an alternate does. */
+	assert_int_equal(sched_assign(&spr8, ev, 2, NULL, out, msr, NULL), 2);
+	assert_int_equal(msr[0], MSR_OFFCORE_RSP_1);
+	assert_int_equal(msr[1], MSR_OFFCORE_RSP_0);
+	copy = ev[1];
+	assert_false(sched_event_use_msr(&copy, MSR_OFFCORE_RSP_1));	/* nothing to use */
+	ev[0].has_alt = false;
+	assert_int_equal(sched_assign(&spr8, ev, 2, NULL, out, msr, &why), -SCHED_EXTRA_MSR);
+	sched_explain(&spr8, ev, 2, out, &why, text, sizeof(text));
+	assert_string_equal(text, "OCR.B: needs MSR_OFFCORE_RSP_0 = 0x10002, but it holds "
+			    "0x10001 for OCR.A\n");
+	/* offcore_swap off: alternates are not used either. */
+	struct sched_ctx fixed_msrs = spr8;
+	fixed_msrs.offcore_swap = false;
+	ev[0].has_alt = ev[1].has_alt = true;
+	assert_int_equal(sched_assign(&fixed_msrs, ev, 2, NULL, out, msr, NULL), -SCHED_EXTRA_MSR);
 }
 
 static void test_groups_all_or_nothing(void **state)
@@ -518,6 +582,8 @@ int main(void)
 		cmocka_unit_test(test_keeps_previous_placements),
 		cmocka_unit_test(test_taken_alone),
 		cmocka_unit_test(test_extra_msr_sharing),
+		cmocka_unit_test(test_offcore_alternates_per_model),
+		cmocka_unit_test(test_offcore_without_alternate),
 		cmocka_unit_test(test_groups_all_or_nothing),
 		cmocka_unit_test(test_no_usable_counter),
 		cmocka_unit_test(test_bad_input),

@@ -222,9 +222,8 @@ static void test_rotation_without_msr_output(void **state)
 	struct sched_mux m;
 	int cur[2], ran[2] = { 0, 0 };
 	for (int i = 0; i < 2; i++) {
-		make_event(&ev[i], i ? "OCR.B" : "OCR.A", 0xB7, 0x01, 0xf, 0);
-		ev[i].extra_msr = MSR_OFFCORE_RSP_0;
-		ev[i].extra_value = 0x10001 + (u64)i;
+		make_offcore_event(&ev[i], i ? "OCR.B" : "OCR.A", 0xB7, 0x01, 0xBB, 0x01,
+				   0x10001 + (u64)i);
 	}
 	sched_mux_init(&m);
 	for (int k = 0; k < 4; k++) {
