@@ -126,6 +126,17 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 u64 pebs_record_applicable(const struct pebs_layout *l, const void *rec);
 /* Adaptive only: record size stated in the basic group's format_size. */
 u32 pebs_record_stated_size(const void *rec);
+
+/* Consumed records. The drain resets the PEBS index to base, but the
+ * records stay in memory: a later walk past the index the CPU really left
+ * (a clamped corrupt index) would meet them again. So the drain marks each
+ * record it has attributed by writing all-ones into a field the CPU never
+ * fills that way: the applicable-counters field where the format has one
+ * (reserved bits are zero: no CPU sets all 64), RFLAGS on format 0 (bits
+ * 63:22 are reserved zero, SDM Vol. 1 3.4.3). One store per record. */
+#define PEBS_RECORD_CONSUMED (~0ULL)
+void pebs_record_mark_consumed(const struct pebs_layout *l, void *rec);
+bool pebs_record_is_consumed(const struct pebs_layout *l, const void *rec);
 /* Registers: all formats 0..3; adaptive only with the GPR group. Returns
  * false when the record carries none. */
 bool pebs_record_regs(const struct pebs_layout *l, const void *rec, struct pebs_regs *out);
