@@ -164,6 +164,8 @@ u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *l
 	u64 delivered_before = loss->delivered;
 	u64 top = checked_top(ds, index, loss);
 	u32 size = ds->layout.record_size;
+	u32 mark_off = pebs_record_mark_offset(&ds->layout);
+	bool adaptive = ds->layout.adaptive;	/* the mark store may alias anything */
 	u64 at = ds->base;
 
 	if (top > at)
@@ -176,12 +178,12 @@ u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *l
 			lose_rest(loss, at, top, size);	/* truncated record */
 			break;
 		}
-		if (pebs_record_is_consumed(&ds->layout, rec)) {
+		if (pebs_rec_is_consumed(rec, mark_off)) {
 			lose_stale(loss);	/* its size was checked when consumed */
 			at += size;
 			continue;
 		}
-		if (ds->layout.adaptive) {
+		if (adaptive) {
 			u32 stated = pebs_record_stated_size(rec);
 			if (stated != size) {
 				if (stated == 0)
@@ -193,7 +195,7 @@ u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *l
 			}
 		}
 		attribute(c, rec, ring, loss);
-		pebs_record_mark_consumed(&ds->layout, (void *)(uintptr_t)at);
+		pebs_rec_mark_consumed((void *)(uintptr_t)at, mark_off);
 		at += size;
 	}
 	*index_p = ds->base;

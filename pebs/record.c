@@ -95,8 +95,7 @@ u32 pebs_record_stated_size(const void *rec)
 	return (u32)(pebs_rec_u64(rec, PEBS_BASIC_FORMAT_SIZE) >> PEBS_BASIC_SIZE_SHIFT);
 }
 
-/* The field that carries the consumed mark (see record.h). */
-static u32 consumed_mark_offset(const struct pebs_layout *l)
+u32 pebs_record_mark_offset(const struct pebs_layout *l)
 {
 	if (l->adaptive)
 		return PEBS_BASIC_APPLICABLE;
@@ -105,12 +104,7 @@ static u32 consumed_mark_offset(const struct pebs_layout *l)
 
 void pebs_record_mark_consumed(const struct pebs_layout *l, void *rec)
 {
-	*(pebs_u64_alias *)((u8 *)rec + consumed_mark_offset(l)) = PEBS_RECORD_CONSUMED;
-}
-
-bool pebs_record_is_consumed(const struct pebs_layout *l, const void *rec)
-{
-	return pebs_rec_u64(rec, consumed_mark_offset(l)) == PEBS_RECORD_CONSUMED;
+	pebs_rec_mark_consumed(rec, pebs_record_mark_offset(l));
 }
 
 u64 pebs_record_applicable(const struct pebs_layout *l, const void *rec)
