@@ -6,7 +6,6 @@
 /* Stops the compiler from moving memory accesses across this point. One
  * CPU observes its own stores in program order, so this is all that the
  * handler-versus-interrupted-flow case needs. */
-#define compiler_barrier() __asm__ __volatile__("" ::: "memory")
 
 bool ring_init(struct sample_ring *r, struct bp_sample *slots, u32 capacity)
 {

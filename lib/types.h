@@ -24,5 +24,7 @@ typedef int64_t  s64;
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+/* Orders memory accesses against an interrupt handler on this CPU. */
+#define compiler_barrier() __asm__ __volatile__("" ::: "memory")
 
 #endif

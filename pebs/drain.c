@@ -117,6 +117,17 @@ static void lose_rest(struct pebs_loss *loss, u64 at, u64 top, u32 size)
 	loss->lost[PEBS_LOST_CORRUPT] += n;
 }
 
+/* A record consumed by an earlier drain: only a clamped walk goes past
+ * what the CPU wrote since then. Its sample was accounted then; this
+ * walk owes one, lost as corrupt, so the invariant holds. */
+static void lose_stale(struct pebs_loss *loss)
+{
+	loss->stale_records++;
+	loss->records++;
+	loss->found++;
+	loss->lost[PEBS_LOST_CORRUPT]++;
+}
+
 /* The index the CPU left, checked against our own bounds. Returns the
  * top of the area to walk (base when there is nothing to walk). */
 static u64 checked_top(const struct pebs_ds *ds, u64 index, struct pebs_loss *loss)
@@ -153,6 +164,8 @@ u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *l
 	u64 delivered_before = loss->delivered;
 	u64 top = checked_top(ds, index, loss);
 	u32 size = ds->layout.record_size;
+	u32 mark_off = pebs_record_mark_offset(&ds->layout);
+	bool adaptive = ds->layout.adaptive;	/* the mark store may alias anything */
 	u64 at = ds->base;
 
 	if (top > at)
@@ -165,7 +178,12 @@ u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *l
 			lose_rest(loss, at, top, size);	/* truncated record */
 			break;
 		}
-		if (ds->layout.adaptive) {
+		if (pebs_rec_is_consumed(rec, mark_off)) {
+			lose_stale(loss);	/* its size was checked when consumed */
+			at += size;
+			continue;
+		}
+		if (adaptive) {
 			u32 stated = pebs_record_stated_size(rec);
 			if (stated != size) {
 				if (stated == 0)
@@ -177,6 +195,7 @@ u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *l
 			}
 		}
 		attribute(c, rec, ring, loss);
+		pebs_rec_mark_consumed((void *)(uintptr_t)at, mark_off);
 		at += size;
 	}
 	*index_p = ds->base;
@@ -244,7 +263,7 @@ int pebs_loss_describe(const struct pebs_loss *l, char *buf, size_t len)
 		appendf(buf, len, &pos, ")");
 	}
 	u64 anomalies = l->index_below_base + l->index_beyond_max + l->index_misaligned +
-			l->zero_size + l->size_mismatch;
+			l->zero_size + l->size_mismatch + l->stale_records;
 	if (anomalies) {
 		first = true;
 		appendf(buf, len, &pos, "; clamped: ");
@@ -253,6 +272,7 @@ int pebs_loss_describe(const struct pebs_loss *l, char *buf, size_t len)
 		put_count(buf, len, &pos, "misaligned index", l->index_misaligned, &first);
 		put_count(buf, len, &pos, "zero-size record", l->zero_size, &first);
 		put_count(buf, len, &pos, "record size mismatch", l->size_mismatch, &first);
+		put_count(buf, len, &pos, "stale record", l->stale_records, &first);
 	}
 	if (l->buffer_was_full)
 		appendf(buf, len, &pos, "; buffer reached absolute max %llu times",

@@ -14,7 +14,10 @@
  * record with several such bits is a collision and all its samples are
  * lost). A record with no enabled bit owes one sample, lost as an orphan;
  * records behind a corrupt index or record are estimated with the layout's
- * record size and lost as corrupt. Then, always:
+ * record size and lost as corrupt. A record the drain already consumed
+ * (marked so, see pebs_record_mark_consumed), met again behind a clamped
+ * index, is stale: never delivered twice, counted as a stale anomaly and
+ * owed one sample lost as corrupt. Then, always:
  *
  *     found == delivered + sum(lost[reason])
  *
@@ -72,6 +75,7 @@ struct pebs_loss {
 	u64 index_misaligned;
 	u64 zero_size;
 	u64 size_mismatch;
+	u64 stale_records;	/* already consumed records met again */
 	u64 buffer_was_full;	/* index had reached absolute max: records were lost */
 };
 

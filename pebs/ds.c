@@ -39,6 +39,11 @@ static bool set_bounds(struct pebs_ds *ds)
 	ds->area->pebs_buffer_base = ds->base;
 	ds->area->pebs_index = ds->base;
 	ds->area->pebs_absolute_maximum = ds->abs_max;
+	/* Slots the CPU has not written yet read as consumed: a clamped
+	 * walk counts them stale rather than attribute zeros (format 0 has
+	 * no applicable-counters field to tell them apart). */
+	for (u64 at = ds->base; at < ds->abs_max; at += size)
+		pebs_record_mark_consumed(&ds->layout, (void *)(uintptr_t)at);
 	pebs_ds_set_threshold(ds, 1);
 	return true;
 }

@@ -95,6 +95,18 @@ u32 pebs_record_stated_size(const void *rec)
 	return (u32)(pebs_rec_u64(rec, PEBS_BASIC_FORMAT_SIZE) >> PEBS_BASIC_SIZE_SHIFT);
 }
 
+u32 pebs_record_mark_offset(const struct pebs_layout *l)
+{
+	if (l->adaptive)
+		return PEBS_BASIC_APPLICABLE;
+	return l->format >= 1 ? PEBS_REC_STATUS : PEBS_REC_FLAGS;
+}
+
+void pebs_record_mark_consumed(const struct pebs_layout *l, void *rec)
+{
+	pebs_rec_mark_consumed(rec, pebs_record_mark_offset(l));
+}
+
 u64 pebs_record_applicable(const struct pebs_layout *l, const void *rec)
 {
 	if (l->adaptive)

@@ -126,6 +126,19 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 u64 pebs_record_applicable(const struct pebs_layout *l, const void *rec);
 /* Adaptive only: record size stated in the basic group's format_size. */
 u32 pebs_record_stated_size(const void *rec);
+
+/* Consumed records. The drain resets the PEBS index to base, but the
+ * records stay in memory: a later walk past the index the CPU really left
+ * (a clamped corrupt index) would meet them again. So the drain marks each
+ * record it has attributed by writing all-ones into a field the CPU never
+ * fills that way: the applicable-counters field where the format has one
+ * (reserved bits are zero: no CPU sets all 64), RFLAGS on format 0 (bits
+ * 63:22 are reserved zero, SDM Vol. 1 3.4.3). One store per record. */
+#define PEBS_RECORD_CONSUMED (~0ULL)
+/* Offset of the field that carries the mark, for layout l: computed once
+ * per drain, then the per-record test and store are inline. */
+u32 pebs_record_mark_offset(const struct pebs_layout *l);
+void pebs_record_mark_consumed(const struct pebs_layout *l, void *rec);
 /* Registers: all formats 0..3; adaptive only with the GPR group. Returns
  * false when the record carries none. */
 bool pebs_record_regs(const struct pebs_layout *l, const void *rec, struct pebs_regs *out);
@@ -141,6 +154,16 @@ typedef u64 __attribute__((may_alias)) pebs_u64_alias;
 static inline u64 pebs_rec_u64(const void *rec, u32 off)
 {
 	return *(const pebs_u64_alias *)((const u8 *)rec + off);
+}
+
+static inline bool pebs_rec_is_consumed(const void *rec, u32 mark_off)
+{
+	return pebs_rec_u64(rec, mark_off) == PEBS_RECORD_CONSUMED;
+}
+
+static inline void pebs_rec_mark_consumed(void *rec, u32 mark_off)
+{
+	*(pebs_u64_alias *)((u8 *)rec + mark_off) = PEBS_RECORD_CONSUMED;
 }
 
 #endif

@@ -413,8 +413,12 @@ void pmu_set_pebs_data_cfg(struct pmu *p, u64 cfg)
 void pmu_disable(struct pmu *p)
 {
 	if (p->disabled++ == 0) {
-		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+		/* Shadow first: a PMI restores GLOBAL_CTRL from it on exit
+		 * (pmi_handle), so it must never hold a stale value while the
+		 * MSR has the new one. */
 		p->sh_global_ctrl = 0;
+		compiler_barrier();
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 	}
 }
 
@@ -424,8 +428,13 @@ void pmu_enable(struct pmu *p)
 		return;
 	pmu_commit_schedule(p);
 	program(p);
-	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, p->active_mask);
+	/* Shadow before the MSR: a PMI taken right after the write would
+	 * otherwise restore the old 0 on exit and leave sampling off for
+	 * good (one sample, then none). Before the write the counters are
+	 * off and cannot overflow. */
 	p->sh_global_ctrl = p->active_mask;
+	compiler_barrier();
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, p->active_mask);
 }
 
 /* ---- counts and sampling ------------------------------------------------- */

@@ -255,6 +255,36 @@ static void test_drain_index_misaligned(void **state)
 	}
 }
 
+/* A drained record stays in memory; a clamped index walks over it again.
+ * It is recognised as consumed (the mark the drain leaves: all-ones in
+ * applicable counters, in RFLAGS on format 0, whose bits 63:22 are
+ * reserved zero per SDM Vol. 1 3.4.3) and counted stale and lost as
+ * corrupt, never delivered a second time. Slots never written read as
+ * consumed too. Every format. */
+static void test_drain_stale_after_clamp(void **state)
+{
+	for (u8 fmt = 0; fmt <= 5; fmt++) {
+		struct fix f;
+		fix_init(&f, fmt, cfg_for(fmt), 0, 64);
+		add(&f, counter_gp(0), 0, 100, PEBS_MEM_NONE);
+		cpu_write_n(&f, BIT(0), 2);
+		assert_int_equal(pebs_drain(&f.ctx, &f.ring, &f.loss), 2);
+		cpu_write_n(&f, BIT(0), 1);	/* over the first, at base */
+		f.ds.area->pebs_index = f.ds.abs_max + 4096;
+		u64 lost_before = f.loss.lost[PEBS_LOST_CORRUPT];
+		if (pebs_drain(&f.ctx, &f.ring, &f.loss) != 1)
+			fail_msg("fmt %u: a consumed record was delivered again", fmt);
+		assert_int_equal(f.loss.index_beyond_max, 1);
+		assert_int_equal(f.loss.stale_records, f.ds.max_records - 1);
+		assert_int_equal(f.loss.lost[PEBS_LOST_CORRUPT] - lost_before, f.ds.max_records - 1);
+		assert_int_equal(f.loss.delivered, 3);
+		char line[400];
+		pebs_loss_describe(&f.loss, line, sizeof(line));
+		assert_non_null(strstr(line, "stale record"));
+		fix_free(&f);
+	}
+}
+
 /* Adaptive records state their size: a zero size would loop forever, a
  * wrong one would misparse everything after it. Neither is followed. */
 static void test_drain_adaptive_bad_sizes(void **state)
@@ -401,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_drain_index_beyond_max),
 		cmocka_unit_test(test_drain_index_below_base),
 		cmocka_unit_test(test_drain_index_misaligned),
+		cmocka_unit_test(test_drain_stale_after_clamp),
 		cmocka_unit_test(test_drain_adaptive_bad_sizes),
 		cmocka_unit_test(test_drain_full_buffer),
 		cmocka_unit_test(test_drain_ring_full),

@@ -59,6 +59,48 @@ static void test_spurious_pmi(void **state)
 	finish_sampling();
 }
 
+/* A PMI taken the moment GLOBAL_CTRL is written by pmu_enable (on the
+ * emulated PMU in the image: a tick landing just after the WRMSR). The
+ * handler stops the counters and restores GLOBAL_CTRL from the pmu's
+ * shadow on exit (SDM 20.2.2 handler protocol), so the shadow must
+ * already hold the new value, or sampling stays off after one PMI. */
+static const struct hw_ops *unwrapped;
+static struct hw_ops pmi_after_enable_ops;
+static int pmis_injected;
+
+static int wrmsr_then_pmi(u32 msr, u64 val, struct hw_fault *f)
+{
+	int rc = unwrapped->wrmsr(msr, val, f);
+	if (rc == 0 && msr == MSR_IA32_PERF_GLOBAL_CTRL && val && !pmis_injected) {
+		pmis_injected++;
+		sim_inject_spurious_pmi();
+	}
+	return rc;
+}
+
+static void test_pmi_right_after_enable(void **state)
+{
+	struct sampling_opts o = opts_period(10007);
+	model_caps("icx");
+	struct pmu_event ev[PMU_MAX_EVENTS];
+	int n = parse("cycles", ev, PMU_MAX_EVENTS);
+	unwrapped = hw_current();
+	pmi_after_enable_ops = *unwrapped;
+	pmi_after_enable_ops.wrmsr = wrmsr_then_pmi;
+	pmis_injected = 0;
+	hw_select(&pmi_after_enable_ops);
+	start_events(ev, n, &o, false);		/* sampling_start: pmu_enable */
+	hw_select(unwrapped);
+	assert_int_equal(pmis_injected, 1);
+	assert_int_equal(smp.pmi.st.pmis, 1);
+	assert_int_not_equal(sim_regs()->global_ctrl, 0);
+	sim_run(100070, 50000, RUN_IP);
+	stop_sampling();
+	assert_int_equal(ngot, 10);
+	assert_accounting(model_stats().overflows);
+	finish_sampling();
+}
+
 /* More PMIs than SAMPLING_MAX_PMIS_PER_S allows in a window: throttling
  * stops the sampling counters, counts what it drops, and the main flow's
  * tick starts them again. */
@@ -116,6 +158,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_pmi_mode_every_model, close_model),
 		cmocka_unit_test_teardown(test_spurious_pmi, close_model),
+		cmocka_unit_test_teardown(test_pmi_right_after_enable, close_model),
 		cmocka_unit_test_teardown(test_pmi_storm_throttles, close_model),
 		cmocka_unit_test_teardown(test_stuck_status_bit, close_model),
 	};
