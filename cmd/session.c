@@ -6,7 +6,6 @@
 #include "../pmu/probe.h"
 #include "../sim/drive.h"
 #include "../pmu/hw.h"
-#include "../boot/apic.h"
 #include "../sched/sched.h"
 
 int session_probe(struct session *s, const char *cmd)
@@ -102,9 +101,6 @@ static void show_statistics(const struct session *s)
 	out_printf("[ seam: %llu RDMSR, %llu WRMSR, %llu MMIO reads, %llu MMIO writes ]\n",
 		   (unsigned long long)st.rdmsr, (unsigned long long)st.wrmsr,
 		   (unsigned long long)st.mmio_read, (unsigned long long)st.mmio_write);
-	struct apic_state a;
-	if (apic_probe(&a) == 0)
-		out_printf("[ LVT PC: 0x%08x ]\n", apic_read(&a, APIC_LVT_PERFCNT));
 	if (s->driving) {
 		struct sim_drive_stats d;
 		sim_drive_stats(&d);
