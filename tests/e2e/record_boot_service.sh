@@ -2,7 +2,7 @@
 # variable service's time is in the variable driver.
 . "$(dirname "$0")/lib.bash"
 command -v perf >/dev/null || fail "perf is missing (tools/install-deps)"
-qemu --pmu=sim:icx record -c 2000 -- bs:GetVariable 5000
+qemu --pmu=sim:icx record -c 100003 -- bs:GetVariable 5000
 expect_rc 0
 expect_console "GetVariable called 5000 times"
 make_symfs
