@@ -44,17 +44,6 @@ static void real_eoi(void)
 		*real_apic_reg(APIC_EOI) = 0;
 }
 
-void isr_real_self_ipi(u8 vector)
-{
-	if (real_x2apic()) {
-		msr_probe_write(MSR_X2APIC_SELF_IPI, vector);
-		return;
-	}
-	*real_apic_reg(APIC_ICR_HIGH) = 0;
-	*real_apic_reg(APIC_ICR_LOW) = APIC_ICR_DEST_SELF | APIC_ICR_LEVEL_ASSERT |
-				       APIC_LVT_DELIVERY_FIXED | vector;
-}
-
 void isr_dispatch(u32 vector, const struct isr_frame *frame)
 {
 	const struct hw_ops *ops = hw_current();

@@ -25,9 +25,5 @@ void isr_remove_pmi(void);
 void isr_remove_tick(void);
 /* The PMI gate, raised by software (INT n) for the emulated PMU. */
 void isr_raise_pmi(void);
-/* Interrupts raised by the emulated PMU come through the real local APIC
- * as self-IPIs; the real APIC then needs the EOI that the emulated one
- * gets from the PMI logic. */
-void isr_real_self_ipi(u8 vector);
 
 #endif

@@ -20,14 +20,13 @@
 #define STAT_MUX_MS 10
 
 /* One CPU's counting (its PMU, its events: its own table on a hybrid part,
- * their multiplexing) is a stat engine (cmd/stat_engine.h). */
-#define stat_cpu stat_engine
+ * their multiplexing) is a struct stat_engine (cmd/stat_engine.h). */
 
 struct stat_run {
 	struct session s;
 	struct pmu_event ev[SESSION_MAX_EVENTS];
-	struct stat_cpu one;		/* without -a/-C: this CPU */
-	struct percpu pc;		/* with -a/-C: percpu_cpu.user is a stat_cpu */
+	struct stat_engine one;		/* without -a/-C: this CPU */
+	struct percpu pc;		/* with -a/-C: percpu_cpu.user is a struct stat_engine */
 	bool every_cpu;
 	int n;
 	u32 interval_ms;
@@ -37,7 +36,7 @@ struct stat_run {
 
 static struct stat_run run;	/* the PMU state must outlive the command for exit hooks */
 
-static u64 scaled(const struct stat_cpu *c, int i)
+static u64 scaled(const struct stat_engine *c, int i)
 {
 	return stat_engine_scaled(c, i);
 }
@@ -48,11 +47,11 @@ static u32 cpu_count(const struct stat_run *r)
 	return r->every_cpu ? r->pc.count : 1;
 }
 
-static struct stat_cpu *cpu_at(const struct stat_run *r, u32 i, u32 *number)
+static struct stat_engine *cpu_at(const struct stat_run *r, u32 i, u32 *number)
 {
 	if (!r->every_cpu) {
 		*number = plat_cpu_self();
-		return (struct stat_cpu *)&r->one;
+		return (struct stat_engine *)&r->one;
 	}
 	*number = r->pc.cpu[i]->cpu;
 	return r->pc.cpu[i]->ready ? r->pc.cpu[i]->user : NULL;
@@ -64,7 +63,7 @@ static u64 total_scaled(const struct stat_run *r, int i)
 	u64 sum = 0;
 	u32 number;
 	for (u32 k = 0; k < cpu_count(r); k++) {
-		const struct stat_cpu *c = cpu_at(r, k, &number);
+		const struct stat_engine *c = cpu_at(r, k, &number);
 		if (c)
 			sum += scaled(c, i);
 	}
@@ -126,7 +125,7 @@ static void print_line(const char *prefix, const char *name, const struct pmu_ev
 	out_puts("\n");
 }
 
-static void print_cpu(const struct stat_cpu *c, const char *prefix)
+static void print_cpu(const struct stat_engine *c, const char *prefix)
 {
 	int cycles = find_event(c->ev, c->n, "cycles", 0x3C, 0x00);
 	for (int i = 0; i < c->n; i++)
@@ -143,7 +142,7 @@ static void print_totals(const struct stat_run *r)
 	for (int i = 0; i < r->n; i++) {
 		struct mux_time t = { 0 };
 		for (u32 k = 0; k < cpu_count(r); k++) {
-			const struct stat_cpu *c = cpu_at(r, k, &number);
+			const struct stat_engine *c = cpu_at(r, k, &number);
 			if (c) {
 				t.enabled += c->st[i].time.enabled;
 				t.running += c->st[i].time.running;
@@ -165,7 +164,7 @@ static void print_summary(const struct stat_run *r, const char *workload, u64 ti
 		print_totals(r);
 	else
 		for (u32 k = 0; k < cpu_count(r); k++) {
-			const struct stat_cpu *c = cpu_at(r, k, &number);
+			const struct stat_engine *c = cpu_at(r, k, &number);
 			char prefix[16];
 			bp_snprintf(prefix, sizeof(prefix), "CPU%-6u", number);
 			if (c)
@@ -241,7 +240,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 
 static int count_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
 {
-	struct stat_cpu *sc = plat_alloc(sizeof(*sc));
+	struct stat_engine *sc = plat_alloc(sizeof(*sc));
 	if (!sc) {
 		bp_snprintf(err, errlen, "out of memory");
 		return -1;
@@ -257,14 +256,14 @@ static int count_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
 
 static void count_cpu_start(struct percpu_cpu *c)
 {
-	struct stat_cpu *sc = c->user;
+	struct stat_engine *sc = c->user;
 	sc->last_update = plat_ticks();
 	pmu_enable(sc->pmu);
 }
 
 static void count_cpu_stop(struct percpu_cpu *c)
 {
-	struct stat_cpu *sc = c->user;
+	struct stat_engine *sc = c->user;
 	pmu_disable(sc->pmu);
 	stat_engine_update(sc, plat_ticks());
 }
@@ -344,7 +343,7 @@ static bool any_mux(const struct stat_run *r)
 {
 	u32 number;
 	for (u32 k = 0; k < cpu_count(r); k++) {
-		const struct stat_cpu *c = cpu_at(r, k, &number);
+		const struct stat_engine *c = cpu_at(r, k, &number);
 		if (c && c->mux)
 			return true;
 	}
