@@ -15,6 +15,19 @@ static u64 event_period(const struct pmu_event *e, const struct sampling_opts *o
 	return e->sample_after ? e->sample_after : SAMPLING_DEFAULT_PERIOD;
 }
 
+/* Family 6 models whose load data sources use the Nehalem/Westmere
+ * encoding (Nehalem-EP, Lynnfield, Westmere-EP); later parts use the
+ * Sandy Bridge one. */
+static const u8 nhm_dse_models[] = { 0x1A, 0x1E, 0x2C };
+
+static enum pebs_dse_family dse_family(const struct pmu_caps *c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(nhm_dse_models); i++)
+		if (c->family == 6 && c->model == nhm_dse_models[i])
+			return PEBS_DSE_NHM;
+	return PEBS_DSE_SNB;
+}
+
 static enum pebs_mem_kind mem_kind(const struct pmu_event *e)
 {
 	if (!e->data_la)
@@ -75,8 +88,7 @@ static int setup_pebs(struct sampling *s, const struct sampling_opts *o, char *e
 	if (!pebs_ds_init(&s->ds, &layout, bytes, err, errlen))
 		return -1;
 	s->pebs_ready = true;
-	pebs_ctx_init(&s->pebs, &s->ds, c->model == 0x1A || c->model == 0x1E || c->model == 0x2C ?
-		      PEBS_DSE_NHM : PEBS_DSE_SNB, o->cpu);
+	pebs_ctx_init(&s->pebs, &s->ds, dse_family(c), o->cpu);
 	for (int i = 0; i < s->n; i++) {
 		if (!s->ev[i].precise)
 			continue;
