@@ -44,15 +44,3 @@ void apic_eoi(const struct apic_state *a)
 {
 	apic_write(a, APIC_EOI, 0);
 }
-
-void apic_self_ipi(const struct apic_state *a, u8 vector)
-{
-	if (a->x2apic) {
-		/* x2APIC has a dedicated SELF IPI register (SDM 11.12.11). */
-		hw_wrmsr(MSR_X2APIC_SELF_IPI, vector);
-		return;
-	}
-	apic_write(a, APIC_ICR_HIGH, 0);
-	apic_write(a, APIC_ICR_LOW, APIC_ICR_DEST_SELF | APIC_ICR_LEVEL_ASSERT |
-		   APIC_LVT_DELIVERY_FIXED | vector);
-}

@@ -17,7 +17,5 @@ int apic_probe(struct apic_state *a);
 u32 apic_read(const struct apic_state *a, u32 reg);
 void apic_write(const struct apic_state *a, u32 reg, u32 val);
 void apic_eoi(const struct apic_state *a);
-/* Fixed-vector interrupt to this CPU (destination shorthand "self"). */
-void apic_self_ipi(const struct apic_state *a, u8 vector);
 
 #endif
