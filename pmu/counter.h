@@ -15,7 +15,7 @@ struct counter_mode {
  * counts it; USR counts ring 3 (none in firmware). :u clears OS, :k USR. */
 u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m);
 /* The 4-bit IA32_FIXED_CTR_CTRL field for fixed counter i (shifted into
- * place), plus the adaptive bit 32+i when asked. */
+ * place), plus the adaptive bit 32+4i when asked. */
 u64 counter_fixed_bits(unsigned i, const struct pmu_event *e, struct counter_mode m);
 u64 counter_fixed_field_mask(unsigned i);
 

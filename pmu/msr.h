@@ -126,7 +126,11 @@ static inline u32 msr_fixed_ctr(unsigned i)   { return MSR_IA32_FIXED_CTR0 + i; 
 #define FIXED_CTRL_PMI               0x8ULL
 #define FIXED_CTRL_FIELD_MASK        0xFULL
 static inline u64 fixed_ctrl_field(unsigned i, u64 bits) { return bits << (4 * i); }
-static inline u64 fixed_ctrl_adaptive(unsigned i)       { return BIT(32 + i); }
+/* The adaptive-record bit of fixed counter i sits in the upper half of
+ * its field, bit 32+4i (SDM Vol. 3B 20.2.2 Figure "IA32_FIXED_CTR_CTRL",
+ * as Linux's intel_pmu_enable_fixed shifts ICL_FIXED_0_ADAPTIVE by 4i);
+ * bits 33-35, 37-39, ... are reserved. */
+static inline u64 fixed_ctrl_adaptive(unsigned i)       { return BIT(32 + 4 * i); }
 
 /* IA32_PERF_GLOBAL_CTRL / _STATUS / _OVF_CTRL layout */
 #define GLOBAL_FIXED_SHIFT           32

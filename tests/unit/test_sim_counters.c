@@ -49,12 +49,17 @@ static void test_evtsel_reserved_bits(void **state)
 }
 
 /* SDM 20.2.2: IA32_FIXED_CTR_CTRL has a 4-bit field per present fixed
- * counter, and (baseline) bit 32+i; anything else is reserved. */
+ * counter, and (baseline) the adaptive bit 32+4i; anything else is
+ * reserved. kvm-unit-tests x86/pmu_pebs.c writes 0x1111 << 32 for fixed
+ * 0-3 and Linux shifts ICL_FIXED_0_ADAPTIVE by 4i. */
 static void test_fixed_ctrl_reserved(void **state)
 {
 	open_model("icx");
 	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(3, FIXED_CTRL_OS | FIXED_CTRL_PMI) |
 		 fixed_ctrl_adaptive(3));
+	assert_int_equal(fixed_ctrl_adaptive(1), BIT(36));
+	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0x1111ULL << 32);
+	expect_wrmsr_gp(MSR_IA32_FIXED_CTR_CTRL, BIT(33), "reserved");
 	expect_wrmsr_gp(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(4, FIXED_CTRL_OS), "reserved");
 	expect_wrmsr_gp(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(0, FIXED_CTRL_ANY), "reserved");
 	sim_close();
