@@ -58,6 +58,7 @@ struct sim_occ {
 	u32 per_cycle;		/* 0 means 1 */
 	u64 ip;			/* the eventing instruction */
 	u8 insn_len;		/* its length: formats 0/1 report ip + insn_len */
+	u64 next_ip;		/* where execution goes on (PEBS RIP); 0: ip + insn_len */
 	u64 data_addr;		/* data linear address (memory events) */
 	u64 latency;		/* load latency, core cycles */
 	u64 data_src;		/* data source encoding */

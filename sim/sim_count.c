@@ -303,6 +303,38 @@ static void run_segment(struct sim_cpu *c, struct segment *s)
 	}
 }
 
+/* Events until the first counter of the current CPU overflows, at most
+ * `limit`: run-driven counters over a run of `limit` cycles retiring one
+ * instruction a cycle, every other counting counter by what it lacks
+ * (such events come at most once an instruction: branches, loads). A
+ * machine that executes at most that many instructions cannot pass an
+ * overflow unseen. */
+u64 sim_events_until_overflow(u64 limit)
+{
+	struct sim_cpu *c = sim_cur();
+	struct segment s = { .run = true, .len = limit, .inst = limit,
+			     .ref_frac0 = c->ref_frac, .xclk_frac0 = c->xclk_frac };
+	u64 step = limit;
+	for_each_counter(c, idx) {
+		if (!counting(c, idx))
+			continue;
+		enum source src = counter_source(c, idx, &s);
+		u64 left = counter_mask(c, idx) - counter_value(c, idx) + 1;
+		step = src != SRC_NONE ? cycles_to_overflow(c, idx, &s, src, 0, step)
+				       : MIN(step, left);
+	}
+	return step;
+}
+
+bool sim_any_counting(void)
+{
+	struct sim_cpu *c = sim_cur();
+	for_each_counter(c, idx)
+		if (counting(c, idx))
+			return true;
+	return false;
+}
+
 /* ---- the API ------------------------------------------------------------------------ */
 
 static bool run_args_ok(u64 cycles, u64 instructions)
@@ -317,7 +349,8 @@ static bool run_args_ok(u64 cycles, u64 instructions)
 
 /* Runs in chunks; with stop_at_pmi, ends right after the overflow that
  * raised a PMI. Returns the cycles run; *inst_done the instructions. */
-static u64 run_chunks(u64 cycles, u64 instructions, u64 ip, bool stop_at_pmi, u64 *inst_done)
+static u64 run_chunks(u64 cycles, u64 instructions, const struct sim_point *pt,
+		      bool stop_at_pmi, u64 *inst_done)
 {
 	struct sim_cpu *c = sim_cur();
 	u64 done = 0;
@@ -326,7 +359,7 @@ static u64 run_chunks(u64 cycles, u64 instructions, u64 ip, bool stop_at_pmi, u6
 		u64 len = MIN(cycles, RUN_CHUNK_CYCLES);
 		u64 inst = instructions * len / cycles;
 		struct segment s = { .run = true, .len = len, .inst = inst, .stop_at_pmi = stop_at_pmi,
-				     .pt = { .ip = ip, .insn_len = RUN_INSN_LEN } };
+				     .pt = *pt };
 		run_segment(c, &s);
 		u64 inst_run = occurrences(c, &s, SRC_INST, s.done);
 		done += s.done;
@@ -340,19 +373,26 @@ static u64 run_chunks(u64 cycles, u64 instructions, u64 ip, bool stop_at_pmi, u6
 	return done;
 }
 
-void sim_run(u64 cycles, u64 instructions, u64 ip)
+void sim_run_at(u64 cycles, u64 instructions, const struct sim_point *pt)
 {
 	u64 inst_done;
 	if (run_args_ok(cycles, instructions))
-		run_chunks(cycles, instructions, ip, false, &inst_done);
+		run_chunks(cycles, instructions, pt, false, &inst_done);
+}
+
+void sim_run(u64 cycles, u64 instructions, u64 ip)
+{
+	struct sim_point pt = { .ip = ip, .insn_len = RUN_INSN_LEN };
+	sim_run_at(cycles, instructions, &pt);
 }
 
 u64 sim_run_until_pmi(u64 cycles, u64 instructions, u64 ip, u64 *inst_done)
 {
+	struct sim_point pt = { .ip = ip, .insn_len = RUN_INSN_LEN };
 	*inst_done = 0;
 	if (!run_args_ok(cycles, instructions))
 		return cycles;
-	return run_chunks(cycles, instructions, ip, true, inst_done);
+	return run_chunks(cycles, instructions, &pt, true, inst_done);
 }
 
 void sim_event(const struct sim_occ *o)
@@ -362,7 +402,8 @@ void sim_event(const struct sim_occ *o)
 	struct segment s = {
 		.run = false, .event = o->event, .umask = o->umask, .count = o->count,
 		.per_cycle = k, .len = (o->count + k - 1) / k,
-		.pt = { .ip = o->ip, .insn_len = o->insn_len, .data_addr = o->data_addr,
+		.pt = { .ip = o->ip, .insn_len = o->insn_len, .next_ip = o->next_ip,
+			.data_addr = o->data_addr,
 			.latency = o->latency, .data_src = o->data_src },
 	};
 	/* SDM 20.3.4.4.2: load-latency events count only loads whose latency

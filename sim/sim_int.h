@@ -3,6 +3,7 @@
 #define BP_SIM_INT_H
 #include "sim_api.h"
 #include "../pmu/msr.h"
+#include "sim_machine.h"
 
 /* The PMU one core type physically has (hybrid parts have two). */
 struct sim_core_desc {
@@ -75,6 +76,8 @@ struct sim_state {
 	u32 ignored_writes[8];
 	u32 faulting_reads[8];
 	char last_error[192];
+	const struct sim_machine_ops *machine;	/* NULL: the model's own memory and APIC */
+	void *machine_ctx;
 };
 extern struct sim_state sim;
 
@@ -104,17 +107,34 @@ void sim_model_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f);
 int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f);
 void sim_pmu_reset(struct sim_cpu *c);
+int sim_pmu_rdpmc(struct sim_cpu *c, u32 ecx, u64 *val, struct hw_fault *f);
 /* Requests a PMI from the PMU (freeze rules apply), then delivers it. */
 void sim_pmu_raise_pmi(struct sim_cpu *c);
+
+/* Memory the PEBS assist reads and writes at linear addresses: this
+ * address space, or the attached machine's guest memory (sim_machine.c). */
+void sim_mem_read(u64 la, void *buf, u32 len);
+void sim_mem_write(u64 la, const void *buf, u32 len);
 
 /* sim_pebs.c: one record for the PEBS counters in `applicable`. */
 struct sim_point {
 	u64 ip;
 	u8 insn_len;
+	u64 next_ip;		/* the instruction after; 0: ip + insn_len */
 	u64 data_addr, latency, data_src;
 };
+static inline u64 sim_point_next_ip(const struct sim_point *pt)
+{
+	return pt->next_ip ? pt->next_ip : pt->ip + pt->insn_len;
+}
 bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *pt);
 u32 sim_pebs_record_size(u8 format, u64 data_cfg, bool adaptive);
+
+/* sim_count.c: a run with its eventing point; the events until the
+ * first overflow; whether anything counts (sim_machine.c uses them). */
+void sim_run_at(u64 cycles, u64 instructions, const struct sim_point *pt);
+u64 sim_events_until_overflow(u64 limit);
+bool sim_any_counting(void);
 
 /* sim_apic.c: local APIC. */
 void sim_apic_reset(struct sim_cpu *c, bool x2apic);

@@ -1,6 +1,7 @@
 /* The PEBS assist: what the processor does when a PEBS-enabled counter
  * overflows (SDM Vol. 3B 20.6.2.4 and 18.4.9, Debug Store). It reads the
- * 64-bit DS save area at IA32_DS_AREA (a real pointer here), writes one
+ * 64-bit DS save area at IA32_DS_AREA (a linear address: a pointer in this
+ * address space, or the guest's when a machine is attached), writes one
  * record in the part's format at the PEBS index, advances the index,
  * reloads the counters from their DS reset values and reports whether the
  * interrupt threshold was reached. */
@@ -20,14 +21,14 @@
 
 static u64 ds_get(u64 ds, u32 off)
 {
-	u64 v;
-	bp_memcpy(&v, (const void *)(uintptr_t)(ds + off), sizeof(v));
+	u64 v = 0;
+	sim_mem_read(ds + off, &v, sizeof(v));
 	return v;
 }
 
 static void ds_set(u64 ds, u32 off, u64 v)
 {
-	bp_memcpy((void *)(uintptr_t)(ds + off), &v, sizeof(v));
+	sim_mem_write(ds + off, &v, sizeof(v));
 }
 
 static unsigned lbr_entries(u64 data_cfg) { return (unsigned)FIELD(data_cfg, 31, 24) + 1; }
@@ -55,14 +56,14 @@ u32 sim_pebs_record_size(u8 format, u64 data_cfg, bool adaptive)
 	return size;
 }
 
-/* A cursor writing u64 fields into the record. */
+/* A cursor writing u64 fields into the record being built. */
 struct rec {
-	u64 at;
+	u8 *at;
 };
 
 static void put(struct rec *r, u64 v)
 {
-	bp_memcpy((void *)(uintptr_t)r->at, &v, sizeof(v));
+	bp_memcpy(r->at, &v, sizeof(v));
 	r->at += sizeof(v);
 }
 
@@ -90,11 +91,11 @@ static void put_adaptive_gprs(struct rec *r, const struct sim_gprs *g, u64 rip)
 /* The trap-like PEBS assist runs after the instruction retires: RIP is
  * the next instruction. Format 2 added the eventing IP; adaptive records
  * carry it in the basic group. */
-static void write_legacy(struct sim_cpu *c, u64 at, u8 fmt, u64 applicable,
+static void write_legacy(struct sim_cpu *c, u8 *at, u8 fmt, u64 applicable,
 			 const struct sim_point *pt)
 {
 	struct rec r = { at };
-	put_legacy_gprs(&r, &c->gprs, pt->ip + pt->insn_len);
+	put_legacy_gprs(&r, &c->gprs, sim_point_next_ip(pt));
 	if (fmt < 1)
 		return;
 	/* Formats 1-2 store IA32_PERF_GLOBAL_STATUS as it is (bits of other
@@ -113,7 +114,7 @@ static void write_legacy(struct sim_cpu *c, u64 at, u8 fmt, u64 applicable,
 	put(&r, c->tsc);
 }
 
-static void write_adaptive(struct sim_cpu *c, u64 at, u32 size, u64 cfg, u64 applicable,
+static void write_adaptive(struct sim_cpu *c, u8 *at, u32 size, u64 cfg, u64 applicable,
 			   const struct sim_point *pt)
 {
 	struct rec r = { at };
@@ -128,7 +129,7 @@ static void write_adaptive(struct sim_cpu *c, u64 at, u32 size, u64 cfg, u64 app
 		put(&r, 0);	/* TSX tuning */
 	}
 	if (cfg & PEBS_DATACFG_GP)
-		put_adaptive_gprs(&r, &c->gprs, pt->ip + pt->insn_len);
+		put_adaptive_gprs(&r, &c->gprs, sim_point_next_ip(pt));
 	if (cfg & PEBS_DATACFG_XMMS)
 		for (unsigned i = 0; i < 16; i++) {
 			put(&r, c->gprs.xmm[i][0]);
@@ -141,7 +142,7 @@ static void write_adaptive(struct sim_cpu *c, u64 at, u32 size, u64 cfg, u64 app
 
 /* SDM 20.6.2.4.2: an adaptive record carries the PEBS_DATA_CFG groups
  * only for counters with their adaptive bit set (EVTSEL[34], resp.
- * FIXED_CTR_CTRL[32+i]); otherwise the basic group alone. */
+ * FIXED_CTR_CTRL[32+4i]); otherwise the basic group alone. */
 static bool wants_groups(const struct sim_cpu *c, u64 applicable)
 {
 	for (unsigned i = 0; i < SIM_MAX_GP; i++)
@@ -177,23 +178,21 @@ static void reload(struct sim_cpu *c, u64 ds, u64 applicable, u8 fmt)
 	}
 }
 
-/* Writes one record of `size` bytes at `at`. The format's record is
- * `real` bytes; an injected size cuts it or pads it with zeros. */
+/* Writes one record of `size` bytes at `at`: built in a scratch buffer,
+ * then stored in one piece (through the machine's memory when one is
+ * attached). An injected size cuts the format's record or pads it with
+ * zeros. */
 #define SCRATCH_BYTES 2048
-static void write_record(struct sim_cpu *c, u64 at, u32 size, u32 real, u8 fmt, u64 cfg,
+static void write_record(struct sim_cpu *c, u64 at, u32 size, u8 fmt, u64 cfg,
 			 u64 applicable, const struct sim_point *pt)
 {
 	static u8 scratch[SCRATCH_BYTES] __attribute__((aligned(8)));
-	bool direct = size == real || real > SCRATCH_BYTES;
-	u64 to = direct ? at : (u64)(uintptr_t)scratch;
-	if (!direct)
-		bp_memset(scratch, 0, sizeof(scratch));
+	bp_memset(scratch, 0, sizeof(scratch));
 	if (fmt >= 4)
-		write_adaptive(c, to, size, cfg, applicable, pt);
+		write_adaptive(c, scratch, size, cfg, applicable, pt);
 	else
-		write_legacy(c, to, fmt, applicable, pt);
-	if (!direct)
-		bp_memcpy((void *)(uintptr_t)at, scratch, MIN(size, (u32)SCRATCH_BYTES));
+		write_legacy(c, scratch, fmt, applicable, pt);
+	sim_mem_write(at, scratch, MIN(size, (u32)SCRATCH_BYTES));
 }
 
 /* Returns true when the record took the index to the interrupt threshold
@@ -224,7 +223,7 @@ bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *
 				(unsigned long long)index, (unsigned long long)base,
 				(unsigned long long)absmax, size);
 	} else {
-		write_record(c, index, size, real, fmt, cfg, applicable, pt);
+		write_record(c, index, size, fmt, cfg, applicable, pt);
 		ds_set(ds, DS_PEBS_INDEX, index + size);
 		c->stats.pebs_records++;
 		c->stats.pebs_bytes += size;

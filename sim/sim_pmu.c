@@ -174,6 +174,28 @@ static int no_such_msr(u32 msr, struct hw_fault *f)
 		      "access to an unimplemented MSR #GPs)", msr, sim.model->name);
 }
 
+/* RDPMC (SDM Vol. 2B, RDPMC): ECX[30] selects the fixed counters, ECX[29:0]
+ * the counter; an index this CPU does not have #GPs. ECX[31], the "fast
+ * read", returns bits 31:0 only, as KVM does (arch/x86/kvm/pmu.c,
+ * kvm_pmu_rdpmc). CR4.PCE and the CPL are the caller's rule: it knows CR4. */
+int sim_pmu_rdpmc(struct sim_cpu *c, u32 ecx, u64 *val, struct hw_fault *f)
+{
+	u32 idx = ecx & (u32)GENMASK(29, 0);
+	bool fixed = ecx & BIT(30), fast = ecx & BIT(31);
+	*val = 0;
+	f->msr = 0;
+	f->write = false;
+	if (!has_pmu())
+		return sim_gp(f, "RDPMC: this CPU has no architectural perfmon");
+	if (fixed ? idx >= c->core->num_fixed : idx >= c->core->num_gp)
+		return sim_gp(f, "RDPMC ECX 0x%x: no %s counter %u on this CPU", ecx,
+			      fixed ? "fixed" : "general-purpose", idx);
+	*val = fixed ? c->r.fixed[idx] : c->r.pmc[idx];
+	if (fast)
+		*val &= GENMASK(31, 0);
+	return 0;
+}
+
 int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f)
 {
 	unsigned i;
@@ -473,7 +495,10 @@ void sim_pmu_raise_pmi(struct sim_cpu *c)
 		else
 			c->r.debugctl &= ~DEBUGCTL_LBR;
 	}
-	sim_apic_pmi(c);
+	if (sim.machine)
+		sim.machine->pmi(sim.machine_ctx, c->index);	/* its APIC's LVT PC */
+	else
+		sim_apic_pmi(c);
 }
 
 /* ---- fault injection ------------------------------------------------------------ */

@@ -1,0 +1,265 @@
+/* The model inside a machine (sim_machine.h): the machine's memory and
+ * APIC replace the model's own, and what the guest really retires drives
+ * the counters. */
+#include "sim_int.h"
+#include "../lib/fmt.h"
+#include "../lib/out.h"
+#include "../lib/str.h"
+
+/* Event codes the machine's retirement feeds: the architectural events
+ * (SDM Vol. 3B Table 20-1: branches, branch misses, LLC references and
+ * misses) and the memory events of Skylake and later cores (Intel's
+ * perfmon: MEM_INST_RETIRED, MEM_TRANS_RETIRED.LOAD_LATENCY,
+ * MEM_LOAD_RETIRED). */
+#define EV_BRANCHES        0xC4
+#define EV_BRANCH_MISSES   0xC5
+#define EV_LLC             0x2E
+#define   UM_LLC_REFERENCE 0x4F
+#define   UM_LLC_MISS      0x41
+#define EV_MEM_INST        0xD0
+#define   UM_ALL_LOADS     0x81
+#define   UM_ALL_STORES    0x82
+#define EV_LOAD_LATENCY    0xCD
+#define   UM_LOAD_LATENCY  0x01
+#define EV_MEM_LOAD        0xD1
+#define   UM_L1_HIT        0x01
+#define   UM_L3_HIT        0x04
+#define   UM_L1_MISS       0x08
+#define   UM_L3_MISS       0x20
+
+/* What the cost model says of each level: load latency in core cycles,
+ * and the SDM's load data-source encoding (Table "Data Source Encoding
+ * for Load Latency Record": 1 L1 hit, 4 L3 hit no snoop, 0xC local DRAM). */
+static const struct level_cost {
+	u64 latency, data_src;
+} level_cost[3] = {
+	[SIM_MACHINE_L1] = { 4, 0x1 },
+	[SIM_MACHINE_LLC] = { 40, 0x4 },
+	[SIM_MACHINE_MEMORY] = { 200, 0xC },
+};
+
+void sim_mem_read(u64 la, void *buf, u32 len)
+{
+	if (sim.machine)
+		sim.machine->read(sim.machine_ctx, la, buf, len);
+	else
+		bp_memcpy(buf, (const void *)(uintptr_t)la, len);
+}
+
+void sim_mem_write(u64 la, const void *buf, u32 len)
+{
+	if (sim.machine)
+		sim.machine->write(sim.machine_ctx, la, buf, len);
+	else
+		bp_memcpy((void *)(uintptr_t)la, buf, len);
+}
+
+/* In a machine, what the model cannot emulate (a PEBS write outside the
+ * buffer, say) is the guest's doing: say so on the machine's console and
+ * go on, as the hardware would, rather than stop the machine. */
+static void report_model_error(const struct hw_fault *f)
+{
+	err_printf("bareperf PMU model, CPU %u: %s\n", sim.cur, f->rule);
+}
+
+int sim_machine_open(const char *spec, uint32_t ncpus, const struct sim_machine_ops *ops,
+		     void *ctx, char *err, size_t errlen)
+{
+	char full[64];
+	if (ncpus < 1 || ncpus > SIM_MAX_CPUS) {
+		bp_snprintf(err, errlen, "the PMU model has 1 to %d CPUs, the machine %u",
+			    SIM_MAX_CPUS, ncpus);
+		return -1;
+	}
+	bp_snprintf(full, sizeof(full), "%s,cpus=%u", spec, ncpus);
+	if (!sim_open(full, err, errlen))
+		return -1;
+	sim.machine = ops;
+	sim.machine_ctx = ctx;
+	hw_set_fault_handler(report_model_error);
+	return 0;
+}
+
+uint32_t sim_machine_cpus(void) { return sim.ncpus; }
+
+static bool select_cpu(uint32_t cpu)
+{
+	if (!sim.open || cpu >= sim.ncpus)
+		return false;
+	sim.cur = cpu;
+	return true;
+}
+
+void sim_machine_cpuid(uint32_t cpu, uint32_t leaf, uint32_t sub, uint32_t out[4])
+{
+	struct cpuid_regs r = { 0 };
+	if (select_cpu(cpu))
+		sim_model_cpuid(sim.model, cpu, leaf, sub, &r);
+	out[0] = r.eax;
+	out[1] = r.ebx;
+	out[2] = r.ecx;
+	out[3] = r.edx;
+}
+
+static bool in_block(u32 msr, u32 first, u32 n) { return msr >= first && msr < first + n; }
+
+bool sim_machine_owns_msr(uint32_t msr)
+{
+	switch (msr) {
+	case MSR_IA32_DEBUGCTL:
+	case MSR_IA32_PERF_CAPABILITIES:
+	case MSR_IA32_FIXED_CTR_CTRL:
+	case MSR_IA32_PERF_GLOBAL_STATUS:
+	case MSR_IA32_PERF_GLOBAL_CTRL:
+	case MSR_IA32_PERF_GLOBAL_STATUS_RESET:
+	case MSR_IA32_PERF_GLOBAL_STATUS_SET:
+	case MSR_IA32_PERF_GLOBAL_INUSE:
+	case MSR_IA32_PEBS_ENABLE:
+	case MSR_PEBS_DATA_CFG:
+	case MSR_PEBS_LD_LAT_THRESHOLD:
+	case MSR_PEBS_FRONTEND:
+	case MSR_IA32_DS_AREA:
+	case MSR_OFFCORE_RSP_0:
+	case MSR_OFFCORE_RSP_1:
+		return true;
+	}
+	return in_block(msr, MSR_IA32_PMC0, SIM_MAX_GP) ||
+	       in_block(msr, MSR_IA32_A_PMC0, SIM_MAX_GP) ||
+	       in_block(msr, MSR_IA32_PERFEVTSEL0, SIM_MAX_GP) ||
+	       in_block(msr, MSR_IA32_FIXED_CTR0, SIM_MAX_FIXED);
+}
+
+static int access_result(int rc, const struct hw_fault *f, char *why, size_t whylen)
+{
+	if (rc && why)
+		bp_strlcpy(why, f->rule, whylen);
+	return rc ? 1 : 0;
+}
+
+int sim_machine_rdmsr(uint32_t cpu, uint32_t msr, uint64_t *val, char *why, size_t whylen)
+{
+	struct hw_fault f = { .msr = msr, .write = false };
+	if (!select_cpu(cpu))
+		return access_result(sim_gp(&f, "no PMU model for CPU %u", cpu), &f, why, whylen);
+	u64 v = 0;
+	int rc = sim_pmu_rdmsr(sim_cur(), msr, &v, &f);
+	*val = v;
+	return access_result(rc, &f, why, whylen);
+}
+
+int sim_machine_wrmsr(uint32_t cpu, uint32_t msr, uint64_t val, char *why, size_t whylen)
+{
+	struct hw_fault f = { .msr = msr, .value = val, .write = true };
+	if (!select_cpu(cpu))
+		return access_result(sim_gp(&f, "no PMU model for CPU %u", cpu), &f, why, whylen);
+	return access_result(sim_pmu_wrmsr(sim_cur(), msr, val, &f), &f, why, whylen);
+}
+
+int sim_machine_rdpmc(uint32_t cpu, uint32_t ecx, uint64_t *val, char *why, size_t whylen)
+{
+	struct hw_fault f = { 0 };
+	if (!select_cpu(cpu))
+		return access_result(sim_gp(&f, "no PMU model for CPU %u", cpu), &f, why, whylen);
+	u64 v = 0;
+	int rc = sim_pmu_rdpmc(sim_cur(), ecx, &v, &f);
+	*val = v;
+	return access_result(rc, &f, why, whylen);
+}
+
+uint64_t sim_machine_misc_enable_bits(uint32_t cpu, uint64_t *mask)
+{
+	*mask = MISC_ENABLE_PERF_MON_AVAILABLE | MISC_ENABLE_BTS_UNAVAILABLE |
+		MISC_ENABLE_PEBS_UNAVAILABLE;
+	return select_cpu(cpu) ? sim_cur()->r.misc_enable & *mask : 0;
+}
+
+static void set_registers(const struct sim_machine_retired *r)
+{
+	struct sim_gprs g = {
+		.rax = r->gpr[0], .rcx = r->gpr[1], .rdx = r->gpr[2], .rbx = r->gpr[3],
+		.rsp = r->gpr[4], .rbp = r->gpr[5], .rsi = r->gpr[6], .rdi = r->gpr[7],
+		.r8 = r->gpr[8], .r9 = r->gpr[9], .r10 = r->gpr[10], .r11 = r->gpr[11],
+		.r12 = r->gpr[12], .r13 = r->gpr[13], .r14 = r->gpr[14], .r15 = r->gpr[15],
+		.rflags = r->rflags,
+	};
+	bp_memcpy(g.xmm, r->xmm, sizeof(g.xmm));
+	sim_set_gprs(&g);
+}
+
+static void retire_events(u8 event, u8 umask, u64 count, const struct sim_machine_retired *r,
+			  int level)
+{
+	if (!count)
+		return;
+	struct sim_occ o = { .event = event, .umask = umask, .count = count, .ip = r->ip,
+			     .next_ip = r->next_ip, .data_addr = r->data_addr };
+	if (level >= 0) {
+		o.latency = level_cost[level].latency;
+		o.data_src = level_cost[level].data_src;
+	}
+	sim_event(&o);
+}
+
+static void retire_memory(const struct sim_machine_retired *r)
+{
+	const u64 *ld = r->loads;
+	int last = ld[SIM_MACHINE_MEMORY] ? SIM_MACHINE_MEMORY :
+		   ld[SIM_MACHINE_LLC] ? SIM_MACHINE_LLC : SIM_MACHINE_L1;
+	retire_events(EV_LLC, UM_LLC_REFERENCE, r->llc_references, r, last);
+	retire_events(EV_LLC, UM_LLC_MISS, r->llc_misses, r, last);
+	retire_events(EV_MEM_INST, UM_ALL_LOADS, ld[0] + ld[1] + ld[2], r, last);
+	retire_events(EV_MEM_INST, UM_ALL_STORES, r->stores, r, -1);
+	for (int lv = SIM_MACHINE_L1; lv <= SIM_MACHINE_MEMORY; lv++)
+		retire_events(EV_LOAD_LATENCY, UM_LOAD_LATENCY, ld[lv], r, lv);
+	retire_events(EV_MEM_LOAD, UM_L1_HIT, ld[SIM_MACHINE_L1], r, SIM_MACHINE_L1);
+	retire_events(EV_MEM_LOAD, UM_L1_MISS, ld[SIM_MACHINE_LLC] + ld[SIM_MACHINE_MEMORY], r, last);
+	retire_events(EV_MEM_LOAD, UM_L3_HIT, ld[SIM_MACHINE_LLC], r, SIM_MACHINE_LLC);
+	retire_events(EV_MEM_LOAD, UM_L3_MISS, ld[SIM_MACHINE_MEMORY], r, SIM_MACHINE_MEMORY);
+}
+
+void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r)
+{
+	if (!select_cpu(cpu) || r->cpl > 3)
+		return;
+	struct sim_cpu *c = sim_cur();
+	c->cpl = r->cpl;
+	c->tsc = r->tsc;
+	if (!sim_any_counting())
+		return;
+	set_registers(r);
+	if (r->instructions) {
+		struct sim_point pt = { .ip = r->ip, .next_ip = r->next_ip };
+		sim_run_at(r->instructions, r->instructions, &pt);
+	}
+	retire_events(EV_BRANCHES, 0, r->branches, r, -1);
+	retire_events(EV_BRANCH_MISSES, 0, r->branch_misses, r, -1);
+	retire_memory(r);
+}
+
+uint64_t sim_machine_distance(uint32_t cpu, uint64_t limit)
+{
+	if (!select_cpu(cpu) || limit == 0)
+		return limit;
+	u64 d = sim_events_until_overflow(limit);
+	return d ? d : 1;
+}
+
+bool sim_machine_active(uint32_t cpu) { return select_cpu(cpu) && sim_any_counting(); }
+
+static bool is_memory_event(u8 event)
+{
+	return event == EV_LLC || event == EV_MEM_INST || event == EV_LOAD_LATENCY ||
+	       event == EV_MEM_LOAD;
+}
+
+bool sim_machine_counts_memory(uint32_t cpu)
+{
+	if (!select_cpu(cpu))
+		return false;
+	const struct sim_cpu *c = sim_cur();
+	for (unsigned i = 0; i < c->core->num_gp; i++)
+		if ((c->r.evtsel[i] & EVTSEL_EN) &&
+		    is_memory_event((u8)(c->r.evtsel[i] & EVTSEL_EVENT_MASK)))
+			return true;
+	return false;
+}
