@@ -45,11 +45,16 @@ EFI_OBJ := $(CORE_SRC:%.c=$(EFIDIR)/obj/%.o) $(BOOT_SRC:%.c=$(EFIDIR)/obj/%.o) \
 	$(BOOT_ASM:%.asm=$(EFIDIR)/obj/%.o) $(CORE_ASM:%.asm=$(EFIDIR)/obj/%.o)
 LIBGCC  := $(shell $(EFI_CC) -print-libgcc-file-name)
 
-.PHONY: all efi host test unit e2e run bench clean deps asan fuzz fuzz-build fuzzers
-all: efi host
+.PHONY: all efi host qemu test unit e2e run bench clean deps asan fuzz fuzz-build fuzzers
+all: efi host qemu
 
 deps:
 	@tools/install-deps
+
+# QEMU 7.2 (Debian's source) with the TCG PMU: build/qemu/qemu-system-x86_64.
+# tools/build-qemu rebuilds only what our QEMU changes touch (qemu/README.md).
+qemu:
+	@tools/build-qemu --quiet
 
 efi: $(BUILD)/bareperf.efi $(BUILD)/tests/hello.efi
 host: $(HOSTDIR)/bareperf
@@ -169,7 +174,7 @@ run: deps
 clean:
 	rm -rf $(BUILD) out
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -path $(BUILD)/qemu -prune -o -path $(BUILD)/kut -prune -o -name '*.d' -type f -print 2>/dev/null)
 
 # Keep test objects: they are intermediate files of the test binaries.
 .SECONDARY: $(TEST_SRC:tests/unit/%.c=$(HOSTDIR)/obj/tests/unit/%.o)
