@@ -56,8 +56,8 @@ deps:
 qemu:
 	@tools/build-qemu --quiet
 
-efi: $(BUILD)/bareperf.efi $(BUILD)/tests/hello.efi
-host: $(HOSTDIR)/bareperf
+efi: $(BUILD)/bareperf.efi $(BUILD)/tests/hello.efi $(BUILD)/tests/pmudiff.efi
+host: $(HOSTDIR)/bareperf $(HOSTDIR)/tests/pmu_diff_host
 
 $(HOSTDIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -122,6 +122,23 @@ $(BUILD)/tests/hello.elf: $(EFIDIR)/obj/tests/efi/hello.o tests/efi/hello.lds
 $(BUILD)/tests/hello.efi: $(BUILD)/tests/hello.elf
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
+
+# The differential sequence on the machine's PMU (tests/efi/pmudiff.c and
+# tests/diff/pmu_diff.c), and the same on the model (pmu_diff_host).
+$(BUILD)/tests/pmudiff.elf: $(EFIDIR)/obj/tests/efi/pmudiff.o $(EFIDIR)/obj/tests/diff/pmu_diff.o tests/efi/hello.lds
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)ld $(filter-out -T linker.ld,$(EFI_LDFLAGS)) -T tests/efi/hello.lds \
+		$(EFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) -o $@ -lefi -lgnuefi $(LIBGCC)
+
+$(BUILD)/tests/pmudiff.efi: $(BUILD)/tests/pmudiff.elf
+	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .reloc -j .bss --target=efi-app-x86_64 --subsystem=10 $< $@
+
+$(HOSTDIR)/tests/pmu_diff_host: tests/diff/pmu_diff_host.c tests/diff/pmu_diff.c $(HOSTDIR)/libcore.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -o $@ $(filter %.c,$^) $(HOSTDIR)/libcore.a $(HOST_LDFLAGS)
 
 # `make test` and `make run` install missing Debian packages first.
 # Host benchmarks (bench/*.c): figures, no assertions. Linked with the
