@@ -187,12 +187,14 @@ static void write_record(struct sim_cpu *c, u64 at, u32 size, u8 fmt, u64 cfg,
 			 u64 applicable, const struct sim_point *pt)
 {
 	static u8 scratch[SCRATCH_BYTES] __attribute__((aligned(8)));
-	bp_memset(scratch, 0, sizeof(scratch));
+	u32 len = MIN(size, (u32)SCRATCH_BYTES);
+	/* Only the record's own bytes: this runs once per PEBS overflow. */
+	bp_memset(scratch, 0, len);
 	if (fmt >= 4)
 		write_adaptive(c, scratch, size, cfg, applicable, pt);
 	else
 		write_legacy(c, scratch, fmt, applicable, pt);
-	sim_mem_write(at, scratch, MIN(size, (u32)SCRATCH_BYTES));
+	sim_mem_write(at, scratch, len);
 }
 
 /* Returns true when the record took the index to the interrupt threshold
