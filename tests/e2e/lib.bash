@@ -10,10 +10,19 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # qemu ARGS...: boots with ARGS, sets $rc, console in $tmp/console, files in $tmp/out
 qemu() {
 	rm -rf "$tmp/out"
-	tools/qemu-run -t "${QEMU_TIMEOUT:-240}" -o "$tmp/out" -- "$@" >"$tmp/console" 2>&1
+	tools/qemu-run ${QEMU_RUN_OPTS:-} -t "${QEMU_TIMEOUT:-240}" -o "$tmp/out" -- "$@" >"$tmp/console" 2>&1
 	rc=$?
 	cat "$tmp/console"
 }
+# qemu_pmu MODEL ARGS...: as qemu, on our QEMU whose TCG PMU models MODEL
+# (the image's real path, --pmu=hw).
+qemu_pmu() {
+	local model=$1
+	shift
+	QEMU_RUN_OPTS="--pmu $model" qemu "$@"
+}
+# count EVENT: the count stat printed for EVENT.
+count() { awk -v ev="$1" '$2 == ev { gsub(",", "", $1); print $1 }' "$tmp/console"; }
 expect_rc() { [ "$rc" -eq "$1" ] || fail "exit status $rc, expected $1"; }
 expect_console() { grep -q -- "$1" "$tmp/console" || fail "console lacks '$1'"; }
 # A --symfs folder for perf: bareperf.elf at its recorded name, and the
