@@ -1,5 +1,9 @@
 #include "efi.h"
 #include "idt.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
+
+#define IDT_GATES 256
 
 struct idt_pointer {
 	u16 limit;
@@ -10,7 +14,10 @@ struct saved_gate {
 	bool saved;
 	struct idt_gate gate;
 };
-static struct saved_gate saved[256];
+static struct saved_gate saved[IDT_GATES];
+static struct idt_gate *bsp_idt;	/* the IDT idt_install put our gates in */
+static struct idt_gate *ap_tables;	/* IDT_GATES per CPU, for AP windows */
+static u32 ap_table_cpus;
 
 static struct idt_gate *idt_base(void)
 {
@@ -49,6 +56,7 @@ void idt_install(u8 vector, void (*entry)(void))
 		.offset_mid = (u16)(target >> 16),
 		.offset_high = (u32)(target >> 32),
 	};
+	bsp_idt = idt_base();
 	if (!saved[vector].saved) {
 		saved[vector].gate = *g;
 		saved[vector].saved = true;
@@ -74,4 +82,66 @@ void msr_probe_init(void)
 		return;
 	msr_probe_old_gp = idt_gate_target(IDT_VECTOR_GP);
 	idt_install(IDT_VECTOR_GP, msr_probe_gp_entry);
+}
+
+/* ---- an AP's window (lib/plat.h) ------------------------------------------
+ * Under OVMF each AP runs MP-services procedures on its own IDT, with
+ * interrupts off (UefiCpuPkg MpInitLib): the BSP's gates are not there. */
+
+int idt_ap_tables_prepare(u32 ncpus)
+{
+	if (ap_tables)
+		return 0;
+	ap_tables = plat_alloc((size_t)ncpus * IDT_GATES * sizeof(struct idt_gate));
+	if (!ap_tables)
+		return -1;
+	ap_table_cpus = ncpus;
+	return 0;
+}
+
+void idt_ap_tables_release(void)
+{
+	plat_free(ap_tables);
+	ap_tables = NULL;
+	ap_table_cpus = 0;
+}
+
+static bool interrupts_on(void)
+{
+	u64 rflags;
+	__asm__ volatile("pushfq; popq %0" : "=r"(rflags));
+	return rflags & (1u << 9);	/* RFLAGS.IF */
+}
+
+void plat_ap_window_begin(struct plat_ap_window *w)
+{
+	struct idt_pointer cur;
+	u32 me = plat_cpu_self();
+	__asm__ volatile("sidt %0" : "=m"(cur));
+	w->idt_base = cur.base;
+	w->idt_limit = cur.limit;
+	w->interrupts_were_on = interrupts_on();
+	w->open = ap_tables && bsp_idt && me < ap_table_cpus;
+	if (!w->open)
+		return;
+	struct idt_gate *t = ap_tables + (size_t)me * IDT_GATES;
+	size_t n = MIN((size_t)IDT_GATES, ((size_t)cur.limit + 1) / sizeof(struct idt_gate));
+	bp_memset(t, 0, IDT_GATES * sizeof(*t));
+	bp_memcpy(t, (const void *)(uintptr_t)cur.base, n * sizeof(*t));
+	for (u32 v = 0; v < IDT_GATES; v++)
+		if (saved[v].saved)
+			t[v] = bsp_idt[v];
+	struct idt_pointer mine = { IDT_GATES * sizeof(*t) - 1, (u64)(uintptr_t)t };
+	__asm__ volatile("lidt %0" : : "m"(mine));
+	__asm__ volatile("sti" ::: "memory");
+}
+
+void plat_ap_window_end(const struct plat_ap_window *w)
+{
+	if (!w->open)
+		return;
+	if (!w->interrupts_were_on)
+		__asm__ volatile("cli" ::: "memory");
+	struct idt_pointer theirs = { w->idt_limit, w->idt_base };
+	__asm__ volatile("lidt %0" : : "m"(theirs));
 }

@@ -21,6 +21,9 @@ struct idt_gate {
  * the old gate is saved and restored by idt_restore() or on exit. */
 void idt_install(u8 vector, void (*entry)(void));
 void idt_restore(u8 vector);
+/* Room for each AP's own IDT during plat_ap_window_begin (BSP only). */
+int idt_ap_tables_prepare(u32 ncpus);
+void idt_ap_tables_release(void);
 u64 idt_gate_target(u8 vector);
 
 /* boot/msr_probe.asm: RDMSR/WRMSR that return 1 instead of faulting,

@@ -5,6 +5,7 @@
  * allocations come from pages the BSP reserved for it. */
 #include "efi.h"
 #include "mp.h"
+#include "idt.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
 
@@ -155,6 +156,12 @@ int plat_aps_start(void (*fn)(void *ctx), void *ctx, const char **why)
 		*why = "CreateEvent failed";
 		return -1;
 	}
+	if (idt_ap_tables_prepare(plat_cpu_count())) {
+		uefi_call_wrapper(BS->CloseEvent, 1, aps_done);
+		aps_done = NULL;
+		*why = "no memory for the APs' interrupt tables";
+		return -1;
+	}
 	aps_job = (struct ap_job){ fn, ctx };
 	EFI_STATUS st = uefi_call_wrapper(mp->StartupAllAPs, 7, mp, ap_trampoline, FALSE, aps_done,
 					  0, &aps_job, NULL);
@@ -171,11 +178,15 @@ void plat_aps_wait(void)
 {
 	if (!aps_done)
 		return;
-	for (u32 waited = 0; waited < MP_WAIT_US; waited += 1000) {
-		if (uefi_call_wrapper(BS->CheckEvent, 1, aps_done) == EFI_SUCCESS)
-			break;
-		uefi_call_wrapper(BS->Stall, 1, 1000);
+	bool back = false;
+	for (u32 waited = 0; waited < MP_WAIT_US && !back; waited += 1000) {
+		back = uefi_call_wrapper(BS->CheckEvent, 1, aps_done) == EFI_SUCCESS;
+		if (!back)
+			uefi_call_wrapper(BS->Stall, 1, 1000);
 	}
+	/* An AP still out may still run on its table: then it is kept. */
+	if (back)
+		idt_ap_tables_release();
 	uefi_call_wrapper(BS->CloseEvent, 1, aps_done);
 	aps_done = NULL;
 }

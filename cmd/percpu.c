@@ -161,10 +161,13 @@ static void sampling_cpu_start(struct percpu_cpu *c) { sampling_start(&c->smp); 
 static void sampling_cpu_stop(struct percpu_cpu *c) { sampling_stop(&c->smp); }
 static void sampling_cpu_tick(struct percpu_cpu *c) { sampling_tick(&c->smp); }
 static void sampling_cpu_teardown(struct percpu_cpu *c) { sampling_teardown(&c->smp); }
+static void sampling_cpu_arm(struct percpu_cpu *c) { pmi_arm(&c->smp.pmi, &c->armed); }
+static void sampling_cpu_disarm(struct percpu_cpu *c) { pmi_disarm(&c->smp.pmi, &c->armed); }
 
 const struct percpu_ops percpu_sampling = {
 	.setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
 	.tick = sampling_cpu_tick, .teardown = sampling_cpu_teardown,
+	.arm = sampling_cpu_arm, .disarm = sampling_cpu_disarm,
 };
 
 /* ---- PMIs ---------------------------------------------------------------- */
@@ -238,6 +241,12 @@ static void percpu_ap_spin(void *ctx)
 		return;		/* not sampled: back to the firmware's idle loop */
 	struct percpu_cpu *c = p->by_number[me];
 	u32 seen = p->tick_seq;
+	bool armed = !p->emulated && c && c->ready && p->ops->arm;
+	struct plat_ap_window w = { .open = false };
+	if (armed) {
+		plat_ap_window_begin(&w);	/* our gates on this AP, interrupts on */
+		p->ops->arm(c);			/* LVT PC again: the wake-up INIT reset it */
+	}
 	while (!p->stop) {
 spin:
 		p->ap_ip[me] = (u64)(uintptr_t)&&spin;
@@ -246,6 +255,10 @@ spin:
 			p->ops->tick(c);	/* its own MSRs, on itself */
 		}
 		__builtin_ia32_pause();
+	}
+	if (armed) {
+		p->ops->disarm(c);
+		plat_ap_window_end(&w);
 	}
 }
 

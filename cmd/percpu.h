@@ -35,6 +35,10 @@ struct percpu_ops {
 	void (*start)(struct percpu_cpu *c);
 	void (*stop)(struct percpu_cpu *c);
 	void (*tick)(struct percpu_cpu *c);	/* the BSP's timer, or the AP's loop */
+	/* On an AP entering / leaving its loop (optional): what its local APIC
+	 * needs again after the firmware's INIT. */
+	void (*arm)(struct percpu_cpu *c);
+	void (*disarm)(struct percpu_cpu *c);
 	void (*teardown)(struct percpu_cpu *c);
 };
 extern const struct percpu_ops percpu_sampling;
@@ -48,6 +52,7 @@ struct percpu_cpu {
 	struct sampling smp;		/* percpu_sampling's */
 	void *user;			/* other ops' state */
 	bool open, ready;
+	struct pmi_armed armed;		/* an AP's LVT PC and SPIV before its loop */
 	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
 	char err[384];			/* why this CPU is not sampled */
 	struct percpu *owner;

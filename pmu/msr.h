@@ -192,6 +192,7 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 #define APIC_TPR                     0x080
 #define APIC_EOI                     0x0B0
 #define APIC_SPIV                    0x0F0
+#define   APIC_SPIV_SW_ENABLE        BIT(8)	/* APIC software enable */
 #define APIC_ICR_LOW                 0x300
 #define APIC_ICR_HIGH                0x310	/* xAPIC only */
 #define APIC_LVT_TIMER               0x320

@@ -20,6 +20,22 @@ void pmi_teardown(struct pmi_ctx *c)
 	apic_write(&c->apic, APIC_LVT_PERFCNT, c->lvt_saved);
 }
 
+void pmi_arm(struct pmi_ctx *c, struct pmi_armed *found)
+{
+	found->spiv = apic_read(&c->apic, APIC_SPIV);
+	found->lvt = apic_read(&c->apic, APIC_LVT_PERFCNT);
+	/* A software-disabled APIC keeps every LVT entry masked (SDM 10.4.7.2). */
+	if (!(found->spiv & APIC_SPIV_SW_ENABLE))
+		apic_write(&c->apic, APIC_SPIV, found->spiv | APIC_SPIV_SW_ENABLE);
+	apic_write(&c->apic, APIC_LVT_PERFCNT, APIC_LVT_DELIVERY_FIXED | c->vector);
+}
+
+void pmi_disarm(struct pmi_ctx *c, const struct pmi_armed *found)
+{
+	apic_write(&c->apic, APIC_LVT_PERFCNT, found->lvt);
+	apic_write(&c->apic, APIC_SPIV, found->spiv);
+}
+
 u32 pmi_callchain(u64 sp, u64 bp, u64 *out, u32 max)
 {
 	u32 n = 0;

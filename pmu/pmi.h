@@ -62,6 +62,17 @@ struct pmi_ctx {
  * is kept for pmi_teardown(). Returns -1 with *why if no APIC is reachable. */
 int pmi_setup(struct pmi_ctx *c, u8 vector, const char **why);
 void pmi_teardown(struct pmi_ctx *c);
+
+/* LVT PC as it was before pmi_arm, and the spurious-vector register. */
+struct pmi_armed {
+	u32 lvt, spiv;
+};
+/* On a CPU whose local APIC was reset since pmi_setup (an AP that the
+ * firmware wakes with INIT, SDM Vol. 3A 10.4.7.3: LVT PC masked, the APIC
+ * software-disabled): programs LVT PC for the PMI again, enabling the
+ * APIC in software if it must, and says what it found. */
+void pmi_arm(struct pmi_ctx *c, struct pmi_armed *found);
+void pmi_disarm(struct pmi_ctx *c, const struct pmi_armed *found);
 /* The handler proper. */
 void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r);
 /* Before each PEBS drain: IA32_DS_AREA still points at our area. If not,

@@ -125,6 +125,8 @@ static void deliver_pmi(X86CPU *cpu)
         return;
     }
     p->pmi_pending = false;
+    qemu_log_mask(CPU_LOG_INT, "tcg-pmu: PMI on CPU %d, IF %d\n", cs->cpu_index,
+                  !!(cpu->env.eflags & IF_MASK));
     locked = qemu_mutex_iothread_locked();
     if (!locked) {
         qemu_mutex_lock_iothread();
