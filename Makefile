@@ -56,7 +56,7 @@ deps:
 qemu:
 	@tools/build-qemu --quiet
 
-efi: $(BUILD)/bareperf.efi $(BUILD)/tests/hello.efi $(BUILD)/tests/pmudiff.efi \
+efi: $(BUILD)/bareperf.efi $(BUILD)/tests/hello.efi $(BUILD)/tests/hello.elf $(BUILD)/tests/pmudiff.efi \
 	$(BUILD)/tests/pmuspeed.efi
 host: $(HOSTDIR)/bareperf $(HOSTDIR)/tests/pmu_diff_host
 
@@ -112,40 +112,24 @@ $(BUILD)/bareperf.efi: $(BUILD)/bareperf.elf
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
 	@echo "bareperf.efi: $$(stat -c %s $@) bytes (text $$(size -A $< | awk '$$1==".text"{print $$2}') bytes)"
 
-# The UEFI application the tests profile (tests/efi/hello.c): same flags,
-# its own ELF with symbols (hello.elf) laid out so file offsets are RVAs.
-$(BUILD)/tests/hello.elf: $(EFIDIR)/obj/tests/efi/hello.o tests/efi/hello.lds
+# The UEFI programs the tests boot (tests/efi/NAME.c): the image's flags,
+# each its own ELF with symbols laid out so file offsets are RVAs
+# (tests/efi/hello.lds; .bss is inside .data there). hello.efi is profiled;
+# pmudiff.efi runs the differential sequence (tests/diff/pmu_diff.c) on
+# the machine's PMU, pmu_diff_host the same on the model; pmuspeed.efi
+# measures what the TCG PMU costs QEMU (tools/bench-qemu-pmu).
+$(BUILD)/tests/%.elf: $(EFIDIR)/obj/tests/efi/%.o tests/efi/hello.lds
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)ld $(filter-out -T linker.ld,$(EFI_LDFLAGS)) -T tests/efi/hello.lds \
-		$(EFI_LIB)/crt0-efi-x86_64.o $< -o $@ -lefi -lgnuefi $(LIBGCC)
+		$(EFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) -o $@ -lefi -lgnuefi $(LIBGCC)
+$(BUILD)/tests/pmudiff.elf: $(EFIDIR)/obj/tests/diff/pmu_diff.o
+# The ELFs are kept: perf reads hello.elf's symbols.
+.PRECIOUS: $(BUILD)/tests/%.elf
 
-$(BUILD)/tests/hello.efi: $(BUILD)/tests/hello.elf
+$(BUILD)/tests/%.efi: $(BUILD)/tests/%.elf
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
-
-# The differential sequence on the machine's PMU (tests/efi/pmudiff.c and
-# tests/diff/pmu_diff.c), and the same on the model (pmu_diff_host).
-$(BUILD)/tests/pmudiff.elf: $(EFIDIR)/obj/tests/efi/pmudiff.o $(EFIDIR)/obj/tests/diff/pmu_diff.o tests/efi/hello.lds
-	@mkdir -p $(dir $@)
-	@echo "  LD      $@"
-	$(Q)ld $(filter-out -T linker.ld,$(EFI_LDFLAGS)) -T tests/efi/hello.lds \
-		$(EFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) -o $@ -lefi -lgnuefi $(LIBGCC)
-
-$(BUILD)/tests/pmudiff.efi: $(BUILD)/tests/pmudiff.elf
-	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
-		-j .rela -j .reloc -j .bss --target=efi-app-x86_64 --subsystem=10 $< $@
-
-# What the TCG PMU costs QEMU, phase by phase (tools/bench-qemu-pmu).
-$(BUILD)/tests/pmuspeed.elf: $(EFIDIR)/obj/tests/efi/pmuspeed.o tests/efi/hello.lds
-	@mkdir -p $(dir $@)
-	@echo "  LD      $@"
-	$(Q)ld $(filter-out -T linker.ld,$(EFI_LDFLAGS)) -T tests/efi/hello.lds \
-		$(EFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) -o $@ -lefi -lgnuefi $(LIBGCC)
-
-$(BUILD)/tests/pmuspeed.efi: $(BUILD)/tests/pmuspeed.elf
-	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
-		-j .rela -j .reloc -j .bss --target=efi-app-x86_64 --subsystem=10 $< $@
 
 $(HOSTDIR)/tests/pmu_diff_host: tests/diff/pmu_diff_host.c tests/diff/pmu_diff.c $(HOSTDIR)/libcore.a
 	@mkdir -p $(dir $@)

@@ -7,30 +7,12 @@
 #include <efi.h>
 #include <efilib.h>
 #include "../diff/pmu_diff.h"
+#include "guest_msr.h"
 
 #define DEBUG_EXIT_PORT 0xF4
 
 static u8 ds_area[4096] __attribute__((aligned(4096)));
 static u8 pebs_buffer[65536] __attribute__((aligned(4096)));
-
-static u64 guest_rdmsr(u32 msr)
-{
-	u32 lo, hi;
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return (u64)hi << 32 | lo;
-}
-
-static void guest_wrmsr(u32 msr, u64 val)
-{
-	__asm__ volatile("wrmsr" : : "c"(msr), "a"((u32)val), "d"((u32)(val >> 32)) : "memory");
-}
-
-static u64 guest_rdpmc(u32 ecx)
-{
-	u32 lo, hi;
-	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
-	return (u64)hi << 32 | lo;
-}
 
 /* Exactly PMU_DIFF_INSNS(n) instructions counted: the enabling WRMSR, n
  * iterations of five, two XORs; the disabling WRMSR is not counted. */

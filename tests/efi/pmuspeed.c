@@ -10,6 +10,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "../../pmu/msr.h"
+#include "guest_msr.h"
 
 #define DEBUG_EXIT_PORT 0xF4
 #define CHUNKS          400
@@ -18,18 +19,6 @@
 
 static u8 ds_area[4096] __attribute__((aligned(4096)));
 static u8 pebs_buffer[1 << 20] __attribute__((aligned(4096)));
-
-static u64 rdmsr(u32 msr)
-{
-	u32 lo, hi;
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return (u64)hi << 32 | lo;
-}
-
-static void wrmsr(u32 msr, u64 val)
-{
-	__asm__ volatile("wrmsr" : : "c"(msr), "a"((u32)val), "d"((u32)(val >> 32)) : "memory");
-}
 
 static bool has_pmu(void)
 {
@@ -58,8 +47,8 @@ static void phase(const CHAR16 *name, bool pmu, int mode)
 {
 	Print(L"pmuspeed start %s\n", name);
 	if (pmu && mode == 1) {
-		wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(0, FIXED_CTRL_OS));
-		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, BIT(GLOBAL_FIXED_SHIFT));
+		guest_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(0, FIXED_CTRL_OS));
+		guest_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, BIT(GLOBAL_FIXED_SHIFT));
 	}
 	if (pmu && mode == 2) {
 		u64 base = (u64)(uintptr_t)pebs_buffer;
@@ -68,11 +57,11 @@ static void phase(const CHAR16 *name, bool pmu, int mode)
 		ds_set(DS_PEBS_ABSOLUTE_MAXIMUM, base + sizeof(pebs_buffer));
 		ds_set(DS_PEBS_INTERRUPT_THRESHOLD, base + sizeof(pebs_buffer));
 		ds_set(DS_PEBS_COUNTER_RESET, (u64)-PEBS_PERIOD & GENMASK(47, 0));
-		wrmsr(MSR_IA32_DS_AREA, (u64)(uintptr_t)ds_area);
-		wrmsr(msr_perfevtsel(0), EVTSEL_EN | EVTSEL_OS | 0xC0);
-		wrmsr(msr_a_pmc(0), (u64)-PEBS_PERIOD & GENMASK(47, 0));
-		wrmsr(MSR_IA32_PEBS_ENABLE, BIT(0));
-		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, BIT(0));
+		guest_wrmsr(MSR_IA32_DS_AREA, (u64)(uintptr_t)ds_area);
+		guest_wrmsr(msr_perfevtsel(0), EVTSEL_EN | EVTSEL_OS | 0xC0);
+		guest_wrmsr(msr_a_pmc(0), (u64)-PEBS_PERIOD & GENMASK(47, 0));
+		guest_wrmsr(MSR_IA32_PEBS_ENABLE, BIT(0));
+		guest_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, BIT(0));
 	}
 	for (int i = 0; i < CHUNKS; i++) {
 		spin(CHUNK_ITERS);
@@ -80,12 +69,12 @@ static void phase(const CHAR16 *name, bool pmu, int mode)
 			pebs_rewind();
 	}
 	if (pmu) {
-		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-		wrmsr(MSR_IA32_PEBS_ENABLE, 0);
-		wrmsr(MSR_IA32_DS_AREA, 0);
-		wrmsr(msr_perfevtsel(0), 0);
-		wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
-		Print(L"pmuspeed counted %s 0x%lx\n", name, rdmsr(msr_fixed_ctr(0)));
+		guest_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+		guest_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+		guest_wrmsr(MSR_IA32_DS_AREA, 0);
+		guest_wrmsr(msr_perfevtsel(0), 0);
+		guest_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+		Print(L"pmuspeed counted %s 0x%lx\n", name, guest_rdmsr(msr_fixed_ctr(0)));
 	}
 	Print(L"pmuspeed end %s\n", name);
 }
