@@ -233,6 +233,16 @@ static void on_pmi_model(u32 cpu, const struct plat_irq_frame *f, void *ctx)
 
 /* ---- the APs' loop ------------------------------------------------------------ */
 
+/* A real AP that takes PMIs counts only inside its loop, where its gates,
+ * LVT PC and interrupts are ours: between two MP-services calls it runs
+ * the firmware's code with interrupts off, and a PMI there would sit in
+ * IRR until the next wake-up INIT discarded it (and the counter, never
+ * preset again, would not overflow again). */
+static bool starts_itself(const struct percpu *p, const struct percpu_cpu *c)
+{
+	return !p->emulated && p->ops->arm && c->cpu != p->bsp;
+}
+
 static void percpu_ap_spin(void *ctx)
 {
 	struct percpu *p = ctx;
@@ -241,11 +251,12 @@ static void percpu_ap_spin(void *ctx)
 		return;		/* not sampled: back to the firmware's idle loop */
 	struct percpu_cpu *c = p->by_number[me];
 	u32 seen = p->tick_seq;
-	bool armed = !p->emulated && c && c->ready && p->ops->arm;
+	bool armed = c && c->ready && starts_itself(p, c);
 	struct plat_ap_window w = { .open = false };
 	if (armed) {
 		plat_ap_window_begin(&w);	/* our gates on this AP, interrupts on */
 		p->ops->arm(c);			/* LVT PC again: the wake-up INIT reset it */
+		p->ops->start(c);
 	}
 	while (!p->stop) {
 spin:
@@ -257,6 +268,7 @@ spin:
 		__builtin_ia32_pause();
 	}
 	if (armed) {
+		p->ops->stop(c);		/* counting stops before LVT PC is put back */
 		p->ops->disarm(c);
 		plat_ap_window_end(&w);
 	}
@@ -354,7 +366,7 @@ void percpu_start(struct percpu *p)
 		p->drive_cpus = true;
 	}
 	for (u32 i = 0; i < p->count; i++)
-		if (p->cpu[i]->ready)
+		if (p->cpu[i]->ready && !starts_itself(p, p->cpu[i]))
 			exec_on(p, p->cpu[i], cpu_start);
 	p->stop = 0;
 	if (ready & ~BIT(plat_cpu_self())) {
@@ -378,7 +390,7 @@ void percpu_stop(struct percpu *p)
 {
 	bring_aps_back(p);
 	for (u32 i = 0; i < p->count; i++)
-		if (p->cpu[i]->ready)
+		if (p->cpu[i]->ready && !starts_itself(p, p->cpu[i]))
 			exec_on(p, p->cpu[i], cpu_stop);
 }
 

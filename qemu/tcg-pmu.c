@@ -403,6 +403,10 @@ int tcg_pmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
         return TCG_PMU_MSR_NOT_MINE;
     }
     settle(cpu, true, true);
+    if (msr == 0x38F) {     /* IA32_PERF_GLOBAL_CTRL: when each CPU counts */
+        qemu_log_mask(CPU_LOG_INT, "tcg-pmu: CPU %d GLOBAL_CTRL 0x%" PRIx64 "\n",
+                      cs->cpu_index, val);
+    }
     gp = sim_machine_wrmsr(cs->cpu_index, msr, val, why, sizeof(why));
     deliver_pmi(cpu);   /* e.g. GLOBAL_STATUS_SET needs none, a reload may */
     recut_slice(cs, p);
@@ -591,4 +595,16 @@ void tcg_pmu_gen_mem(TCGv addr, bool store)
     if (pmu_tracking_memory) {
         gen_helper_tcg_pmu_mem(cpu_env, addr, tcg_constant_i32(store));
     }
+}
+
+/* Under icount every vCPU runs in turn on one thread; QEMU's PAUSE ends
+ * the vCPU's turn, so an AP spinning in a PAUSE loop while it samples
+ * would retire a handful of instructions per turn. Hardware gives nothing
+ * away on PAUSE: while a counter counts, the vCPU keeps its turn (which
+ * icount's deadlines, the round-robin kick among them, still end). */
+bool tcg_pmu_pause_keeps_turn(CPUX86State *env)
+{
+    CPUState *cs = env_cpu(env);
+
+    return pmu_of(cs) && sim_machine_active(cs->cpu_index);
 }
