@@ -25,3 +25,9 @@ expect_rc 0
 sum=$(awk '$1 ~ /^CPU[0-9]/ && $3 == "instructions" { gsub(",", "", $2); s += $2 } END { print s }' "$tmp/console")
 echo "total $total, per-CPU sum $sum"
 [ -n "$total" ] && [ "$sum" = "$total" ] || fail "per-CPU counts sum to $sum, the total is $total"
+# The firmware still needs the APs while they sample (CpuDxe syncs MTRRs to
+# them as drivers connect): -a --connect-all must finish, every CPU sampled.
+qemu record -a -c 100003 --connect-all
+expect_rc 0
+min=$(per_cpu_samples)
+[ "$min" -ge 500 ] || fail "--connect-all: a CPU has only $min samples"
