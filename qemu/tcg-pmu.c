@@ -403,7 +403,7 @@ int tcg_pmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
         return TCG_PMU_MSR_NOT_MINE;
     }
     settle(cpu, true, true);
-    if (msr == 0x38F) {     /* IA32_PERF_GLOBAL_CTRL: when each CPU counts */
+    if (msr == MSR_CORE_PERF_GLOBAL_CTRL) {     /* when each CPU counts */
         qemu_log_mask(CPU_LOG_INT, "tcg-pmu: CPU %d GLOBAL_CTRL 0x%" PRIx64 "\n",
                       cs->cpu_index, val);
     }

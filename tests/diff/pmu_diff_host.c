@@ -6,6 +6,7 @@
 #include <string.h>
 #include "pmu_diff.h"
 #include "../../sim/sim_machine.h"
+#include "../../pmu/msr.h"
 
 static void host_read(void *ctx, uint64_t la, void *buf, uint32_t len)
 {
@@ -27,14 +28,19 @@ static void fail(const char *what, uint32_t msr, const char *why)
 	exit(1);
 }
 
-static u64 host_rdmsr(u32 msr)
+typedef int (*read_fn)(uint32_t cpu, uint32_t what, uint64_t *val, char *why, size_t whylen);
+
+/* A read that must not #GP: the sequence only does what every part allows. */
+static u64 checked_read(read_fn read, const char *name, u32 what)
 {
 	char why[192];
 	uint64_t v;
-	if (sim_machine_rdmsr(0, msr, &v, why, sizeof(why)))
-		fail("RDMSR", msr, why);
+	if (read(0, what, &v, why, sizeof(why)))
+		fail(name, what, why);
 	return v;
 }
+
+static u64 host_rdmsr(u32 msr) { return checked_read(sim_machine_rdmsr, "RDMSR", msr); }
 
 static void host_wrmsr(u32 msr, u64 val)
 {
@@ -43,14 +49,7 @@ static void host_wrmsr(u32 msr, u64 val)
 		fail("WRMSR", msr, why);
 }
 
-static u64 host_rdpmc(u32 ecx)
-{
-	char why[192];
-	uint64_t v;
-	if (sim_machine_rdpmc(0, ecx, &v, why, sizeof(why)))
-		fail("RDPMC", ecx, why);
-	return v;
-}
+static u64 host_rdpmc(u32 ecx) { return checked_read(sim_machine_rdpmc, "RDPMC", ecx); }
 
 static void retire(u64 instructions, u64 branches)
 {
@@ -62,14 +61,14 @@ static void retire(u64 instructions, u64 branches)
  * enabling WRMSR, per iteration four then the branch, the two XORs. */
 static void host_measure(u64 ctrl, u64 n)
 {
-	host_wrmsr(0x38F, ctrl);	/* IA32_PERF_GLOBAL_CTRL */
+	host_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl);
 	retire(1, 0);
 	for (u64 i = 0; i < n; i++) {
 		retire(4, 0);
 		retire(1, 1);
 	}
 	retire(2, 0);
-	host_wrmsr(0x38F, 0);
+	host_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 }
 
 static void host_emit(const char *name, u64 value)

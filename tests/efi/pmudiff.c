@@ -8,6 +8,7 @@
 #include <efilib.h>
 #include "../diff/pmu_diff.h"
 #include "guest_msr.h"
+#include "../../pmu/msr.h"
 
 #define DEBUG_EXIT_PORT 0xF4
 
@@ -25,7 +26,7 @@ static void guest_measure(u64 ctrl, u64 n)
 			 "xor %%eax, %%eax\n\txor %%edx, %%edx\n\t"
 			 "wrmsr"
 			 : "+a"(lo), "+d"(hi), "+r"(left)
-			 : "c"(0x38F)	/* IA32_PERF_GLOBAL_CTRL */
+			 : "c"(MSR_IA32_PERF_GLOBAL_CTRL)
 			 : "memory", "cc");
 }
 
