@@ -1,6 +1,7 @@
 /* Leaving the image: undo everything we changed (LIFO), tell QEMU the
  * status when asked to, and return an EFI status to the firmware. */
 #include "efi.h"
+#include "mp.h"
 #include "../cmd/cli.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
@@ -47,6 +48,7 @@ static EFI_STATUS efi_status_of(int status)
 void boot_exit(int status)
 {
 	boot_run_undo();
+	mp_release();
 	console_save_transcript();
 	if (qemu_exit)	/* QEMU exits with (status << 1) | 1 */
 		outb(QEMU_DEBUG_EXIT_PORT, (u8)status);

@@ -113,18 +113,30 @@ static bool interrupts_on(void)
 	return rflags & (1u << 9);	/* RFLAGS.IF */
 }
 
-void plat_ap_window_begin(struct plat_ap_window *w)
+static struct idt_gate *table_of(u32 cpu)
+{
+	return ap_tables && cpu < ap_table_cpus ? ap_tables + (size_t)cpu * IDT_GATES : NULL;
+}
+
+/* The IDT this AP runs on now is its copy with our gates. */
+static bool gates_ours(void)
 {
 	struct idt_pointer cur;
-	u32 me = plat_cpu_self();
 	__asm__ volatile("sidt %0" : "=m"(cur));
-	w->idt_base = cur.base;
-	w->idt_limit = cur.limit;
-	w->interrupts_were_on = interrupts_on();
-	w->open = ap_tables && bsp_idt && me < ap_table_cpus;
-	if (!w->open)
+	struct idt_gate *t = table_of(plat_cpu_self());
+	return t && cur.base == (u64)(uintptr_t)t;
+}
+
+void idt_ap_enter(struct idt_ap_saved *s)
+{
+	struct idt_pointer cur;
+	__asm__ volatile("sidt %0" : "=m"(cur));
+	s->base = cur.base;
+	s->limit = cur.limit;
+	struct idt_gate *t = table_of(plat_cpu_self());
+	s->ours = t && bsp_idt && cur.base != (u64)(uintptr_t)t;
+	if (!s->ours)
 		return;
-	struct idt_gate *t = ap_tables + (size_t)me * IDT_GATES;
 	size_t n = MIN((size_t)IDT_GATES, ((size_t)cur.limit + 1) / sizeof(struct idt_gate));
 	bp_memset(t, 0, IDT_GATES * sizeof(*t));
 	bp_memcpy(t, (const void *)(uintptr_t)cur.base, n * sizeof(*t));
@@ -133,15 +145,26 @@ void plat_ap_window_begin(struct plat_ap_window *w)
 			t[v] = bsp_idt[v];
 	struct idt_pointer mine = { IDT_GATES * sizeof(*t) - 1, (u64)(uintptr_t)t };
 	__asm__ volatile("lidt %0" : : "m"(mine));
-	__asm__ volatile("sti" ::: "memory");
+}
+
+void idt_ap_leave(const struct idt_ap_saved *s)
+{
+	if (!s->ours)
+		return;
+	struct idt_pointer theirs = { s->limit, s->base };
+	__asm__ volatile("lidt %0" : : "m"(theirs));
+}
+
+void plat_ap_window_begin(struct plat_ap_window *w)
+{
+	w->interrupts_were_on = interrupts_on();
+	w->open = gates_ours();
+	if (w->open)
+		__asm__ volatile("sti" ::: "memory");
 }
 
 void plat_ap_window_end(const struct plat_ap_window *w)
 {
-	if (!w->open)
-		return;
-	if (!w->interrupts_were_on)
+	if (w->open && !w->interrupts_were_on)
 		__asm__ volatile("cli" ::: "memory");
-	struct idt_pointer theirs = { w->idt_limit, w->idt_base };
-	__asm__ volatile("lidt %0" : : "m"(theirs));
 }

@@ -21,9 +21,22 @@ struct idt_gate {
  * the old gate is saved and restored by idt_restore() or on exit. */
 void idt_install(u8 vector, void (*entry)(void));
 void idt_restore(u8 vector);
-/* Room for each AP's own IDT during plat_ap_window_begin (BSP only). */
+/* Room for each AP's own IDT (BSP only). */
 int idt_ap_tables_prepare(u32 ncpus);
 void idt_ap_tables_release(void);
+/* On an AP, around a whole MP-services procedure: the gates bareperf
+ * installed on the BSP (PMI, #GP probe), in an IDT of this AP's own (a
+ * copy of the one it has). MpInitLib gives each AP its own IDT, so
+ * without this an MSR probe's #GP there would reach the firmware's
+ * exception handler, which dumps the CPU state and halts the AP. _leave
+ * puts the firmware's IDT back. */
+struct idt_ap_saved {
+	u64 base;
+	u16 limit;
+	bool ours;	/* enter loaded our copy */
+};
+void idt_ap_enter(struct idt_ap_saved *s);
+void idt_ap_leave(const struct idt_ap_saved *s);
 u64 idt_gate_target(u8 vector);
 
 /* boot/msr_probe.asm: RDMSR/WRMSR that return 1 instead of faulting,

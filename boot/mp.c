@@ -78,8 +78,11 @@ void *mp_arena_alloc(size_t size, size_t align, bool *from_arena)
 	size_t at = (a->used + align - 1) & ~(align - 1);
 	if (!a->base || at + size > a->size)
 		return NULL;
+	/* Already zero: plat_cpu_reserve's pages were zeroed on the BSP, and
+	 * an arena is handed out once (used only grows). Zeroing them again
+	 * here, a byte at a time on the AP, cost that AP's setup 21 million
+	 * instructions for the sample ring alone. */
 	a->used = at + size;
-	bp_memset(a->base + at, 0, size);
 	return a->base + at;
 }
 
@@ -99,11 +102,70 @@ struct ap_job {
 	void *ctx;
 };
 
+/* Set when an AP may still run on its interrupt table or stack: they are
+ * then never freed. */
+static bool tables_in_use;
+
+/* Each AP's procedure runs on a stack of ours: MP services give an AP
+ * PcdCpuApStackSize bytes (32 KiB by default in UefiCpuPkg.dec), and
+ * parsing and scheduling events on the AP nest frames of 6-7 KiB each
+ * (schedule, add_events); an AP that overflows its stack silently
+ * overwrites the firmware's memory below it. */
+#define AP_STACK_BYTES (128 * 1024)
+static u8 *ap_stacks;
+static u32 ap_stack_cpus;
+
+void ap_call_on_stack(void (*fn)(void *ctx), void *ctx, void *stack_top);
+
+static int ap_stacks_prepare(u32 ncpus)
+{
+	if (ap_stacks)
+		return 0;
+	ap_stacks = plat_alloc_pages((size_t)ncpus * AP_STACK_BYTES / 4096);
+	if (!ap_stacks)
+		return -1;
+	ap_stack_cpus = ncpus;
+	return 0;
+}
+
+static void ap_stacks_release(void)
+{
+	plat_free_pages(ap_stacks, (size_t)ap_stack_cpus * AP_STACK_BYTES / 4096);
+	ap_stacks = NULL;
+	ap_stack_cpus = 0;
+}
+
+/* The interrupt tables and stacks the APs' procedures run on (BSP only). */
+static int ap_room_prepare(const char **why)
+{
+	u32 n = plat_cpu_count();
+	if (idt_ap_tables_prepare(n) || ap_stacks_prepare(n)) {
+		*why = "no memory for the APs' interrupt tables and stacks";
+		return -1;
+	}
+	return 0;
+}
+
+void mp_release(void)
+{
+	if (tables_in_use)
+		return;
+	idt_ap_tables_release();
+	ap_stacks_release();
+}
+
 /* MP services call the procedure with the UEFI (Microsoft) convention. */
 static VOID EFIAPI ap_trampoline(VOID *arg)
 {
 	struct ap_job *j = arg;
-	j->fn(j->ctx);
+	struct idt_ap_saved idt;
+	u32 me = plat_cpu_self();
+	idt_ap_enter(&idt);
+	if (ap_stacks && me < ap_stack_cpus)
+		ap_call_on_stack(j->fn, j->ctx, ap_stacks + (size_t)(me + 1) * AP_STACK_BYTES);
+	else
+		j->fn(j->ctx);
+	idt_ap_leave(&idt);
 }
 
 static const char *mp_why(EFI_STATUS st)
@@ -130,10 +192,14 @@ int plat_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
 		*why = mp ? "CPU number too high" : "the firmware has no MP services";
 		return -1;
 	}
+	if (ap_room_prepare(why))
+		return -1;
 	arena_cpu = (int)cpu;
 	EFI_STATUS st = uefi_call_wrapper(mp->StartupThisAP, 7, mp, ap_trampoline, cpu, NULL,
 					  MP_WAIT_US, &job, NULL);
 	arena_cpu = -1;
+	if (st == EFI_TIMEOUT)
+		tables_in_use = true;	/* the AP may still run on its table */
 	if (st != EFI_SUCCESS) {
 		*why = mp_why(st);
 		return -1;
@@ -156,10 +222,9 @@ int plat_aps_start(void (*fn)(void *ctx), void *ctx, const char **why)
 		*why = "CreateEvent failed";
 		return -1;
 	}
-	if (idt_ap_tables_prepare(plat_cpu_count())) {
+	if (ap_room_prepare(why)) {
 		uefi_call_wrapper(BS->CloseEvent, 1, aps_done);
 		aps_done = NULL;
-		*why = "no memory for the APs' interrupt tables";
 		return -1;
 	}
 	aps_job = (struct ap_job){ fn, ctx };
@@ -184,9 +249,12 @@ void plat_aps_wait(void)
 		if (!back)
 			uefi_call_wrapper(BS->Stall, 1, 1000);
 	}
-	/* An AP still out may still run on its table: then it is kept. */
+	/* An AP still out may still run on its table and stack: then they
+	 * are kept. */
 	if (back)
-		idt_ap_tables_release();
+		mp_release();
+	else
+		tables_in_use = true;
 	uefi_call_wrapper(BS->CloseEvent, 1, aps_done);
 	aps_done = NULL;
 }

@@ -33,5 +33,8 @@ EFI_MP_SERVICES_PROTOCOL *mp_services(void);
  * such code runs now (then the result, possibly NULL, is the answer). */
 void *mp_arena_alloc(size_t size, size_t align, bool *from_arena);
 bool mp_in_arena(const void *p);
+/* On leaving the image: frees the APs' interrupt tables unless an AP that
+ * never came back may still run on one. */
+void mp_release(void);
 
 #endif

@@ -21,6 +21,7 @@ int backend_select(const struct global_opts *g)
 {
 	const char *spec = g->pmu ? g->pmu : "hw";
 
+	hw_fault_home(plat_cpu_self());	/* faults elsewhere are kept for it */
 	if (bp_strcmp(spec, "hw") == 0) {
 		hw_select(plat_hw_ops());
 		return EXIT_OK;

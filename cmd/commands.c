@@ -9,6 +9,7 @@ extern const struct command cmd_list;
 extern const struct command cmd_sched;
 extern const struct command cmd_selftest;
 extern const struct command cmd_bench;
+extern const struct command cmd_msr;
 
 const struct command *const commands[] = {
 	&cmd_info,
@@ -19,5 +20,6 @@ const struct command *const commands[] = {
 	&cmd_sched,
 	&cmd_selftest,
 	&cmd_bench,
+	&cmd_msr,
 };
 const size_t command_count = ARRAY_SIZE(commands);

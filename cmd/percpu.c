@@ -71,18 +71,56 @@ int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
 
 /* ---- running code for a CPU ------------------------------------------------ */
 
-/* On that CPU (real PMU) or with its model CPU selected (emulated). */
+/* A fatal MSR fault an AP kept (pmu/hw.h: it may not print there), into
+ * c->err. The emulated PMU runs every CPU's code on the BSP. */
+static bool took_fault(struct percpu *p, struct percpu_cpu *c)
+{
+	struct hw_fault f;
+	u32 more;
+	char what[300];
+	if (p->emulated || c->cpu == p->bsp || !hw_fault_take(c->cpu, &f, &more))
+		return false;
+	hw_fault_describe(&f, what, sizeof(what));
+	if (more)
+		bp_snprintf(c->err, sizeof(c->err), "%s (and %u more faults)", what, more);
+	else
+		bp_snprintf(c->err, sizeof(c->err), "%s", what);
+	return true;
+}
+
+static void report_fault(struct percpu *p, struct percpu_cpu *c, const char *when)
+{
+	if (took_fault(p, c))
+		err_printf("bareperf %s: CPU %u: %s, %s\n", p->cmd, c->cpu, c->err, when);
+}
+
+int percpu_exec(bool emulated, u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
+{
+	if (emulated) {
+		sim_drive_run_as(cpu, fn, ctx);
+		return 0;
+	}
+	return plat_run_on(cpu, fn, ctx, why);
+}
+
+/* On that CPU (real PMU) or with its model CPU selected (emulated).
+ * -1 with c->err when it could not run there, or faulted there. */
 static int exec_on(struct percpu *p, struct percpu_cpu *c, void (*fn)(void *ctx))
 {
 	const char *why;
-	if (p->emulated) {
-		sim_drive_run_as(c->cpu, fn, c);
-		return 0;
-	}
-	if (plat_run_on(c->cpu, fn, c, &why) == 0)
-		return 0;
+	if (percpu_exec(p->emulated, c->cpu, fn, c, &why) == 0)
+		return took_fault(p, c) ? -1 : 0;
 	bp_snprintf(c->err, sizeof(c->err), "cannot run code there: %s", why);
 	return -1;
+}
+
+/* exec_on for a step that has no error path of its own: a fault there is
+ * reported as it happens. */
+static void exec_reporting(struct percpu *p, struct percpu_cpu *c, void (*fn)(void *ctx),
+			   const char *when)
+{
+	if (exec_on(p, c, fn) && c->err[0])
+		err_printf("bareperf %s: CPU %u: %s, %s\n", p->cmd, c->cpu, c->err, when);
 }
 
 static u32 initial_apic_id(void)
@@ -322,6 +360,7 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 	bp_memset(p, 0, sizeof(*p));
 	p->emulated = backend_is_emulated();
 	p->events = events;
+	p->cmd = cmd;
 	p->force = force;
 	p->so = *so;
 	p->ops = ops;
@@ -336,10 +375,13 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 	u32 ready = 0;
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
-		if (exec_on(p, c, cpu_setup) == 0 && c->ready)
+		if (exec_on(p, c, cpu_setup) == 0 && c->ready) {
 			ready++;
-		else
-			err_printf("bareperf %s: CPU %u: %s; not sampled\n", cmd, c->cpu, c->err);
+			continue;
+		}
+		err_printf("bareperf %s: CPU %u: %s; not sampled\n", cmd, c->cpu, c->err);
+		if (c->open)	/* a fault midway: give back what it took */
+			exec_reporting(p, c, cpu_close, "while giving its PMU back");
 	}
 	if (!ready) {
 		percpu_close(p);
@@ -367,7 +409,7 @@ void percpu_start(struct percpu *p)
 	}
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->ready && !starts_itself(p, p->cpu[i]))
-			exec_on(p, p->cpu[i], cpu_start);
+			exec_reporting(p, p->cpu[i], cpu_start, "while starting");
 	p->stop = 0;
 	if (ready & ~BIT(plat_cpu_self())) {
 		if (plat_aps_start(percpu_ap_spin, p, &why) == 0)
@@ -381,9 +423,12 @@ void percpu_start(struct percpu *p)
 static void bring_aps_back(struct percpu *p)
 {
 	p->stop = 1;
-	if (p->aps_running)
-		plat_aps_wait();
+	if (!p->aps_running)
+		return;
+	plat_aps_wait();
 	p->aps_running = false;
+	for (u32 i = 0; i < p->count; i++)
+		report_fault(p, p->cpu[i], "while sampling");
 }
 
 void percpu_stop(struct percpu *p)
@@ -391,7 +436,7 @@ void percpu_stop(struct percpu *p)
 	bring_aps_back(p);
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->ready && !starts_itself(p, p->cpu[i]))
-			exec_on(p, p->cpu[i], cpu_stop);
+			exec_reporting(p, p->cpu[i], cpu_stop, "while stopping");
 }
 
 void percpu_close(struct percpu *p)
@@ -401,7 +446,7 @@ void percpu_close(struct percpu *p)
 	p->closed = true;
 	bring_aps_back(p);
 	for (u32 i = 0; i < p->count; i++)
-		exec_on(p, p->cpu[i], cpu_close);
+		exec_reporting(p, p->cpu[i], cpu_close, "while giving its PMU back");
 	if (p->drive_cpus)
 		sim_drive_set_cpus(0, NULL, NULL, NULL);
 	if (p->pmi_installed)

@@ -54,7 +54,7 @@ struct percpu_cpu {
 	bool open, ready;
 	struct pmi_armed armed;		/* an AP's LVT PC and SPIV before its loop */
 	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
-	char err[384];			/* why this CPU is not sampled */
+	char err[384];			/* why this CPU is not sampled, or its #GP */
 	struct percpu *owner;
 };
 
@@ -65,6 +65,7 @@ struct percpu {
 	bool emulated;
 	u32 bsp;			/* the CPU the command runs on */
 	const char *events;
+	const char *cmd;		/* names the command in messages */
 	bool force;
 	struct sampling_opts so;
 	const struct percpu_ops *ops;
@@ -82,6 +83,10 @@ int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask);
 /* "0,2-3" into a CPU mask; each number below ncpus. Returns 0 or -1 with
  * err. */
 int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen);
+
+/* Runs fn(ctx) on cpu (plat_run_on), or with its model CPU selected when
+ * the PMU is emulated. 0, or -1 with *why. */
+int percpu_exec(bool emulated, u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why);
 
 /* Opens the PMU of every CPU of mask (the BSP among them or not), parses
  * events with each CPU's own table and runs ops->setup there (sampling

@@ -181,14 +181,12 @@ void plat_cpu_release(u32 cpu);
  * returned. fn must not call firmware services. 0, or -1 with *why. */
 int plat_aps_start(void (*fn)(void *ctx), void *ctx, const char **why);
 void plat_aps_wait(void);
-/* On an AP, inside plat_aps_start's fn: for a sampling window, the gates
- * bareperf installed on the BSP (PMI, #GP probe) in an IDT of this AP's
- * own (a copy of the one it has), and interrupts on: MP services run the
- * procedure with interrupts off, on the AP's own IDT. _end puts back the
- * IDT and the interrupt flag it found. */
+/* On an AP, inside plat_aps_start's fn: interrupts on for a sampling
+ * window. MP services run the procedure with interrupts off; every AP
+ * procedure runs on an IDT of the AP's own that holds the gates bareperf
+ * installed on the BSP (PMI, #GP probe), so the window opens only where
+ * those are in place. _end puts back the interrupt flag it found. */
 struct plat_ap_window {
-	u64 idt_base;
-	u16 idt_limit;
 	bool interrupts_were_on;
 	bool open;
 };

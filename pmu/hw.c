@@ -1,4 +1,5 @@
 #include "hw.h"
+#include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 
@@ -9,13 +10,13 @@ static hw_fault_handler fault_handler;
 void hw_select(const struct hw_ops *ops) { current_ops = ops; }
 const struct hw_ops *hw_current(void) { return current_ops; }
 
+void hw_fault_describe(const struct hw_fault *f, char *buf, size_t len);
+
 static void default_fault(const struct hw_fault *f)
 {
-	if (f->write)
-		err_printf("bareperf: #GP: WRMSR 0x%x <- 0x%llx: %s\n", f->msr,
-			   (unsigned long long)f->value, f->rule);
-	else
-		err_printf("bareperf: #GP: RDMSR 0x%x: %s\n", f->msr, f->rule);
+	char what[300];
+	hw_fault_describe(f, what, sizeof(what));
+	err_printf("bareperf: %s\n", what);
 	plat_abort("MSR access fault");
 }
 
@@ -26,8 +27,63 @@ hw_fault_handler hw_set_fault_handler(hw_fault_handler h)
 	return old;
 }
 
+/* ---- faults on other CPUs --------------------------------------------------
+ * Code on an AP runs under MP services, where it may not call firmware
+ * services (PI spec, EFI_MP_SERVICES_PROTOCOL): it can neither print nor
+ * end the program. Its fatal faults are kept, the first per CPU, and the
+ * CPU that runs the command reports them (hw_fault_take). */
+static u32 home_cpu;
+static bool home_defers;
+static struct {
+	volatile bool kept;
+	u32 more;		/* faults after the first */
+	struct hw_fault fault;
+} deferred[HW_FAULT_CPUS];
+
+void hw_fault_home(u32 cpu) { home_cpu = cpu; }
+void hw_fault_defer(bool on) { home_defers = on; }
+
+static bool defer_fault(const struct hw_fault *f)
+{
+	u32 me = plat_cpu_self();
+	if (me == home_cpu && !home_defers)
+		return false;
+	if (me >= HW_FAULT_CPUS)
+		return true;	/* nowhere to keep it; the access still failed */
+	if (deferred[me].kept)
+		deferred[me].more++;
+	else {
+		deferred[me].fault = *f;
+		deferred[me].kept = true;
+	}
+	return true;
+}
+
+bool hw_fault_take(u32 cpu, struct hw_fault *out, u32 *more)
+{
+	if (cpu >= HW_FAULT_CPUS || !deferred[cpu].kept)
+		return false;
+	*out = deferred[cpu].fault;
+	if (more)
+		*more = deferred[cpu].more;
+	deferred[cpu].kept = false;
+	deferred[cpu].more = 0;
+	return true;
+}
+
+void hw_fault_describe(const struct hw_fault *f, char *buf, size_t len)
+{
+	if (f->write)
+		bp_snprintf(buf, len, "#GP: WRMSR 0x%x <- 0x%llx: %s", f->msr,
+			    (unsigned long long)f->value, f->rule);
+	else
+		bp_snprintf(buf, len, "#GP: RDMSR 0x%x: %s", f->msr, f->rule);
+}
+
 static void raise_fault(const struct hw_fault *f)
 {
+	if (defer_fault(f))
+		return;
 	(fault_handler ? fault_handler : default_fault)(f);
 }
 

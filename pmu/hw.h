@@ -54,6 +54,17 @@ typedef void (*hw_fault_handler)(const struct hw_fault *fault);
  * NULL restores the default. Returns the previous handler. */
 hw_fault_handler hw_set_fault_handler(hw_fault_handler h);
 
+/* Fatal faults where they cannot be reported: on any CPU but the home
+ * one (the BSP, which runs the command), and on the home CPU too while
+ * deferral is on. The access fails (a read gives 0), the first fault per
+ * CPU is kept, and hw_fault_take() hands it over (true) with the count of
+ * later ones. hw_fault_describe() words a fault as "#GP: RDMSR 0x...". */
+#define HW_FAULT_CPUS 64
+void hw_fault_home(u32 cpu);
+void hw_fault_defer(bool on);
+bool hw_fault_take(u32 cpu, struct hw_fault *out, u32 *more);
+void hw_fault_describe(const struct hw_fault *f, char *buf, size_t len);
+
 /* Access counters, for "MSR accesses per PMI" figures on any backend. */
 struct hw_stats {
 	u64 rdmsr, wrmsr, cpuid, mmio_read, mmio_write;
