@@ -137,6 +137,32 @@ static int check_pebs_possible(struct sampling *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* A fixed period the counter it got cannot hold: without full-width
+ * writes (IA32_PERF_CAPABILITIES.FW_WRITE[13]) a GP counter is written
+ * through IA32_PMCx, whose bit 31 the CPU sign-extends (SDM 20.2.5,
+ * "Full-Width Writes to Performance Counter Registers"), so a preset of
+ * more than 2^31 events never overflows where it should. */
+static int check_periods(const struct sampling *s, char *err, size_t errlen)
+{
+	if (s->freq)
+		return 0;	/* -F: periods are clamped as they adapt */
+	for (int i = 0; i < s->n; i++) {
+		int counter = pmu_counter_of(s->pmu, s->id[i]);
+		u64 max = counter_max_period(&s->pmu->caps, counter);
+		if (s->period[i] <= max)
+			continue;
+		bool legacy = !counter_is_fixed(counter) && !s->pmu->caps.full_width_write;
+		bp_snprintf(err, errlen, "-c %llu: %s: a %s counter takes periods up to %llu%s",
+			    (unsigned long long)s->period[i], s->ev[i].name,
+			    counter_is_fixed(counter) ? "fixed" : "general-purpose",
+			    (unsigned long long)max,
+			    legacy ? " on this CPU (no full-width counter writes: "
+				     "IA32_PERF_CAPABILITIES bit 13 is clear)" : "");
+		return -1;
+	}
+	return 0;
+}
+
 int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *ev, int n,
 		   const struct sampling_opts *o, char *err, size_t errlen)
 {
@@ -155,7 +181,7 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 		bp_snprintf(err, errlen, "cannot allocate the sample ring");
 		return -1;
 	}
-	if (add_events(s, o, err, errlen))
+	if (add_events(s, o, err, errlen) || check_periods(s, err, errlen))
 		goto fail;
 	pmu_commit_schedule(pmu);
 	s->pmi = (struct pmi_ctx){ .pmu = pmu, .ring = &s->ring, .cpu = o->cpu,

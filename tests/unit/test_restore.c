@@ -165,6 +165,16 @@ static void test_record_errors(void **state)
 	FAILS("record -e cycles:pp soak", EXIT_USAGE, "no PEBS support");
 	FAILS("record -o /proc/bareperf/r.data soak -n 10000", EXIT_FAILURE_STATUS,
 	      "cannot create");
+	/* A GP counter written through IA32_PMCx (nhm: no full-width writes)
+	 * holds periods up to 2^31 (SDM 20.2.5; Linux raises x86_pmu.max_period
+	 * past 2^31 only with PERF_CAP_FW_WRITE, arch/x86/events/intel/core.c);
+	 * icx has full-width writes and takes 3,000,000,000. */
+	run_restored("nhm", false, NULL, "record -e branches -c 2147483649 -o r.data soak -n 100000",
+		     EXIT_FAILURE_STATUS, "a general-purpose counter takes periods up to 2147483648 "
+		     "on this CPU (no full-width counter writes");
+	run_restored("nhm", false, NULL, "record -e branches -c 2147483648 -o r.data soak -n 100000",
+		     EXIT_OK, "samples written");
+	OK("record -e branches -c 3000000000 -o r.data soak -n 100000", "samples written");
 }
 
 /* ---- selftest ------------------------------------------------------------------------ */
