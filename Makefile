@@ -57,7 +57,7 @@ qemu:
 	@tools/build-qemu --quiet
 
 efi: $(BUILD)/bareperf.efi $(BUILD)/tests/hello.efi $(BUILD)/tests/hello.elf $(BUILD)/tests/pmudiff.efi \
-	$(BUILD)/tests/pmuspeed.efi
+	$(BUILD)/tests/pmuspeed.efi $(BUILD)/tests/ebs.efi $(BUILD)/tests/ebs.elf
 host: $(HOSTDIR)/bareperf $(HOSTDIR)/tests/pmu_diff_host
 
 $(HOSTDIR)/obj/%.o: %.c

@@ -19,6 +19,9 @@ void esp_init(void);
 typedef void (*undo_fn)(void *ctx);
 int boot_on_exit(undo_fn fn, void *ctx);
 void boot_run_undo(void);
+/* Before an OS loader's ExitBootServices: what boot_exit does but the
+ * exit itself (undo stack, APs' tables, console transcript). */
+void boot_hand_over(void);
 __attribute__((noreturn)) void boot_exit(int status);
 void boot_set_qemu_exit(bool on);
 /* cmdline.c: argv from LoadOptions or \bareperf\cmdline */

@@ -45,11 +45,16 @@ static EFI_STATUS efi_status_of(int status)
 	}
 }
 
-void boot_exit(int status)
+void boot_hand_over(void)
 {
 	boot_run_undo();
 	mp_release();
 	console_save_transcript();
+}
+
+void boot_exit(int status)
+{
+	boot_hand_over();
 	if (qemu_exit)	/* QEMU exits with (status << 1) | 1 */
 		outb(QEMU_DEBUG_EXIT_PORT, (u8)status);
 	uefi_call_wrapper(BS->Exit, 4, boot_image, efi_status_of(status), 0, NULL);

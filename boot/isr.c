@@ -6,13 +6,19 @@
 
 extern void isr_pmi_entry(void);
 extern void isr_tick_entry(void);
+extern void isr_nmi_entry(void);
 extern u32 isr_pmi_vector, isr_tick_vector;
+extern u64 isr_nmi_old;
 
 struct isr_slot {
 	isr_handler handler;
 	void *ctx;
 };
 static struct isr_slot pmi_slot, tick_slot;
+static struct {
+	isr_nmi_handler handler;
+	void *ctx;
+} nmi_slot;
 /* While the tick runs, the context it interrupted: a PMI the emulated PMU
  * raises from inside the tick is taken on behalf of that code. */
 static const struct isr_frame *tick_frame;
@@ -99,4 +105,25 @@ void isr_remove_tick(void)
 {
 	idt_restore(ISR_TICK_VECTOR);
 	tick_slot = (struct isr_slot){ 0 };
+}
+
+int isr_nmi_dispatch(const struct isr_frame *frame);
+int isr_nmi_dispatch(const struct isr_frame *frame)
+{
+	return nmi_slot.handler && nmi_slot.handler(frame, nmi_slot.ctx);
+}
+
+void isr_install_nmi(isr_nmi_handler h, void *ctx)
+{
+	nmi_slot.handler = h;
+	nmi_slot.ctx = ctx;
+	isr_nmi_old = idt_gate_target(ISR_NMI_VECTOR);
+	idt_install(ISR_NMI_VECTOR, isr_nmi_entry);
+}
+
+void isr_remove_nmi(void)
+{
+	idt_restore(ISR_NMI_VECTOR);
+	nmi_slot.handler = NULL;
+	nmi_slot.ctx = NULL;
 }

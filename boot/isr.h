@@ -23,6 +23,12 @@ void isr_install_pmi(isr_handler h, void *ctx);
 void isr_install_tick(isr_handler h, void *ctx);
 void isr_remove_pmi(void);
 void isr_remove_tick(void);
+/* The NMI gate (vector 2), for a PMI delivered as an NMI: h returns true
+ * when the NMI was the PMU's, else it goes on to the firmware's handler. */
+#define ISR_NMI_VECTOR 2
+typedef bool (*isr_nmi_handler)(const struct isr_frame *frame, void *ctx);
+void isr_install_nmi(isr_nmi_handler h, void *ctx);
+void isr_remove_nmi(void);
 /* The PMI gate, raised by software (INT n) for the emulated PMU. */
 void isr_raise_pmi(void);
 

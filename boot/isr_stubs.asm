@@ -69,10 +69,37 @@ global isr_tick_entry
 ISR_ENTRY isr_pmi_entry, isr_pmi_vector
 ISR_ENTRY isr_tick_entry, isr_tick_vector
 
+; The NMI gate (vector 2), for a PMI delivered as an NMI. Same frame;
+; isr_nmi_dispatch(frame) returns nonzero when the NMI was the PMU's. One
+; that was not goes on to the firmware's NMI handler with every register
+; and the CPU's frame as they came.
+global isr_nmi_entry
+extern isr_nmi_dispatch
+isr_nmi_entry:
+	cld
+	PUSH_GPRS
+	mov rbx, rsp
+	sub rsp, 512 + 16
+	and rsp, -16
+	fxsave64 [rsp]
+	mov rdi, rbx
+	call isr_nmi_dispatch
+	fxrstor64 [rsp]
+	mov rsp, rbx
+	test eax, eax
+	jz .theirs
+	POP_GPRS
+	iretq
+.theirs:
+	POP_GPRS		; leaves the flags of the test alone
+	jmp [isr_nmi_old]
+
 section .data
 global isr_pmi_vector
 global isr_tick_vector
+global isr_nmi_old
 isr_pmi_vector:  dd 0
 isr_tick_vector: dd 0
+isr_nmi_old:     dq 0		; the firmware's NMI handler
 
 section .note.GNU-stack noalloc noexec nowrite progbits

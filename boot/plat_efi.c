@@ -48,6 +48,19 @@ static inline u64 rdtsc(void)
 
 u64 plat_ticks(void) { return rdtsc(); }
 
+u64 plat_irqs_off(void)
+{
+	u64 rflags;
+	__asm__ volatile("pushfq; popq %0; cli" : "=r"(rflags) : : "memory");
+	return rflags;
+}
+
+void plat_irqs_restore(u64 flags)
+{
+	if (flags & (1u << 9))	/* RFLAGS.IF was set */
+		__asm__ volatile("sti" ::: "memory");
+}
+
 /* Measured once against the firmware's Stall(), which UEFI defines in
  * microseconds. 20 ms keeps the error near 0.1 % under emulation too. */
 u64 plat_ticks_per_second(void)

@@ -36,9 +36,35 @@ u8 plat_pmi_install(plat_irq_fn fn, void *ctx)
 	return ISR_PMI_VECTOR;
 }
 
+static struct {
+	plat_nmi_fn fn;
+	void *ctx;
+} nmi_slot;
+static bool nmi_installed;
+
+static bool call_nmi_slot(const struct isr_frame *f, void *ctx)
+{
+	(void)ctx;
+	struct plat_irq_frame frame = { f->rip, f->rsp, f->rbp };
+	return nmi_slot.fn && nmi_slot.fn(&frame, nmi_slot.ctx);
+}
+
+u8 plat_pmi_install_nmi(plat_nmi_fn fn, void *ctx)
+{
+	nmi_slot.fn = fn;
+	nmi_slot.ctx = ctx;
+	isr_install_nmi(call_nmi_slot, NULL);
+	nmi_installed = true;
+	return ISR_NMI_VECTOR;
+}
+
 void plat_pmi_remove(void)
 {
-	isr_remove_pmi();
+	if (nmi_installed)
+		isr_remove_nmi();
+	else
+		isr_remove_pmi();
+	nmi_installed = false;
 }
 
 void plat_raise_pmi(void)

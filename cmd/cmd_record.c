@@ -50,6 +50,9 @@ struct record_run {
 	u32 images;
 	u64 lost;			/* all CPUs, once they stopped */
 	u64 cpu_samples[PERCPU_MAX];	/* written, per position in pc */
+	const char *output;
+	bool ended;			/* record_end ran */
+	int end_rc;
 	struct bp_sample batch[RECORD_BATCH];
 };
 
@@ -106,6 +109,13 @@ static int parse_one(int argc, char **argv, int *i, struct record_opts *o, bool 
 		o->connect_all = true;
 	} else if (!*missing && bp_strcmp(argv[*i], "-q") == 0) {
 		o->quiet = true;
+	} else if (!*missing && (v = cli_option_value(argc, argv, i, "--pmi", missing))) {
+		if (bp_strcmp(v, "nmi") != 0 && bp_strcmp(v, "vector") != 0) {
+			err_printf("bareperf record: --pmi '%s': expected 'vector' (a fixed "
+				   "interrupt, the default) or 'nmi'\n", v);
+			return EXIT_USAGE;
+		}
+		o->so.pmi_nmi = bp_strcmp(v, "nmi") == 0;
 	} else {
 		if (!*missing)
 			err_printf("bareperf record: unknown option '%s'\n", argv[*i]);
@@ -384,6 +394,44 @@ static int finish_output(struct record_run *r, const char *path)
 	return rc || r->write_failed ? -1 : 0;
 }
 
+/* Everything after the target, once: stop sampling, drain, account, give
+ * every CPU's PMU back, write the file. Runs after the target returns, or
+ * inside an OS loader's ExitBootServices (plat_before_os), which never
+ * returns to us. */
+static int record_end(struct record_run *r)
+{
+	if (r->ended)
+		return r->end_rc;
+	r->ended = true;
+	percpu_stop(&r->pc);
+	plat_timer_stop();
+	drain_ring(r);
+	r->lost = percpu_lost(&r->pc);
+	print_accounting(r, plat_ticks() - r->start);
+	int rc = EXIT_OK;
+	/* A DS area taken away: the file holds what was sampled until then,
+	 * but it is incomplete. */
+	for (u32 i = 0; i < r->pc.count; i++)
+		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
+			rc = EXIT_FAILURE_STATUS;
+	percpu_close(&r->pc);
+	session_stop(&r->s);
+	if (r->pd && finish_output(r, r->output))
+		rc = EXIT_FAILURE_STATUS;
+	if (rc == EXIT_OK)
+		out_printf("[ bareperf record: wrote %s (%llu bytes) ]\n", r->output,
+			   (unsigned long long)plat_file_size(r->output));
+	r->end_rc = rc;
+	return rc;
+}
+
+static void end_before_os(void *ctx)
+{
+	out_printf("[ bareperf record: the application called ExitBootServices: the recording "
+		   "ends here, and the PMU, DS area, LVT PC and IDT are given back ]\n");
+	record_end(ctx);
+}
+
 static int record_target(struct record_run *r, struct target *t)
 {
 	char line[160];
@@ -395,18 +443,13 @@ static int record_target(struct record_run *r, struct target *t)
 	r->next_progress = r->start + plat_ticks_per_second();
 	plat_timer_start(RECORD_POLL_MS, on_timer, r);
 	percpu_start(&r->pc);
+	if (t->kind == TARGET_APP)
+		plat_before_os(end_before_os, r);
 	int rc = target_run(t, "record");
-	percpu_stop(&r->pc);
-	plat_timer_stop();
-	drain_ring(r);
-	r->lost = percpu_lost(&r->pc);
-	print_accounting(r, plat_ticks() - r->start);
-	/* A DS area taken away: the file holds what was sampled until then,
-	 * but it is incomplete. */
-	for (u32 i = 0; i < r->pc.count; i++)
-		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
-			return EXIT_FAILURE_STATUS;
-	return rc;
+	if (t->kind == TARGET_APP)
+		plat_before_os(NULL, NULL);
+	int end = record_end(r);
+	return rc != EXIT_OK ? rc : end;
 }
 
 static int record_main(int argc, char **argv, const struct global_opts *g)
@@ -422,6 +465,11 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 			  has_words ? argv + o.workload_at : NULL, o.connect_all);
 	if (rc != EXIT_OK)
 		return rc;
+	if (o.so.pmi_nmi && backend_is_emulated()) {
+		err_printf("bareperf record: --pmi=nmi needs a PMU in the machine (--pmu=hw): "
+			   "the emulated PMU raises its PMIs in software\n");
+		return EXIT_USAGE;
+	}
 	bp_memset(r, 0, sizeof(*r));
 	r->quiet = o.quiet;
 	r->s.verbose = g->verbose;
@@ -446,6 +494,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 		target_release(&t);
 		return rc;
 	}
+	r->output = o.output;
 	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (rc == EXIT_OK)
 		rc = record_target(r, &t);
@@ -454,9 +503,6 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	session_stop(&r->s);
 	if (r->pd && finish_output(r, o.output))
 		rc = EXIT_FAILURE_STATUS;
-	if (rc == EXIT_OK)
-		out_printf("[ bareperf record: wrote %s (%llu bytes) ]\n", o.output,
-			   (unsigned long long)plat_file_size(o.output));
 	return rc;
 }
 
@@ -465,8 +511,9 @@ const struct command cmd_record = {
 	.summary = "sample a workload, a UEFI application or firmware work into perf.data",
 	.usage = " [-e LIST] [-c PERIOD | -F FREQ] [-g] [--pebs-threshold 1|N|max]\n"
 		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-a | -C LIST] [-o FILE] [-q]\n"
+		 "        [--pmi vector|nmi]\n"
 		 "        ([--] WORKLOAD [ARGS] | [--] \\PATH\\APP.EFI [ARGS] | [--] bs:NAME [LOOPS] | --connect-all)\n\n"
-		 "  WORKLOAD   a built-in workload (soak, chase)\n"
+		 "  WORKLOAD   a built-in workload (soak, chase, branchy, stream, irqoff)\n"
 		 "  APP.EFI    a UEFI application on the boot volume, started with ARGS (UEFI only)\n"
 		 "  bs:NAME    a boot service called LOOPS times (default 10000): AllocatePages,\n"
 		 "             LocateHandleBuffer, ConnectController, GetVariable (UEFI only)\n"
@@ -479,6 +526,8 @@ const struct command cmd_record = {
 		 "  -C LIST    sample these CPUs (0,2-3)\n"
 		 "  --pebs-threshold 1|N|max  PEBS records per PMI (default: the policy)\n"
 		 "  -o FILE    output (default perf.data in \\bareperf\\ or $BAREPERF_OUT)\n"
-		 "  -q         no progress lines",
+		 "  -q         no progress lines\n"
+		 "  --pmi vector|nmi  deliver the PMI as a fixed interrupt (default) or as an\n"
+		 "             NMI, which also samples code that runs with interrupts off",
 	.run = record_main,
 };

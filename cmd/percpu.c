@@ -33,10 +33,17 @@ int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t 
 			return list_error(err, errlen, list, "a range needs its last CPU (2-3)");
 		if (hi < lo)
 			return list_error(err, errlen, list, "a range goes upwards (2-3, not 3-2)");
-		if (hi >= ncpus || hi >= PERCPU_MAX) {
+		if (hi >= ncpus) {
 			char why[80];
 			bp_snprintf(why, sizeof(why), "CPU %llu does not exist (CPUs 0-%u)",
-				    (unsigned long long)hi, MIN(ncpus, (u32)PERCPU_MAX) - 1);
+				    (unsigned long long)hi, ncpus - 1);
+			return list_error(err, errlen, list, why);
+		}
+		if (hi >= PERCPU_MAX) {
+			char why[120];
+			bp_snprintf(why, sizeof(why), "CPU %llu: bareperf samples at most %u CPUs "
+				    "(0-%u) of this machine's %u", (unsigned long long)hi,
+				    (u32)PERCPU_MAX, (u32)PERCPU_MAX - 1, ncpus);
 			return list_error(err, errlen, list, why);
 		}
 		for (u64 c = lo; c <= hi; c++)
@@ -50,12 +57,25 @@ int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t 
 	return 0;
 }
 
+u64 percpu_all_mask(u32 ncpus, char *note, size_t notelen)
+{
+	note[0] = 0;
+	if (ncpus <= PERCPU_MAX)
+		return ncpus == PERCPU_MAX ? ~0ULL : BIT(ncpus) - 1;
+	bp_snprintf(note, notelen, "-a: this machine has %u CPUs; bareperf samples the first %u "
+		    "(CPUs %u-%u are not sampled)", ncpus, (u32)PERCPU_MAX, (u32)PERCPU_MAX,
+		    ncpus - 1);
+	return ~0ULL;
+}
+
 int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
 {
 	char err[160];
 	u32 n = plat_cpu_count();
 	if (all) {
-		*mask = n >= PERCPU_MAX ? ~0ULL : BIT(n) - 1;
+		*mask = percpu_all_mask(n, err, sizeof(err));
+		if (err[0])
+			err_printf("bareperf %s: %s\n", cmd, err);
 		return EXIT_OK;
 	}
 	if (list) {
@@ -123,12 +143,6 @@ static void exec_reporting(struct percpu *p, struct percpu_cpu *c, void (*fn)(vo
 		err_printf("bareperf %s: CPU %u: %s, %s\n", p->cmd, c->cpu, c->err, when);
 }
 
-static u32 initial_apic_id(void)
-{
-	struct cpuid_regs r;
-	hw_cpuid(CPUID_LEAF_FEATURES, 0, &r);
-	return r.ebx >> 24;	/* CPUID.01H:EBX[31:24] */
-}
 
 /* What a CPU reads, parses and programs for itself. Runs on it: no
  * printing, no firmware services; errors go to c->err. */
@@ -138,7 +152,7 @@ static void cpu_setup(void *ctx)
 	struct percpu *p = c->owner;
 	char err[300];
 	pmu_caps_read(&c->caps);
-	c->apic_id = initial_apic_id();
+	c->apic_id = caps_apic_id();
 	const struct event_table *table = event_table_for_caps(&c->caps);
 	c->n = evparse_list(p->events, table, &c->caps, c->ev, SESSION_MAX_EVENTS, err, sizeof(err));
 	if (c->n < 0) {
@@ -253,13 +267,32 @@ static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
 			sim_drive_run_as(p->bsp, handle_bsp, &b);
 		return;
 	}
-	u32 id = initial_apic_id();
+	u32 id = caps_apic_id();
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->apic_id == id) {
 			handle(p->cpu[i], f);
 			return;
 		}
 	acknowledge_only();
+}
+
+/* A PMI delivered as an NMI (real PMU only): on the CPU it came to, when
+ * that CPU samples and the NMI is its PMU's (pmi_nmi_is_ours); anything
+ * else goes on to the firmware's NMI handler. */
+static bool on_pmi_nmi(const struct plat_irq_frame *f, void *ctx)
+{
+	struct percpu *p = ctx;
+	u32 id = caps_apic_id();
+	for (u32 i = 0; i < p->count; i++) {
+		struct percpu_cpu *c = p->cpu[i];
+		if (c->apic_id != id)
+			continue;
+		if (!c->ready || !pmi_nmi_is_ours(&c->smp.pmi))
+			return false;
+		handle(c, f);
+		return true;
+	}
+	return false;
 }
 
 /* The model's PMI for a CPU, handled on the BSP with that CPU selected. */
@@ -370,7 +403,8 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 	plat_on_exit(close_hook, p);
 	if (add_cpus(p, mask, cmd))
 		return EXIT_FAILURE_STATUS;
-	p->vector = plat_pmi_install(on_pmi_irq, p);
+	p->vector = so->pmi_nmi ? plat_pmi_install_nmi(on_pmi_nmi, p)
+				: plat_pmi_install(on_pmi_irq, p);
 	p->pmi_installed = true;
 	u32 ready = 0;
 	for (u32 i = 0; i < p->count; i++) {

@@ -80,8 +80,11 @@ struct percpu {
 /* The CPUs a command measures: every CPU (-a), a list (-C LIST), or else
  * the one it runs on. Prints a bad list's error; EXIT_OK or EXIT_USAGE. */
 int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask);
-/* "0,2-3" into a CPU mask; each number below ncpus. Returns 0 or -1 with
- * err. */
+/* -a's mask on a machine of ncpus CPUs; beyond PERCPU_MAX CPUs, the first
+ * PERCPU_MAX, and note says so (else note is ""). */
+u64 percpu_all_mask(u32 ncpus, char *note, size_t notelen);
+/* "0,2-3" into a CPU mask; each number below ncpus and PERCPU_MAX. Returns
+ * 0 or -1 with err. */
 int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen);
 
 /* Runs fn(ctx) on cpu (plat_run_on), or with its model CPU selected when

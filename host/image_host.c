@@ -108,3 +108,10 @@ int plat_aps_start(void (*fn)(void *ctx), void *ctx, const char **why)
 void plat_aps_wait(void) {}
 void plat_ap_window_begin(struct plat_ap_window *w) { w->open = false; }
 void plat_ap_window_end(const struct plat_ap_window *w) { (void)w; }
+
+/* The host twin runs no OS loaders: nothing calls ExitBootServices. */
+void plat_before_os(void (*fn)(void *ctx), void *ctx)
+{
+	(void)fn;
+	(void)ctx;
+}

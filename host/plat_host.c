@@ -283,6 +283,11 @@ u64 plat_ticks(void)
 }
 
 u64 plat_ticks_per_second(void) { return 1000000000ull; }
+
+/* A process cannot turn interrupts off: the irqoff workload runs both
+ * halves alike in the host twin. */
+u64 plat_irqs_off(void) { return 0; }
+void plat_irqs_restore(u64 flags) { (void)flags; }
 const char *plat_firmware_vendor(void) { return "none (host build)"; }
 u32 plat_firmware_revision(void) { return 0; }
 const char *plat_name(void) { return "host"; }

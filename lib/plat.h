@@ -64,6 +64,12 @@ u32 plat_firmware_revision(void);
 /* Number of logical CPUs (UEFI MP services; sysconf on the host). */
 u32 plat_cpu_count(void);
 
+/* Interrupts off on this CPU (plat_irqs_off returns what to give back to
+ * plat_irqs_restore): for workloads that stand for firmware code run with
+ * interrupts off. The host twin's process cannot: there both do nothing. */
+u64 plat_irqs_off(void);
+void plat_irqs_restore(u64 flags);
+
 /* Interrupts. The frame is the interrupted context. */
 struct plat_irq_frame {
 	u64 ip, sp, bp;
@@ -76,6 +82,12 @@ void plat_tick_stop(void);
 /* The PMI's handler: an IDT gate in the image. The vector is what LVT PC
  * must be programmed with. */
 u8 plat_pmi_install(plat_irq_fn fn, void *ctx);
+/* The PMI as an NMI (LVT PC in NMI delivery mode, as Linux delivers it):
+ * taken where interrupts are off too. fn returns whether the NMI was the
+ * PMU's; one that was not goes on to the firmware's NMI handler. Returns
+ * the gate's vector (2); plat_pmi_remove() puts the firmware's back. */
+typedef bool (*plat_nmi_fn)(const struct plat_irq_frame *f, void *ctx);
+u8 plat_pmi_install_nmi(plat_nmi_fn fn, void *ctx);
 void plat_pmi_remove(void);
 /* Raises the PMI on this CPU as the emulated PMU's local APIC delivers
  * it, synchronously, so the handler sees the counters at the overflow:
@@ -192,6 +204,15 @@ struct plat_ap_window {
 };
 void plat_ap_window_begin(struct plat_ap_window *w);
 void plat_ap_window_end(const struct plat_ap_window *w);
+
+/* ---- an OS loader taking over ---------------------------------------------
+ * While fn is set, an application that calls ExitBootServices (an OS
+ * loader) first has fn(ctx) run inside that call, with every boot service
+ * still there: the command ends in it (stops sampling, writes its file).
+ * Then every exit hook runs (PMU, DS area, LVT PC, IDT put back) and the
+ * firmware's ExitBootServices goes on; bareperf never runs again.
+ * plat_before_os(NULL, NULL) puts the firmware's entry back. */
+void plat_before_os(void (*fn)(void *ctx), void *ctx);
 
 /* Ends the program after a fatal error (a fault of the hardware seam, a
  * broken invariant): restores what the tool changed, then exits with

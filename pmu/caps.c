@@ -204,3 +204,17 @@ const char *caps_pebs_missing(const struct pmu_caps *c)
 		return "IA32_MISC_ENABLE cannot be read";
 	return "PEBS is disabled in IA32_MISC_ENABLE (bit 12 set)";
 }
+
+u32 caps_apic_id(void)
+{
+	struct cpuid_regs r;
+	hw_cpuid(CPUID_LEAF_VENDOR, 0, &r);
+	u32 max_leaf = r.eax;
+	if (max_leaf >= CPUID_LEAF_TOPOLOGY) {
+		hw_cpuid(CPUID_LEAF_TOPOLOGY, 0, &r);
+		if (r.ebx & 0xFFFF)	/* EBX[15:0] = 0: the leaf is not valid */
+			return r.edx;
+	}
+	hw_cpuid(CPUID_LEAF_FEATURES, 0, &r);
+	return r.ebx >> 24;	/* CPUID.01H:EBX[31:24] */
+}

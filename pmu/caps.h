@@ -59,6 +59,11 @@ void caps_decode_perf_capabilities(struct pmu_caps *c, u64 value);
 
 /* Reads everything through the hardware seam. */
 void pmu_caps_read(struct pmu_caps *c);
+/* The APIC ID of the CPU this runs on, which tells CPUs apart in a PMI:
+ * the full 32-bit x2APIC ID from CPUID.0BH:EDX where leaf 0BH exists (SDM
+ * Vol. 2A, CPUID "Extended Topology Enumeration Leaf"; above 255 CPUs the
+ * 8-bit ID wraps), else the initial APIC ID, CPUID.01H:EBX[31:24]. */
+u32 caps_apic_id(void);
 
 static inline bool caps_has_pmu(const struct pmu_caps *c)  { return c->version > 0 && c->num_gp > 0; }
 static inline bool caps_has_gp(const struct pmu_caps *c, unsigned i)    { return i < 32 && (c->gp_mask & (1u << i)); }

@@ -11,6 +11,7 @@
 #define CPUID_LEAF_FEATURES          0x01
 #define CPUID_LEAF_EXT_FEATURES      0x07
 #define CPUID_LEAF_ARCH_PERFMON      0x0A
+#define CPUID_LEAF_TOPOLOGY          0x0B	/* EDX: this CPU's x2APIC ID */
 #define CPUID_LEAF_HYBRID            0x1A
 #define CPUID_LEAF_ARCH_PERFMON_EXT  0x23
 #define CPUID_LEAF_HYPERVISOR        0x40000000

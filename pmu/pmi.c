@@ -3,6 +3,13 @@
 #include "../lib/plat.h"
 #include "../lib/str.h"
 
+/* What LVT PC holds while we sample: NMI delivery (the vector field is
+ * then ignored, SDM Vol. 3A 11.5.1), or fixed delivery of our vector. */
+static u32 lvt_value(const struct pmi_ctx *c)
+{
+	return c->nmi ? APIC_LVT_DELIVERY_NMI : APIC_LVT_DELIVERY_FIXED | c->vector;
+}
+
 int pmi_setup(struct pmi_ctx *c, u8 vector, const char **why)
 {
 	if (apic_probe(&c->apic) != 0) {
@@ -11,7 +18,7 @@ int pmi_setup(struct pmi_ctx *c, u8 vector, const char **why)
 	}
 	c->vector = vector;
 	c->lvt_saved = apic_read(&c->apic, APIC_LVT_PERFCNT);
-	apic_write(&c->apic, APIC_LVT_PERFCNT, APIC_LVT_DELIVERY_FIXED | vector);
+	apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
 	return 0;
 }
 
@@ -27,7 +34,7 @@ void pmi_arm(struct pmi_ctx *c, struct pmi_armed *found)
 	/* A software-disabled APIC keeps every LVT entry masked (SDM 10.4.7.2). */
 	if (!(found->spiv & APIC_SPIV_SW_ENABLE))
 		apic_write(&c->apic, APIC_SPIV, found->spiv | APIC_SPIV_SW_ENABLE);
-	apic_write(&c->apic, APIC_LVT_PERFCNT, APIC_LVT_DELIVERY_FIXED | c->vector);
+	apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
 }
 
 void pmi_disarm(struct pmi_ctx *c, const struct pmi_armed *found)
@@ -187,8 +194,20 @@ void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r)
 		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
 			 c->throttled ? enabled & ~sampling_counters(p) : enabled);
 	/* Unmask last: the CPU set the mask bit when it delivered this PMI. */
-	apic_write(&c->apic, APIC_LVT_PERFCNT, APIC_LVT_DELIVERY_FIXED | c->vector);
-	apic_eoi(&c->apic);
+	apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
+	/* No EOI after an NMI: it is not in service at the local APIC, and an
+	 * EOI would end the fixed interrupt the NMI may have interrupted
+	 * (SDM Vol. 3A 11.8.5: no EOI for NMI, SMI, INIT, ExtINT or SIPI). */
+	if (!c->nmi)
+		apic_eoi(&c->apic);
+}
+
+bool pmi_nmi_is_ours(struct pmi_ctx *c)
+{
+	if (apic_read(&c->apic, APIC_LVT_PERFCNT) & APIC_LVT_MASKED)
+		return true;
+	u64 status;
+	return hw_rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &status) == 0 && status;
 }
 
 void pmi_unthrottle(struct pmi_ctx *c)

@@ -47,6 +47,7 @@ struct pmi_ctx {
 	struct pebs_loss *pebs_loss;
 	struct apic_state apic;
 	u8 vector;
+	bool nmi;		/* LVT PC delivers the PMI as an NMI, not as vector */
 	u32 lvt_saved;
 	u32 cpu;
 	bool callchain;
@@ -58,8 +59,9 @@ struct pmi_ctx {
 	struct pmi_stats st;
 };
 
-/* Programs LVT PC for fixed delivery of `vector` (unmasked); the old value
- * is kept for pmi_teardown(). Returns -1 with *why if no APIC is reachable. */
+/* Programs LVT PC (unmasked) for fixed delivery of `vector`, or for NMI
+ * delivery when c->nmi is set; the old value is kept for pmi_teardown().
+ * Returns -1 with *why if no APIC is reachable. */
 int pmi_setup(struct pmi_ctx *c, u8 vector, const char **why);
 void pmi_teardown(struct pmi_ctx *c);
 
@@ -75,6 +77,11 @@ void pmi_arm(struct pmi_ctx *c, struct pmi_armed *found);
 void pmi_disarm(struct pmi_ctx *c, const struct pmi_armed *found);
 /* The handler proper. */
 void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r);
+/* In NMI mode, before pmi_handle: is this NMI the PMU's? Delivering a PMI
+ * sets the mask bit of LVT PC (SDM Vol. 3A 11.5.1), and an overflow shows
+ * in IA32_PERF_GLOBAL_STATUS; an NMI with neither came from elsewhere (a
+ * watchdog, a chipset error) and belongs to the firmware's handler. */
+bool pmi_nmi_is_ours(struct pmi_ctx *c);
 /* Before each PEBS drain: IA32_DS_AREA still points at our area. If not,
  * notes it in the statistics and stops sampling (the PMU stays disabled);
  * returns false. */

@@ -32,6 +32,8 @@ struct sampling_opts {
 	u8 pmi_vector;		/* 0: install our own PMI handler; else the
 				 * vector of a handler the caller installed
 				 * (one for several CPUs) */
+	bool pmi_nmi;		/* LVT PC delivers the PMI as an NMI (the
+				 * caller installed the NMI handler) */
 };
 
 struct sampling {

@@ -3,10 +3,11 @@
 #include "../lib/plat.h"
 #include "../lib/str.h"
 
-extern const struct workload workload_soak, workload_chase, workload_branchy, workload_stream;
+extern const struct workload workload_soak, workload_chase, workload_branchy, workload_stream,
+	workload_irqoff;
 
 static const struct workload *const all[] = {
-	&workload_soak, &workload_chase, &workload_branchy, &workload_stream,
+	&workload_soak, &workload_chase, &workload_branchy, &workload_stream, &workload_irqoff,
 };
 
 size_t workload_count(void) { return ARRAY_SIZE(all); }

@@ -232,6 +232,38 @@ static void test_pebs_unavailable(void **state)
 	assert_false(caps_has_pebs(&c));
 }
 
+/* caps_apic_id: the 32-bit x2APIC ID of CPUID.0BH:EDX where the leaf is
+ * valid (max leaf >= 0BH and EBX[15:0] != 0: SDM Vol. 2A, CPUID leaf 0BH),
+ * else CPUID.01H:EBX[31:24], which holds only 8 bits: CPU 300 would read
+ * as 44 there and take another CPU's PMIs. */
+static const struct fake_cpuid x2apic_300_cpuid[] = {
+	INTEL_VENDOR(0x1F),
+	{ 0x1, 0, { 0x000806F8, 0x2C100800, 0x7FFEFBFF, 0xBFEBFBFF } },	/* EBX[31:24] = 44 */
+	{ 0xB, 0, { 0x1, 0x1, 0x100, 300 } },
+	FAKE_END_CPUID,
+};
+static const struct fake_cpuid leaf0b_invalid_cpuid[] = {
+	INTEL_VENDOR(0x1F),
+	{ 0x1, 0, { 0x000806F8, 0x2C100800, 0x7FFEFBFF, 0xBFEBFBFF } },
+	{ 0xB, 0, { 0, 0, 0, 300 } },	/* EBX[15:0] = 0: not valid */
+	FAKE_END_CPUID,
+};
+static const struct fake_msr no_msrs[] = { FAKE_END_MSR };
+
+static void test_apic_id_beyond_255(void **state)
+{
+	(void)state;
+	static const struct fake_cpu x2 = { "x2apic-300", x2apic_300_cpuid, no_msrs };
+	static const struct fake_cpu inv = { "leaf0b-invalid", leaf0b_invalid_cpuid, no_msrs };
+	static const struct fake_cpu old = { "skl", skl_cpuid, no_msrs };
+	fake_hw_select(&x2);
+	assert_int_equal(caps_apic_id(), 300);
+	fake_hw_select(&inv);
+	assert_int_equal(caps_apic_id(), 44);
+	fake_hw_select(&old);		/* max leaf 0x16 but no leaf 0BH listed: reads 0 */
+	assert_int_equal(caps_apic_id(), 0x00100800u >> 24);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_leaf23_counters),
 		cmocka_unit_test(test_v1_ignores_edx),
 		cmocka_unit_test(test_pebs_unavailable),
+		cmocka_unit_test(test_apic_id_beyond_255),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

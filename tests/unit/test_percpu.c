@@ -37,6 +37,23 @@ static void test_parse_list(void **state)
 	assert_int_equal(percpu_parse_list("1;2", 4, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "commas"));
 	assert_int_equal(percpu_parse_list("", 4, &m, err, sizeof(err)), -1);
+	/* A machine with more CPUs than a u64 mask: named, not silently cut. */
+	assert_int_equal(percpu_parse_list("70", 128, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "CPU 70: bareperf samples at most 64 CPUs (0-63) of this machine's 128"));
+	assert_int_equal(percpu_parse_list("63", 128, &m, err, sizeof(err)), 0);
+	assert_true(m == BIT(63));
+}
+
+static void test_all_mask(void **state)
+{
+	char note[160];
+	assert_true(percpu_all_mask(4, note, sizeof(note)) == 0xF);
+	assert_string_equal(note, "");
+	assert_true(percpu_all_mask(64, note, sizeof(note)) == ~0ULL);
+	assert_string_equal(note, "");
+	assert_true(percpu_all_mask(128, note, sizeof(note)) == ~0ULL);
+	assert_string_equal(note, "-a: this machine has 128 CPUs; bareperf samples the first 64 "
+				  "(CPUs 64-127 are not sampled)");
 }
 
 /* Where the "APs" run, as far as the model knows. */
@@ -169,6 +186,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_list),
+		cmocka_unit_test(test_all_mask),
 		cmocka_unit_test(test_every_cpu_sampled_and_restored),
 		cmocka_unit_test(test_hybrid_core_type_lacks_event),
 		cmocka_unit_test(test_cpu_beyond_the_model),

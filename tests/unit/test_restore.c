@@ -155,6 +155,8 @@ static void test_record_errors(void **state)
 	FAILS("record -c 1 soak", EXIT_USAGE, "-c '1'");
 	FAILS("record -c 5 -F 5 soak", EXIT_USAGE, "exclude each other");
 	FAILS("record nosuch", EXIT_USAGE, "nosuch");
+	FAILS("record --pmi=bogus soak", EXIT_USAGE, "--pmi 'bogus': expected 'vector'");
+	FAILS("record --pmi=nmi soak", EXIT_USAGE, "--pmi=nmi needs a PMU in the machine");
 	FAILS("record -o r.data soak --bogus", EXIT_USAGE, "unknown option '--bogus'");
 	FAILS("record -e \"{branches,branch-misses,cache-references,cache-misses,branches,"
 	      "branch-misses,cache-references,cache-misses,branches}\" soak",

@@ -15,8 +15,10 @@ static u64 run_ip = RUN_IP;
 static struct bp_sample got[20000];
 static u32 ngot;
 
+static u8 vector_seen;	/* the last vector the model delivered */
 static void deliver_pmi(u32 cpu, u8 vector, void *ctx)
 {
+	vector_seen = vector;
 	struct pmi_regs r = { .ip = run_ip, .sp = 0, .bp = 0 };
 	pmi_handle(&smp.pmi, &r);
 }

@@ -159,13 +159,37 @@ static void test_stream_profile(void **state)
 	assert_true(p.rate[0].latency > lat_small);
 }
 
+/* irqoff: two parts of 20 rounds x (8 instructions per iteration + 3 per
+ * call), n/2 iterations each (workload/irqoff_loops.asm); the host twin
+ * cannot turn interrupts off, so the run here checks the truth and the
+ * options only. */
+static void test_irqoff_truth_and_options(void **state)
+{
+	const struct workload *w = workload_find("irqoff");
+	struct workload_result r;
+	char a0[] = "irqoff", a1[] = "-n", a2[] = "400000", bad[] = "39", opt[] = "--bogus";
+	char *argv[] = { a0, a1, a2 };
+	assert_non_null(w);
+	assert_int_equal(w->run(3, argv, &r), 0);
+	assert_int_equal(r.truth.parts, 2);
+	assert_string_equal(r.truth.part_name[0], "irqoff_masked");
+	assert_string_equal(r.truth.part_name[1], "irqoff_open");
+	assert_int_equal(r.truth.part_instructions[0], 20 * (10000 * 8 + 3));
+	assert_int_equal(r.truth.part_instructions[1], r.truth.part_instructions[0]);
+	char *too_few[] = { a0, a1, bad };
+	assert_int_equal(w->run(3, too_few, &r), -1);
+	char *unknown[] = { a0, opt };
+	assert_int_equal(w->run(2, unknown, &r), -1);
+}
+
 static void test_registered(void **state)
 {
 	assert_non_null(workload_find("branchy"));
 	assert_non_null(workload_find("stream"));
 	assert_non_null(workload_find("soak"));
 	assert_non_null(workload_find("chase"));
-	assert_int_equal(workload_count(), 4);
+	assert_non_null(workload_find("irqoff"));
+	assert_int_equal(workload_count(), 5);
 }
 
 int main(void)
@@ -178,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_branchy_profile),
 		cmocka_unit_test(test_stream_options),
 		cmocka_unit_test(test_stream_truth),
+		cmocka_unit_test(test_irqoff_truth_and_options),
 		cmocka_unit_test(test_stream_kernels),
 		cmocka_unit_test(test_stream_profile),
 		cmocka_unit_test(test_registered),
