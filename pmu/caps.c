@@ -218,3 +218,12 @@ u32 caps_apic_id(void)
 	hw_cpuid(CPUID_LEAF_FEATURES, 0, &r);
 	return r.ebx >> 24;	/* CPUID.01H:EBX[31:24] */
 }
+
+bool caps_pmi_mid_ack(const struct pmu_caps *c)
+{
+	if (c->hybrid)
+		return c->core_type == CPUID_1A_CORE_TYPE_ATOM;
+	return c->intel && c->family == 6 &&
+	       (c->model == MODEL_ALDERLAKE_N || c->model == MODEL_SIERRAFOREST_X ||
+		c->model == MODEL_GRANDRIDGE);
+}

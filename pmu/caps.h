@@ -59,6 +59,12 @@ void caps_decode_perf_capabilities(struct pmu_caps *c, u64 value);
 
 /* Reads everything through the hardware seam. */
 void pmu_caps_read(struct pmu_caps *c);
+/* Whether the PMI is acknowledged mid-handler (LVT PC unmasked right
+ * before the counters are enabled again) rather than last: Linux's
+ * mid_ack, which arch/x86/events/intel/core.c sets for Gracemont and
+ * later E-cores (hybrid E-cores, Alder Lake-N, Sierra Forest, Grand
+ * Ridge); P-cores and earlier parts unmask last (late_ack). */
+bool caps_pmi_mid_ack(const struct pmu_caps *c);
 /* The APIC ID of the CPU this runs on, which tells CPUs apart in a PMI:
  * the full 32-bit x2APIC ID from CPUID.0BH:EDX where leaf 0BH exists (SDM
  * Vol. 2A, CPUID "Extended Topology Enumeration Leaf"; above 255 CPUs the

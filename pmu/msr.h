@@ -31,6 +31,11 @@
 #define CPUID_07_EDX_HYBRID          BIT(15)
 /* CPUID.1AH: EAX[31:24] core type */
 #define CPUID_1A_CORE_TYPE_ATOM      0x20	/* efficiency core */
+/* E-core-only parts (family 6 display models) whose PMI Linux acknowledges
+ * mid-handler (arch/x86/events/intel/core.c, mid_ack). */
+#define MODEL_ALDERLAKE_N            0xBE	/* Gracemont */
+#define MODEL_SIERRAFOREST_X         0xAF	/* Crestmont */
+#define MODEL_GRANDRIDGE             0xB6	/* Crestmont */
 #define CPUID_1A_CORE_TYPE_CORE      0x40	/* performance core */
 /* CPUID.0AH */
 #define CPUID_0A_EDX_ANYTHREAD_DEPRECATED BIT(15)

@@ -190,11 +190,17 @@ void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r)
 		status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 		c->st.loops += status != 0;
 	}
+	/* The CPU set the mask bit of LVT PC when it delivered this PMI. On
+	 * E-cores it is cleared before the counters run again, elsewhere
+	 * last (Linux: mid_ack and late_ack; late avoids spurious PMIs on
+	 * Haswell and later P-cores). */
+	if (c->mid_ack)
+		apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
 	if (!c->stopped)	/* throttled: sampling counters stay off */
 		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
 			 c->throttled ? enabled & ~sampling_counters(p) : enabled);
-	/* Unmask last: the CPU set the mask bit when it delivered this PMI. */
-	apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
+	if (!c->mid_ack)
+		apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
 	/* No EOI after an NMI: it is not in service at the local APIC, and an
 	 * EOI would end the fixed interrupt the NMI may have interrupted
 	 * (SDM Vol. 3A 11.8.5: no EOI for NMI, SMI, INIT, ExtINT or SIPI). */

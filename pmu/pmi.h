@@ -48,6 +48,8 @@ struct pmi_ctx {
 	struct apic_state apic;
 	u8 vector;
 	bool nmi;		/* LVT PC delivers the PMI as an NMI, not as vector */
+	bool mid_ack;		/* unmask LVT PC before enabling the counters
+				 * again (E-cores: caps_pmi_mid_ack), not last */
 	u32 lvt_saved;
 	u32 cpu;
 	bool callchain;

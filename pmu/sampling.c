@@ -185,7 +185,8 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 		goto fail;
 	pmu_commit_schedule(pmu);
 	s->pmi = (struct pmi_ctx){ .pmu = pmu, .ring = &s->ring, .cpu = o->cpu,
-				   .callchain = o->callchain, .nmi = o->pmi_nmi };
+				   .callchain = o->callchain, .nmi = o->pmi_nmi,
+				   .mid_ack = caps_pmi_mid_ack(&pmu->caps) };
 	for (int i = 0; i < n; i++)
 		s->pmi.event_of_slot[s->id[i]] = (u32)i;
 	u64 tps = plat_ticks_per_second();

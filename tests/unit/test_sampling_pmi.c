@@ -77,6 +77,63 @@ static void test_nmi_delivery(void **state)
 	assert_int_equal(nmi + 1, fixed);
 }
 
+/* The two writes that end a PMI, in the order they came: LVT PC's unmask
+ * (xAPIC MMIO or x2APIC MSR) and GLOBAL_CTRL's enable. */
+static const struct hw_ops *order_inner;
+static struct hw_ops order_ops;
+static int order_seq, lvt_at, ctrl_at;
+
+static int order_wrmsr(u32 msr, u64 val, struct hw_fault *f)
+{
+	if (msr == MSR_IA32_PERF_GLOBAL_CTRL && val)
+		ctrl_at = ++order_seq;
+	if (msr == x2apic_msr(APIC_LVT_PERFCNT))
+		lvt_at = ++order_seq;
+	return order_inner->wrmsr(msr, val, f);
+}
+
+static void order_mmio_write32(u64 addr, u32 val)
+{
+	if ((addr & 0xFFF) == APIC_LVT_PERFCNT)
+		lvt_at = ++order_seq;
+	order_inner->mmio_write32(addr, val);
+}
+
+/* PMIs on one CPU of the adl model (0: P-core, 1: E-core); true when the
+ * last one unmasked LVT PC before it enabled the counters again. */
+static bool unmasks_first_on(u32 cpu)
+{
+	struct sampling_opts o = opts_period(10007);
+	struct pmu_event ev[PMU_MAX_EVENTS];
+	open_model("adl");
+	sim_set_cpu(cpu);
+	pmu_caps_read(&caps);
+	int n = parse("cycles", ev, PMU_MAX_EVENTS);
+	start_events(ev, n, &o, false);
+	order_inner = hw_current();
+	order_ops = *order_inner;
+	order_ops.wrmsr = order_wrmsr;
+	order_ops.mmio_write32 = order_mmio_write32;
+	hw_select(&order_ops);
+	sim_run(100070, 50000, RUN_IP);
+	hw_select(order_inner);
+	assert_int_equal(smp.pmi.st.pmis, 10);
+	bool first = lvt_at < ctrl_at;
+	stop_sampling();
+	finish_sampling();
+	sim_close();
+	return first;
+}
+
+/* Linux acknowledges an E-core's PMI mid-handler (mid_ack: LVT PC unmasked
+ * right before the counters are enabled again), a P-core's last (late_ack),
+ * arch/x86/events/intel/core.c intel_pmu_handle_irq. */
+static void test_ecore_unmasks_before_enable(void **state)
+{
+	assert_false(unmasks_first_on(0));
+	assert_true(unmasks_first_on(1));
+}
+
 /* A PMI with GLOBAL_STATUS clear: counted, no sample, LVT PC unmasked. */
 static void test_spurious_pmi(void **state)
 {
@@ -193,6 +250,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pmi_mode_every_model, close_model),
 		cmocka_unit_test_teardown(test_spurious_pmi, close_model),
 		cmocka_unit_test_teardown(test_nmi_delivery, close_model),
+		cmocka_unit_test_teardown(test_ecore_unmasks_before_enable, close_model),
 		cmocka_unit_test_teardown(test_pmi_right_after_enable, close_model),
 		cmocka_unit_test_teardown(test_pmi_storm_throttles, close_model),
 		cmocka_unit_test_teardown(test_stuck_status_bit, close_model),
