@@ -120,6 +120,14 @@ bool pmi_check_ds_area(struct pmi_ctx *c)
 	return false;
 }
 
+static void preset_again(struct pmu *p, int counter)
+{
+	int slot = pmu_event_on(p, counter);
+	if (slot >= 0 && p->slot[slot].period)
+		counter_write(&p->caps, counter,
+			      counter_preset(&p->caps, counter, p->slot[slot].period));
+}
+
 /* Handles the bits of one GLOBAL_STATUS reading; returns the bits to ack. */
 static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r)
 {
@@ -136,10 +144,16 @@ static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r
 	for (u64 bits = counters; bits; bits &= bits - 1) {
 		int counter = __builtin_ctzll(bits);
 		c->st.overflows++;
-		/* PEBS counters reload themselves from the DS area and report
-		 * through the buffer: their overflow bits carry no sample. */
-		if (pebs_counters & BIT(counter))
+		/* A PEBS counter reloads itself from the DS area and reports
+		 * through the buffer, and a written record clears its overflow
+		 * bit. A bit still set means its assist was skipped at a full
+		 * buffer ("the PEBS will be skipped entirely", SDM Vol. 3B), so
+		 * the counter was not reloaded and would not overflow again for
+		 * 2^width events: preset it again, after the drain above. */
+		if (pebs_counters & BIT(counter)) {
+			preset_again(p, counter);
 			continue;
+		}
 		int slot = pmu_event_on(p, counter);
 		if (slot < 0 || !p->slot[slot].period) {
 			c->st.unexpected += slot < 0;

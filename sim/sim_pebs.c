@@ -198,7 +198,12 @@ static void write_record(struct sim_cpu *c, u64 at, u32 size, u8 fmt, u64 cfg,
 }
 
 /* Returns true when the record took the index to the interrupt threshold
- * (GLOBAL_STATUS bit 62 is then set and a PMI is due). */
+ * (GLOBAL_STATUS bit 62 is then set and a PMI is due). SDM Vol. 3B, PEBS:
+ * "Upon successful bounds checks, the processor will store the data record
+ * in the defined buffer area, clear the counter overflow status, and
+ * reload the counter. If the bounds checks fail, the PEBS will be skipped
+ * entirely": at a full buffer no record, no reload (the counter goes on
+ * from zero), and its overflow bit stays set. */
 bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *pt)
 {
 	u64 ds = c->r.ds_area;
@@ -218,7 +223,8 @@ bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *
 	bool reached = false;
 
 	if (index >= absmax) {
-		c->stats.pebs_lost++;	/* full: SDM, no record at or past absolute max */
+		c->stats.pebs_lost++;	/* full: skipped entirely */
+		return false;
 	} else if (index < base || index + size > absmax) {
 		sim_model_error("PEBS index 0x%llx outside the buffer [0x%llx, 0x%llx) for a "
 				"%u-byte record: the processor would write outside it",
@@ -227,6 +233,7 @@ bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *
 	} else {
 		write_record(c, index, size, fmt, cfg, applicable, pt);
 		ds_set(ds, DS_PEBS_INDEX, index + size);
+		c->r.global_status &= ~applicable;	/* the record holds the overflow */
 		c->stats.pebs_records++;
 		c->stats.pebs_bytes += size;
 		if (index + size >= threshold || c->pebs_threshold_ignored) {
