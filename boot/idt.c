@@ -127,13 +127,13 @@ static bool gates_ours(void)
 	return t && cur.base == (u64)(uintptr_t)t;
 }
 
-void idt_ap_enter(struct idt_ap_saved *s)
+void idt_ap_enter(struct idt_ap_saved *s, u32 cpu)
 {
 	struct idt_pointer cur;
 	__asm__ volatile("sidt %0" : "=m"(cur));
 	s->base = cur.base;
 	s->limit = cur.limit;
-	struct idt_gate *t = table_of(plat_cpu_self());
+	struct idt_gate *t = table_of(cpu);
 	s->ours = t && bsp_idt && cur.base != (u64)(uintptr_t)t;
 	if (!s->ours)
 		return;

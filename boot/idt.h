@@ -35,7 +35,7 @@ struct idt_ap_saved {
 	u16 limit;
 	bool ours;	/* enter loaded our copy */
 };
-void idt_ap_enter(struct idt_ap_saved *s);
+void idt_ap_enter(struct idt_ap_saved *s, u32 cpu);	/* cpu: plat_cpu_self() */
 void idt_ap_leave(const struct idt_ap_saved *s);
 u64 idt_gate_target(u8 vector);
 

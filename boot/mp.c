@@ -160,7 +160,7 @@ static VOID EFIAPI ap_trampoline(VOID *arg)
 	struct ap_job *j = arg;
 	struct idt_ap_saved idt;
 	u32 me = plat_cpu_self();
-	idt_ap_enter(&idt);
+	idt_ap_enter(&idt, me);
 	if (ap_stacks && me < ap_stack_cpus)
 		ap_call_on_stack(j->fn, j->ctx, ap_stacks + (size_t)(me + 1) * AP_STACK_BYTES);
 	else

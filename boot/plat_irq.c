@@ -36,24 +36,24 @@ u8 plat_pmi_install(plat_irq_fn fn, void *ctx)
 	return ISR_PMI_VECTOR;
 }
 
-static struct {
+struct nmi_slot {
 	plat_nmi_fn fn;
 	void *ctx;
-} nmi_slot;
+};
+static struct nmi_slot nmi_slot;
 static bool nmi_installed;
 
 static bool call_nmi_slot(const struct isr_frame *f, void *ctx)
 {
-	(void)ctx;
+	const struct nmi_slot *slot = ctx;
 	struct plat_irq_frame frame = { f->rip, f->rsp, f->rbp };
-	return nmi_slot.fn && nmi_slot.fn(&frame, nmi_slot.ctx);
+	return slot->fn && slot->fn(&frame, slot->ctx);
 }
 
 u8 plat_pmi_install_nmi(plat_nmi_fn fn, void *ctx)
 {
-	nmi_slot.fn = fn;
-	nmi_slot.ctx = ctx;
-	isr_install_nmi(call_nmi_slot, NULL);
+	nmi_slot = (struct nmi_slot){ fn, ctx };
+	isr_install_nmi(call_nmi_slot, &nmi_slot);
 	nmi_installed = true;
 	return ISR_NMI_VECTOR;
 }

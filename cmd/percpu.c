@@ -108,10 +108,15 @@ static bool took_fault(struct percpu *p, struct percpu_cpu *c)
 	return true;
 }
 
+static void print_cpu_error(const struct percpu *p, const struct percpu_cpu *c, const char *when)
+{
+	err_printf("bareperf %s: CPU %u: %s, %s\n", p->cmd, c->cpu, c->err, when);
+}
+
 static void report_fault(struct percpu *p, struct percpu_cpu *c, const char *when)
 {
 	if (took_fault(p, c))
-		err_printf("bareperf %s: CPU %u: %s, %s\n", p->cmd, c->cpu, c->err, when);
+		print_cpu_error(p, c, when);
 }
 
 int percpu_exec(bool emulated, u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
@@ -140,7 +145,7 @@ static void exec_reporting(struct percpu *p, struct percpu_cpu *c, void (*fn)(vo
 			   const char *when)
 {
 	if (exec_on(p, c, fn) && c->err[0])
-		err_printf("bareperf %s: CPU %u: %s, %s\n", p->cmd, c->cpu, c->err, when);
+		print_cpu_error(p, c, when);
 }
 
 
@@ -258,6 +263,16 @@ static void handle_bsp(void *ctx)
  * With the emulated PMU only the BSP's model CPU raises real ones (the
  * others' come through on_pmi_model), and the main flow may have another
  * model CPU selected at that moment. */
+/* The sampled CPU this code runs on, found by its APIC ID; NULL if none. */
+static struct percpu_cpu *cpu_here(struct percpu *p)
+{
+	u32 id = caps_apic_id();
+	for (u32 i = 0; i < p->count; i++)
+		if (p->cpu[i]->apic_id == id)
+			return p->cpu[i];
+	return NULL;
+}
+
 static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
 {
 	struct percpu *p = ctx;
@@ -267,13 +282,11 @@ static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
 			sim_drive_run_as(p->bsp, handle_bsp, &b);
 		return;
 	}
-	u32 id = caps_apic_id();
-	for (u32 i = 0; i < p->count; i++)
-		if (p->cpu[i]->apic_id == id) {
-			handle(p->cpu[i], f);
-			return;
-		}
-	acknowledge_only();
+	struct percpu_cpu *c = cpu_here(p);
+	if (c)
+		handle(c, f);
+	else
+		acknowledge_only();
 }
 
 /* A PMI delivered as an NMI (real PMU only): on the CPU it came to, when
@@ -281,18 +294,11 @@ static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
  * else goes on to the firmware's NMI handler. */
 static bool on_pmi_nmi(const struct plat_irq_frame *f, void *ctx)
 {
-	struct percpu *p = ctx;
-	u32 id = caps_apic_id();
-	for (u32 i = 0; i < p->count; i++) {
-		struct percpu_cpu *c = p->cpu[i];
-		if (c->apic_id != id)
-			continue;
-		if (!c->ready || !pmi_nmi_is_ours(&c->smp.pmi))
-			return false;
-		handle(c, f);
-		return true;
-	}
-	return false;
+	struct percpu_cpu *c = cpu_here(ctx);
+	if (!c || !c->ready || !pmi_nmi_is_ours(&c->smp.pmi))
+		return false;
+	handle(c, f);
+	return true;
 }
 
 /* The model's PMI for a CPU, handled on the BSP with that CPU selected. */

@@ -10,8 +10,6 @@ static hw_fault_handler fault_handler;
 void hw_select(const struct hw_ops *ops) { current_ops = ops; }
 const struct hw_ops *hw_current(void) { return current_ops; }
 
-void hw_fault_describe(const struct hw_fault *f, char *buf, size_t len);
-
 static void default_fault(const struct hw_fault *f)
 {
 	char what[300];
