@@ -106,6 +106,23 @@ const struct ev_entry *event_find_encoding(const struct event_table *t, u8 event
 	return any;
 }
 
+static u8 qualifier_flags(const struct pmu_event *ev)
+{
+	return (u8)((ev->inv ? EVF_INV : 0) | (ev->edge ? EVF_EDGE : 0) | (ev->any ? EVF_ANY : 0));
+}
+
+const struct ev_entry *event_find_exact(const struct event_table *t, const struct pmu_event *ev)
+{
+	u8 flags = qualifier_flags(ev);
+	for (u16 i = 0; t && i < t->count; i++) {
+		const struct ev_entry *e = &t->events[i];
+		if (e->gp && e->event == ev->event && e->umask == ev->umask &&
+		    e->cmask == ev->cmask && (e->flags & (EVF_INV | EVF_EDGE | EVF_ANY)) == flags)
+			return e;
+	}
+	return NULL;
+}
+
 u32 event_code_gp_mask(const struct event_table *t, u8 event)
 {
 	u32 mask = 0;

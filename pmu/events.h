@@ -74,6 +74,10 @@ struct event_table {
 	/* The file predates the PEBScounters field (Skylake and older): PEBS
 	 * counters were derived from Counter and the PEBS field. */
 	bool legacy_pebs;
+	/* Valid bits of MSR_OFFCORE_RSP_0 and _1: Linux's extra_regs mask for
+	 * the core, with every bit the file's own OCR events use (the
+	 * generator, tools/gen-events.py, names the sources). */
+	u64 offcore_valid[2];
 };
 
 /* One row of Intel's mapfile: which table a CPU uses. */
@@ -123,6 +127,9 @@ const struct ev_entry *event_find(const struct event_table *t, const char *name)
 /* A GP-capable event of t encoded as event/umask, preferring a plain one
  * (no cmask, inv, edge, extra MSR or umask extension); NULL if none. */
 const struct ev_entry *event_find_encoding(const struct event_table *t, u8 event, u8 umask);
+/* The table event with exactly ev's event select fields (event, umask,
+ * cmask, inv, edge, any), or NULL. */
+const struct ev_entry *event_find_exact(const struct event_table *t, const struct pmu_event *ev);
 /* Union of the GP counters of every event of t with this event code
  * (0 when the code is not in the table). */
 u32 event_code_gp_mask(const struct event_table *t, u8 event);

@@ -203,12 +203,23 @@ static int resolve_generic(struct ctx *c, const struct generic_event *g, struct 
 	return 0;
 }
 
+/* The event select fields that qualify an event's count (SDM 20.2.1.1). */
+static bool is_qualified(const struct pmu_event *ev)
+{
+	return ev->cmask || ev->inv || ev->edge || ev->any;
+}
+
 /* Constraints of an event given by its encoding (raw or cpu//): those of
- * the table event with that encoding, else of any event with that event
- * code (SPR: codes below 0x90 only on GP0-3), else every GP counter. */
+ * the table event with exactly that encoding (cmask, inv, edge and any
+ * included), else of the one with its event and umask, else of any event
+ * with that event code (SPR: codes below 0x90 only on GP0-3), else every
+ * GP counter. */
 static void resolve_encoding(struct ctx *c, struct pmu_event *ev)
 {
-	const struct ev_entry *e = event_find_encoding(c->t, ev->event, ev->umask);
+	const struct ev_entry *e = is_qualified(ev) ? event_find_exact(c->t, ev) : NULL;
+
+	if (!e)
+		e = event_find_encoding(c->t, ev->event, ev->umask);
 
 	if (e) {
 		struct pmu_event typed = *ev;
@@ -282,6 +293,26 @@ static int parse_mods(struct ctx *c, const char *s, struct mods *m)
 	return 0;
 }
 
+/* SDM Vol. 3B chapter 20, in the PEBS facility section of each generation
+ * from Nehalem to Skylake (a NOTE each time): "PEBS events are
+ * only valid when the following fields of IA32_PERFEVTSELx are all zero:
+ * AnyThread, Edge, Invert, CMask." Intel's event files name the few
+ * exceptions it validated (Skylake's INST_RETIRED.TOTAL_CYCLES_PS:
+ * cmask=10, inv), so an encoding with any of those fields may take PEBS
+ * only when a table event has exactly that encoding and lists PEBS
+ * (resolve_encoding took that event's constraints). */
+static int check_qualified_pebs(struct ctx *c, const struct pmu_event *ev, u8 p)
+{
+	const struct ev_entry *e = event_find_exact(c->t, ev);
+	if (!e || !e->pebs_gp)
+		return fail(c, "cannot be sampled precisely (:%.*s) on %s: PEBS is valid "
+			    "only when cmask, inv, edge and any are all zero (SDM Vol. 3B, "
+			    "PEBS facility), and no event of the table has this encoding "
+			    "with PEBS; drop the :%.*s modifier to sample in PMI mode",
+			    p, "ppp", model_name(c), p, "ppp");
+	return 0;
+}
+
 /* Precise sampling needs PEBS on a counter that can take the event; a
  * request that cannot be met is an error, never a silent downgrade. */
 static int apply_precise(struct ctx *c, struct pmu_event *ev, u8 p)
@@ -297,6 +328,8 @@ static int apply_precise(struct ctx *c, struct pmu_event *ev, u8 p)
 		return fail(c, "precise sampling (:%.*s) needs PEBS, which this CPU "
 			    "does not offer (%s); drop the :%.*s modifier to sample in PMI mode",
 			    p, "ppp", caps_pebs_missing(c->caps), p, "ppp");
+	if (is_qualified(ev) && check_qualified_pebs(c, ev, p))
+		return -1;
 	if (!ev->pebs_gp && !ev->pebs_fixed)
 		return fail(c, "cannot be sampled precisely (:%.*s) on %s: the event "
 			    "has no PEBS support", p, "ppp", model_name(c));
@@ -543,6 +576,28 @@ static int check_extra_value(struct ctx *c, const struct pmu_event *ev)
 	return 0;
 }
 
+/* MSR_OFFCORE_RSP_x bits the part lacks #GP on write; Linux refuses them
+ * (x86_pmu_extra_regs in arch/x86/events/intel/core.c checks config1
+ * against each extra_reg's valid_mask). The table holds the part's mask
+ * (pmu/events.h). A value that fits MSR_OFFCORE_RSP_0 but not _1 (the
+ * Crestmont mask lacks bit 63 there) keeps to its own encoding. */
+static int check_offcore_value(struct ctx *c, struct pmu_event *ev)
+{
+	bool rsp1 = ev->extra_msr == MSR_OFFCORE_RSP_1;
+	if (!c->t || (ev->extra_msr != MSR_OFFCORE_RSP_0 && !rsp1))
+		return 0;
+	u64 valid = c->t->offcore_valid[rsp1];
+	if (ev->extra_value & ~valid)
+		return fail(c, "offcore_rsp=0x%llx sets bits 0x%llx that MSR_OFFCORE_RSP_%d "
+			    "of %s does not have (valid: 0x%llx)",
+			    (unsigned long long)ev->extra_value,
+			    (unsigned long long)(ev->extra_value & ~valid), rsp1, model_name(c),
+			    (unsigned long long)valid);
+	if (ev->has_alt && (ev->extra_value & ~c->t->offcore_valid[1]))
+		ev->has_alt = false;
+	return 0;
+}
+
 int evparse_event(const char *text, const struct event_table *t,
 		  const struct pmu_caps *caps, struct pmu_event *out,
 		  char *err, size_t errlen)
@@ -576,7 +631,8 @@ int evparse_event(const char *text, const struct event_table *t,
 		rc = is_raw(buf) ? resolve_raw(&c, buf, out) : resolve_name(&c, buf, out);
 	}
 	if (rc || parse_mods(&c, mods, &m) || apply_caps(&c, out) ||
-	    check_extra_value(&c, out) || apply_precise(&c, out, m.p))
+	    check_extra_value(&c, out) || check_offcore_value(&c, out) ||
+	    apply_precise(&c, out, m.p))
 		return -1;
 	apply_rings(out, &m);
 	return 0;

@@ -179,6 +179,34 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 /* MSR_PEBS_LD_LAT_THRESHOLD: [15:0] minimum latency in core cycles */
 #define PEBS_LD_LAT_THRESHOLD_MASK   GENMASK(15, 0)
 
+/* MSR_PEBS_FRONTEND (SDM Vol. 3B ch. 20, Skylake's front-end retired facility):
+ * [7:0] EVTSEL, the front-end condition FRONTEND_RETIRED counts (e.g. 0x11
+ * DSB miss, 0x12 L1I miss, 0x14 ITLB miss, 0x06 an IDQ bubble), [19:8]
+ * IDQ_Bubble_Length and [22:20] IDQ_Bubble_Width for the bubble condition.
+ * Valid bits per core as Linux's extra_regs (arch/x86/events/intel/core.c):
+ * Skylake and Sunny Cove 0x7fff17, Golden Cove 0x7fff1f (bits 3 and 5-7 of
+ * EVTSEL #GP). */
+#define PEBS_FRONTEND_EVTSEL_MASK    GENMASK(7, 0)
+#define PEBS_FRONTEND_EVTSEL_BUBBLE  0x06
+#define PEBS_FRONTEND_LENGTH_SHIFT   8
+#define PEBS_FRONTEND_LENGTH_MASK    GENMASK(19, 8)
+#define PEBS_FRONTEND_WIDTH_SHIFT    20
+#define PEBS_FRONTEND_WIDTH_MASK     GENMASK(22, 20)
+#define PEBS_FRONTEND_VALID_SKL      0x7fff17ULL
+#define PEBS_FRONTEND_VALID_GLC      0x7fff1fULL
+
+/* MSR_OFFCORE_RSP_0/1 valid bits per core, as Linux's extra_regs
+ * (arch/x86/events/intel/core.c): intel_nehalem/westmere_extra_regs,
+ * intel_snbep_extra_regs (Haswell too), intel_skl_extra_regs,
+ * intel_icl_extra_regs, intel_spr/glc_extra_regs and intel_grt_extra_regs
+ * (Gracemont; Intel's file adds bits 46-47 for OCR.*_STREAMING_WR.*). */
+#define OFFCORE_RSP_VALID_NHM        0xffffULL
+#define OFFCORE_RSP_VALID_HSW        0x3fffff8fffULL
+#define OFFCORE_RSP_VALID_SKL        0x3fffff8fffULL
+#define OFFCORE_RSP_VALID_ICL        0x3fffffbfffULL
+#define OFFCORE_RSP_VALID_GLC        0x3fffffffffULL
+#define OFFCORE_RSP_VALID_GRT        (0x3fffffffffULL | GENMASK(47, 46))
+
 /* ---- Debug Store save area (64-bit layout, SDM 18.4.9 / 20.6.2.4.2) ---- */
 #define DS_BTS_BUFFER_BASE           0x00
 #define DS_BTS_INDEX                 0x08

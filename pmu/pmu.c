@@ -3,7 +3,7 @@
 #include "../lib/fmt.h"
 #include "../lib/str.h"
 
-enum { EXTRA_OFFCORE0, EXTRA_OFFCORE1, EXTRA_LD_LAT, EXTRA_COUNT };
+enum { EXTRA_OFFCORE0, EXTRA_OFFCORE1, EXTRA_LD_LAT, EXTRA_FRONTEND, EXTRA_COUNT };
 
 static int extra_slot(u32 msr)
 {
@@ -11,6 +11,7 @@ static int extra_slot(u32 msr)
 	case MSR_OFFCORE_RSP_0: return EXTRA_OFFCORE0;
 	case MSR_OFFCORE_RSP_1: return EXTRA_OFFCORE1;
 	case MSR_PEBS_LD_LAT_THRESHOLD: return EXTRA_LD_LAT;
+	case MSR_PEBS_FRONTEND: return EXTRA_FRONTEND;
 	default: return -1;
 	}
 }
@@ -79,6 +80,8 @@ static void save_state(struct pmu *p)
 	if (caps_has_pebs(c)) {
 		s->pebs_enable = hw_rdmsr(MSR_IA32_PEBS_ENABLE);
 		s->has_ld_lat = hw_rdmsr_safe(MSR_PEBS_LD_LAT_THRESHOLD, &s->ld_lat) == 0;
+		/* Skylake and later P-cores only: probed, as elsewhere it #GPs. */
+		s->has_frontend = hw_rdmsr_safe(MSR_PEBS_FRONTEND, &s->frontend) == 0;
 	}
 	if (c->pebs_baseline)
 		s->has_data_cfg = hw_rdmsr_safe(MSR_PEBS_DATA_CFG, &s->data_cfg) == 0;
@@ -98,6 +101,7 @@ static void init_shadows(struct pmu *p)
 	p->sh_extra[EXTRA_OFFCORE0] = s->offcore[0];
 	p->sh_extra[EXTRA_OFFCORE1] = s->offcore[1];
 	p->sh_extra[EXTRA_LD_LAT] = s->ld_lat;
+	p->sh_extra[EXTRA_FRONTEND] = s->frontend;
 	p->sh_data_cfg = s->data_cfg;
 	p->sh_global_ctrl = 0;
 }
@@ -175,6 +179,8 @@ void pmu_close(struct pmu *p)
 		hw_wrmsr(MSR_PEBS_DATA_CFG, s->data_cfg);
 	if (s->has_ld_lat && p->sh_extra[EXTRA_LD_LAT] != s->ld_lat)
 		hw_wrmsr(MSR_PEBS_LD_LAT_THRESHOLD, s->ld_lat);
+	if (s->has_frontend && p->sh_extra[EXTRA_FRONTEND] != s->frontend)
+		hw_wrmsr(MSR_PEBS_FRONTEND, s->frontend);
 	for (int k = 0; k < 2; k++)
 		if (s->has_offcore[k] && p->sh_extra[EXTRA_OFFCORE0 + k] != s->offcore[k])
 			hw_wrmsr(k ? MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0, s->offcore[k]);

@@ -41,8 +41,8 @@ struct pmu_saved {
 	u64 evtsel[PMU_MAX_GP];
 	u64 gp[PMU_MAX_GP];
 	u64 fixed[PMU_MAX_FIXED];
-	u64 data_cfg, ld_lat, offcore[2];
-	bool has_data_cfg, has_ld_lat, has_offcore[2];
+	u64 data_cfg, ld_lat, frontend, offcore[2];
+	bool has_data_cfg, has_ld_lat, has_frontend, has_offcore[2];
 };
 
 struct pmu {
@@ -54,7 +54,8 @@ struct pmu {
 	/* shadows: what the MSRs hold, as far as we wrote or read them */
 	u64 sh_evtsel[PMU_MAX_GP];
 	u64 sh_fixed_ctrl, sh_pebs_enable, sh_global_ctrl;
-	u64 sh_extra[3];	/* OFFCORE_RSP_0, OFFCORE_RSP_1, LD_LAT_THRESHOLD */
+	u64 sh_extra[4];	/* OFFCORE_RSP_0, OFFCORE_RSP_1, LD_LAT_THRESHOLD,
+				 * PEBS_FRONTEND */
 	u64 sh_data_cfg;	/* MSR_PEBS_DATA_CFG */
 	u64 active_mask;	/* counters with an event (GLOBAL_CTRL layout) */
 	struct pmu_saved saved;

@@ -80,6 +80,7 @@ static const char *msr_name(u32 msr)
 	case MSR_OFFCORE_RSP_0:         return "MSR_OFFCORE_RSP_0";
 	case MSR_OFFCORE_RSP_1:         return "MSR_OFFCORE_RSP_1";
 	case MSR_PEBS_LD_LAT_THRESHOLD: return "MSR_PEBS_LD_LAT_THRESHOLD";
+	case MSR_PEBS_FRONTEND:         return "MSR_PEBS_FRONTEND";
 	}
 	return NULL;
 }

@@ -382,21 +382,19 @@ void sim_stats_get(u32 cpu, struct sim_stats *out)
 		*out = sim.cpu[cpu].stats;
 }
 
+/* Every field of struct sim_stats is a u64 count, so the sum goes field
+ * by field over the struct as an array: a new field cannot be left out. */
 void sim_stats_total(struct sim_stats *out)
 {
+	enum { FIELDS = sizeof(struct sim_stats) / sizeof(u64) };
+	_Static_assert(sizeof(struct sim_stats) % sizeof(u64) == 0, "sim_stats holds u64s only");
+	u64 *sum = (u64 *)out;
+
 	bp_memset(out, 0, sizeof(*out));
 	for (u32 i = 0; i < sim.ncpus; i++) {
-		const struct sim_stats *s = &sim.cpu[i].stats;
-		out->overflows += s->overflows;
-		out->pebs_records += s->pebs_records;
-		out->pebs_lost += s->pebs_lost;
-		out->pebs_bytes += s->pebs_bytes;
-		out->pmis_raised += s->pmis_raised;
-		out->pmis_delivered += s->pmis_delivered;
-		out->pmis_masked += s->pmis_masked;
-		out->ipis += s->ipis;
-		out->faults += s->faults;
-		out->model_errors += s->model_errors;
+		const u64 *one = (const u64 *)&sim.cpu[i].stats;
+		for (unsigned f = 0; f < FIELDS; f++)
+			sum[f] += one[f];
 	}
 }
 
@@ -430,7 +428,7 @@ static const struct reg_field {
 	REG_FIELD(fixed, SIM_MAX_FIXED), REG_FIELD(fixed_ctrl, 1),
 	REG_FIELD(global_ctrl, 1), REG_FIELD(global_status, 1),
 	REG_FIELD(pebs_enable, 1), REG_FIELD(pebs_data_cfg, 1),
-	REG_FIELD(ld_lat_threshold, 1), REG_FIELD(ds_area, 1),
+	REG_FIELD(ld_lat_threshold, 1), REG_FIELD(pebs_frontend, 1), REG_FIELD(ds_area, 1),
 	REG_FIELD(debugctl, 1), REG_FIELD(misc_enable, 1),
 	REG_FIELD(offcore_rsp, 2), REG_FIELD(apic_base, 1),
 	REG_FIELD(apic_tpr, 1), REG_FIELD(apic_spiv, 1),

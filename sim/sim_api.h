@@ -62,6 +62,9 @@ struct sim_occ {
 	u64 data_addr;		/* data linear address (memory events) */
 	u64 latency;		/* load latency, core cycles */
 	u64 data_src;		/* data source encoding */
+	u32 frontend;		/* its front-end condition, as an MSR_PEBS_FRONTEND
+				 * value (EVTSEL, bubble length and width); for
+				 * FRONTEND_RETIRED (0xC6/0x01) only */
 };
 void sim_event(const struct sim_occ *o);
 /* Shorthand: count occurrences of (event, umask) at ip, one per cycle. */
@@ -109,6 +112,9 @@ struct sim_stats {
 	u64 overflows;		/* counter overflows */
 	u64 pebs_records;	/* records written */
 	u64 pebs_lost;		/* records not written: buffer full */
+	u64 pebs_qualified;	/* records for a GP counter with CMASK, INV, EDGE
+				 * or AnyThread set, which the SDM calls not
+				 * valid (see sim_pebs.c) */
 	u64 pebs_bytes;
 	u64 pmis_raised;	/* PMI requests by the PMU */
 	u64 pmis_delivered;	/* reached the hook */
@@ -135,7 +141,7 @@ struct sim_cpu_regs {
 	u64 evtsel[SIM_MAX_GP];
 	u64 fixed[SIM_MAX_FIXED];
 	u64 fixed_ctrl, global_ctrl, global_status;
-	u64 pebs_enable, pebs_data_cfg, ld_lat_threshold;
+	u64 pebs_enable, pebs_data_cfg, ld_lat_threshold, pebs_frontend;
 	u64 ds_area, debugctl, misc_enable;
 	u64 offcore_rsp[2];
 	u64 apic_base;

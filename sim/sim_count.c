@@ -24,6 +24,9 @@ enum source {
 #define EV_INST       0xC0
 #define EV_SLOTS      0xA4
 #define UM_SLOTS      0x01
+/* FRONTEND_RETIRED, qualified by MSR_PEBS_FRONTEND (Skylake and later). */
+#define EV_FRONTEND_RETIRED 0xC6
+#define UM_FRONTEND_RETIRED 0x01
 /* Load-latency events filtered by MSR_PEBS_LD_LAT_THRESHOLD. */
 #define EV_MEM_TRANS_RETIRED 0xCD	/* SKL and later, umask 0x01 */
 #define EV_MEM_INST_RETIRED_NHM 0x0B	/* Nehalem, umask 0x10 */
@@ -39,7 +42,8 @@ struct segment {
 	u8 event, umask;	/* inject */
 	u64 count;
 	u32 per_cycle;
-	bool latency_ok;	/* inject: above the load-latency threshold */
+	bool qualifies;		/* inject: above the load-latency threshold and,
+				 * for FRONTEND_RETIRED, the condition selected */
 	u64 ref_frac0, xclk_frac0;
 	struct sim_point pt;
 	bool stop_at_pmi;	/* run: end the segment at the first PMI raised */
@@ -97,7 +101,7 @@ static enum source counter_source(const struct sim_cpu *c, unsigned idx,
 	u8 ev = (u8)(c->r.evtsel[idx] & EVTSEL_EVENT_MASK);
 	u8 um = (u8)FIELD(c->r.evtsel[idx], 15, 8);
 	if (!s->run)
-		return ev == s->event && um == s->umask && s->latency_ok ? SRC_INJECT : SRC_NONE;
+		return ev == s->event && um == s->umask && s->qualifies ? SRC_INJECT : SRC_NONE;
 	if (ev == EV_CYCLES && um == UM_CYCLES)
 		return SRC_CYCLES;
 	if (ev == EV_CYCLES && um == UM_XCLK)
@@ -395,6 +399,26 @@ u64 sim_run_until_pmi(u64 cycles, u64 instructions, u64 ip, u64 *inst_done)
 	return run_chunks(cycles, instructions, &pt, true, inst_done);
 }
 
+/* SDM Vol. 3B ch. 20, the front-end retired facility: FRONTEND_RETIRED
+ * counts retired instructions that met the condition MSR_PEBS_FRONTEND
+ * selects: the same EVTSEL, and for an IDQ bubble (EVTSEL 0x06) a bubble
+ * at least IDQ_Bubble_Length cycles long and IDQ_Bubble_Width wide. On a
+ * core without the MSR the event counts unqualified. */
+static bool frontend_selected(const struct sim_cpu *c, const struct sim_occ *o)
+{
+	if (o->event != EV_FRONTEND_RETIRED || o->umask != UM_FRONTEND_RETIRED ||
+	    !c->core->frontend_valid)
+		return true;
+	u64 want = c->r.pebs_frontend, have = o->frontend;
+	u64 sel = want & PEBS_FRONTEND_EVTSEL_MASK;
+	if ((have & PEBS_FRONTEND_EVTSEL_MASK) != sel)
+		return false;
+	if (sel != PEBS_FRONTEND_EVTSEL_BUBBLE)
+		return true;
+	return (have & PEBS_FRONTEND_LENGTH_MASK) >= (want & PEBS_FRONTEND_LENGTH_MASK) &&
+	       (have & PEBS_FRONTEND_WIDTH_MASK) >= (want & PEBS_FRONTEND_WIDTH_MASK);
+}
+
 void sim_event(const struct sim_occ *o)
 {
 	struct sim_cpu *c = sim_cur();
@@ -408,8 +432,9 @@ void sim_event(const struct sim_occ *o)
 	};
 	/* SDM 20.3.4.4.2: load-latency events count only loads whose latency
 	 * exceeds MSR_PEBS_LD_LAT_THRESHOLD. */
-	s.latency_ok = !is_ld_lat_event(o->event, o->umask) ||
-		       o->latency > c->r.ld_lat_threshold;
+	s.qualifies = (!is_ld_lat_event(o->event, o->umask) ||
+			o->latency > c->r.ld_lat_threshold) &&
+		       frontend_selected(c, o);
 	run_segment(c, &s);
 	/* The burst ends: the condition deasserts for EDGE. */
 	for (unsigned i = 0; i < SIM_MAX_GP; i++)

@@ -15,6 +15,9 @@ struct sim_core_desc {
 	u32 pebs_gp;		/* GP counters that can do PEBS */
 	u32 pebs_fixed;		/* fixed counters that can (baseline only) */
 	u8 slots_per_cycle;	/* topdown slots per core cycle; 0: none */
+	u64 frontend_valid;	/* MSR_PEBS_FRONTEND's valid bits; 0: no such MSR */
+	u64 offcore_valid[2];	/* MSR_OFFCORE_RSP_0/1 valid bits (when the model
+				 * has them); see pmu/msr.h */
 };
 
 struct sim_model {

@@ -12,6 +12,7 @@ static const struct sim_core_desc core_none = { .uarch = "none" };
 static const struct sim_core_desc core_nehalem = {
 	.uarch = "Nehalem", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
 	.fixed_width = 48, .pebs_gp = 0xF,
+	.offcore_valid = { OFFCORE_RSP_VALID_NHM, OFFCORE_RSP_VALID_NHM },
 };
 static const struct sim_core_desc core_core2 = {
 	.uarch = "Penryn", .num_gp = 2, .num_fixed = 3, .gp_width = 40,
@@ -20,18 +21,24 @@ static const struct sim_core_desc core_core2 = {
 static const struct sim_core_desc core_haswell = {
 	.uarch = "Haswell", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
 	.fixed_width = 48, .pebs_gp = 0xF,
+	.offcore_valid = { OFFCORE_RSP_VALID_HSW, OFFCORE_RSP_VALID_HSW },
 };
 static const struct sim_core_desc core_skylake = {
 	.uarch = "Skylake", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
-	.fixed_width = 48, .pebs_gp = 0xF,
+	.fixed_width = 48, .pebs_gp = 0xF, .frontend_valid = PEBS_FRONTEND_VALID_SKL,
+	.offcore_valid = { OFFCORE_RSP_VALID_SKL, OFFCORE_RSP_VALID_SKL },
 };
 static const struct sim_core_desc core_sunny_cove = {
 	.uarch = "Sunny Cove", .num_gp = 8, .num_fixed = 4, .gp_width = 48,
 	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 5,
+	.frontend_valid = PEBS_FRONTEND_VALID_SKL,
+	.offcore_valid = { OFFCORE_RSP_VALID_ICL, OFFCORE_RSP_VALID_ICL },
 };
 static const struct sim_core_desc core_golden_cove = {
 	.uarch = "Golden Cove", .num_gp = 8, .num_fixed = 4, .gp_width = 48,
 	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
+	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
+	.offcore_valid = { OFFCORE_RSP_VALID_GLC, OFFCORE_RSP_VALID_GLC },
 };
 /* Alder Lake: CPUID.0AH enumerates what both core types share (6 GP,
  * 3 fixed); the P-core has 8 GP and 4 fixed (Linux adds the difference by
@@ -41,12 +48,18 @@ static const struct sim_core_desc core_adl_p = {
 	.leaf1a_eax = (u32)CPUID_1A_CORE_TYPE_CORE << 24 | 1,
 	.num_gp = 8, .num_fixed = 4, .gp_width = 48, .fixed_width = 48,
 	.pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
+	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
+	.offcore_valid = { OFFCORE_RSP_VALID_GLC, OFFCORE_RSP_VALID_GLC },
 };
+/* Gracemont's FRONTEND_RETIRED events are selected by umask alone
+ * (alderlake_gracemont_core.json names no MSR), and Linux's Gracemont
+ * extra_regs hold no MSR_PEBS_FRONTEND: the E-core has none here. */
 static const struct sim_core_desc core_adl_e = {
 	.uarch = "Gracemont (E-core)", .core_type = CPUID_1A_CORE_TYPE_ATOM,
 	.leaf1a_eax = (u32)CPUID_1A_CORE_TYPE_ATOM << 24 | 1,
 	.num_gp = 6, .num_fixed = 3, .gp_width = 48, .fixed_width = 48,
 	.pebs_gp = 0x3F, .pebs_fixed = 0x7,
+	.offcore_valid = { OFFCORE_RSP_VALID_GRT, OFFCORE_RSP_VALID_GRT },
 };
 
 static const struct sim_model models[] = {

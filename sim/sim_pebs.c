@@ -197,6 +197,25 @@ static void write_record(struct sim_cpu *c, u64 at, u32 size, u8 fmt, u64 cfg,
 	sim_mem_write(at, scratch, len);
 }
 
+/* SDM Vol. 3B ch. 20, the PEBS facility from Nehalem to Skylake: "PEBS
+ * events are only valid when the following fields of IA32_PERFEVTSELx are
+ * all zero: AnyThread, Edge, Invert, CMask." The SDM gives no behaviour
+ * for other settings; real parts take the assist as usual (Linux's
+ * cycles:pp on Sandy Bridge to Skylake is UOPS_RETIRED.ALL with inv and
+ * cmask=16 on a PEBS counter, intel_pebs_aliases_snb in
+ * arch/x86/events/intel/core.c; Intel's Skylake table lists
+ * INST_RETIRED.TOTAL_CYCLES_PS with cmask and inv as a PEBS event). So the
+ * model writes the record and counts it, for tests to see that software
+ * never relies on one outside Intel's tables. */
+static bool qualified_pebs(const struct sim_cpu *c, u64 applicable)
+{
+	u64 fields = EVTSEL_CMASK_MASK | EVTSEL_INV | EVTSEL_EDGE | EVTSEL_ANY;
+	for (unsigned i = 0; i < SIM_MAX_GP; i++)
+		if ((applicable & BIT(i)) && (c->r.evtsel[i] & fields))
+			return true;
+	return false;
+}
+
 /* Returns true when the record took the index to the interrupt threshold
  * (GLOBAL_STATUS bit 62 is then set and a PMI is due). SDM Vol. 3B, PEBS:
  * "Upon successful bounds checks, the processor will store the data record
@@ -235,6 +254,7 @@ bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *
 		ds_set(ds, DS_PEBS_INDEX, index + size);
 		c->r.global_status &= ~applicable;	/* the record holds the overflow */
 		c->stats.pebs_records++;
+		c->stats.pebs_qualified += qualified_pebs(c, applicable);
 		c->stats.pebs_bytes += size;
 		if (index + size >= threshold || c->pebs_threshold_ignored) {
 			c->r.global_status |= GLOBAL_STATUS_OVF_BUFFER;

@@ -261,6 +261,11 @@ int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f)
 			return no_such_msr(msr, f);
 		*val = c->r.offcore_rsp[msr - MSR_OFFCORE_RSP_0];
 		break;
+	case MSR_PEBS_FRONTEND:
+		if (!c->core->frontend_valid)
+			return no_such_msr(msr, f);
+		*val = c->r.pebs_frontend;
+		break;
 	default:
 		return no_such_msr(msr, f);
 	}
@@ -404,6 +409,28 @@ static int write_pebs_msr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *
 	return 0;
 }
 
+/* MSR_OFFCORE_RSP_x: valid bits per core (pmu/msr.h); the rest #GP. */
+static int write_offcore(struct sim_cpu *c, unsigned k, u64 val, struct hw_fault *f)
+{
+	u64 valid = c->core->offcore_valid[k];
+	if (val & ~valid)
+		return write_reserved(f, k ? "MSR_OFFCORE_RSP_1" : "MSR_OFFCORE_RSP_0", val, valid);
+	c->r.offcore_rsp[k] = val;
+	return 0;
+}
+
+/* MSR_PEBS_FRONTEND: valid bits per core (pmu/msr.h); the rest #GP. */
+static int write_frontend(struct sim_cpu *c, u64 val, struct hw_fault *f)
+{
+	u64 valid = c->core->frontend_valid;
+	if (!valid)
+		return no_such_msr(MSR_PEBS_FRONTEND, f);
+	if (val & ~valid)
+		return write_reserved(f, "MSR_PEBS_FRONTEND", val, valid);
+	c->r.pebs_frontend = val;
+	return 0;
+}
+
 static int write_global(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
 {
 	switch (msr) {
@@ -466,9 +493,10 @@ int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
 	if (msr == MSR_OFFCORE_RSP_0 || msr == MSR_OFFCORE_RSP_1) {
 		if (!sim.model->has_offcore)
 			return no_such_msr(msr, f);
-		c->r.offcore_rsp[msr - MSR_OFFCORE_RSP_0] = val;
-		return 0;
+		return write_offcore(c, msr - MSR_OFFCORE_RSP_0, val, f);
 	}
+	if (msr == MSR_PEBS_FRONTEND)
+		return write_frontend(c, val, f);
 	if (sim_version() >= 2)
 		return write_global(c, msr, val, f);
 	return no_such_msr(msr, f);

@@ -52,6 +52,28 @@ MODELS = [
     ("LNL", "lunarlake_skymont_core", "lnl-e", "Lunar Lake E-core (Skymont)"),
 ]
 
+# Valid bits of MSR_OFFCORE_RSP_0 and _1 per table, as Linux's extra_regs
+# (arch/x86/events/intel/core.c) give them: intel_skl_extra_regs,
+# intel_icl_extra_regs, intel_spr_extra_regs (and glc, gnr, rwc: the same
+# mask), intel_grt_extra_regs, intel_cmt_extra_regs (Crestmont, and
+# Skymont through intel_pmu_init_skt), intel_lnc_extra_regs. The table
+# gets this mask OR every bit Intel's own file uses for the table's OCR
+# events: the file documents the part, and Linux's mask can lag it
+# (alderlake_gracemont_core.json's OCR.PARTIAL_STREAMING_WR.* and
+# OCR.FULL_STREAMING_WR.* set bits 46 and 47, outside intel_grt_extra_regs'
+# 0x3fffffffff).
+RSP_SKL = (0x3fffff8fff, 0x3fffff8fff)
+RSP_ICL = (0x3fffffbfff, 0x3fffffbfff)
+RSP_GLC = (0x3fffffffff, 0x3fffffffff)
+RSP_CMT = (0x800ff3ffffffffff, 0xff3ffffffffff)
+RSP_LNC = (0xfffffffffff, 0xfffffffffff)
+OFFCORE_VALID = {
+    "skl": RSP_SKL, "skx": RSP_SKL, "icl": RSP_ICL, "icx": RSP_ICL, "tgl": RSP_ICL,
+    "spr": RSP_GLC, "emr": RSP_GLC, "gnr": RSP_GLC, "adl": RSP_GLC, "adl-e": RSP_GLC,
+    "mtl": RSP_GLC, "mtl-e": RSP_CMT, "arl": RSP_LNC, "arl-e": RSP_CMT, "arl-lpe": RSP_CMT,
+    "lnl": RSP_LNC, "lnl-e": RSP_CMT,
+}
+
 MSR_OFFCORE_RSP_0 = 0x1A6
 MSR_OFFCORE_RSP_1 = 0x1A7
 
@@ -290,9 +312,15 @@ def generate(root):
             gp |= ev["gp"]
             fixed |= ev["fixed"]
         (e0, e1), (u0, u1) = ocr
-        w("\t{ %s, %s, %s, %s, %d, 0x%x, 0x%x, 0x%02x, { 0x%02x, 0x%02x }, { 0x%02x, 0x%02x }, %s },"
+        used = 0
+        for ev in events:
+            if ev["msr"] in (MSR_OFFCORE_RSP_0, MSR_OFFCORE_RSP_1):
+                used |= ev["msr_value"]
+        v0, v1 = (m | used for m in OFFCORE_VALID[cpu])
+        w("\t{ %s, %s, %s, %s, %d, 0x%x, 0x%x, 0x%02x, { 0x%02x, 0x%02x }, { 0x%02x, 0x%02x }, %s, { 0x%xULL, 0x%xULL } },"
           % (c_str(cpu), c_str(desc), c_str(path.lstrip("/") + " " + version), arr, len(events),
-             gp, fixed, core_type_of.get(path, 0), e0, e1, u0, u1, "true" if legacy else "false"))
+             gp, fixed, core_type_of.get(path, 0), e0, e1, u0, u1, "true" if legacy else "false",
+             v0, v1))
     w("};")
     w("const size_t event_table_count = ARRAY_SIZE(event_tables);")
     w("")

@@ -128,6 +128,15 @@ static void pebs(const struct pmu_diff_ops *o)
 	o->wrmsr(MSR_IA32_DS_AREA, 0);
 }
 
+/* MSR_PEBS_FRONTEND holds a valid selection (DSB miss, 0x11) as written
+ * on every modelled part from Skylake on (pmu/msr.h). */
+static void frontend(const struct pmu_diff_ops *o)
+{
+	o->wrmsr(MSR_PEBS_FRONTEND, 0x11);
+	o->emit("pebs_frontend", o->rdmsr(MSR_PEBS_FRONTEND));
+	o->wrmsr(MSR_PEBS_FRONTEND, 0);
+}
+
 void pmu_diff_run(const struct pmu_diff_ops *o)
 {
 	o->wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
@@ -137,6 +146,7 @@ void pmu_diff_run(const struct pmu_diff_ops *o)
 	overflow(o);
 	freeze(o);
 	pebs(o);
+	frontend(o);
 	for (unsigned i = 0; i < 3; i++)
 		o->wrmsr(msr_perfevtsel(i), 0);
 	o->wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);

@@ -190,6 +190,32 @@ static void test_table_names(void **state)
 	assert_null(event_table_by_name("hsw"));
 }
 
+/* Every table's MSR_OFFCORE_RSP_x mask holds Linux's mask for the core
+ * (tools/gen-events.py names each) and every value its own OCR events set,
+ * so no named event is refused. Spot values: icx 0x3fffffbfff
+ * (intel_icl_extra_regs), adl-e 0x3fffffffff plus bits 46 and 47 from
+ * OCR.PARTIAL_STREAMING_WR.ANY_RESPONSE (MSRValue 0x400000010000) and
+ * OCR.FULL_STREAMING_WR.ANY_RESPONSE (0x800000010000). */
+static void test_offcore_masks_cover_the_files(void **state)
+{
+	for (size_t k = 0; k < event_table_count; k++) {
+		const struct event_table *t = &event_tables[k];
+		assert_true(t->offcore_valid[0] & 0xffff);
+		for (u16 i = 0; i < t->count; i++) {
+			const struct ev_entry *e = &t->events[i];
+			const struct ev_extra *x = e->extra ? ev_extra(e) : NULL;
+			if (!x || (x->msr != MSR_OFFCORE_RSP_0 && x->msr != MSR_OFFCORE_RSP_1))
+				continue;
+			if (x->value & ~t->offcore_valid[x->msr == MSR_OFFCORE_RSP_1])
+				fail_msg("%s %s: 0x%llx outside the mask", t->name, ev_name(e),
+					 (unsigned long long)x->value);
+		}
+	}
+	assert_int_equal(table("icx")->offcore_valid[0], 0x3fffffbfffULL);
+	assert_int_equal(table("adl-e")->offcore_valid[0], 0x3fffffffffULL | (3ULL << 46));
+	assert_int_equal(table("mtl-e")->offcore_valid[1] >> 60, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_find_any_case_and_sorted),
 		cmocka_unit_test(test_model_lookup),
 		cmocka_unit_test(test_table_names),
+		cmocka_unit_test(test_offcore_masks_cover_the_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,6 +212,61 @@ static void test_precise_errors(void **state)
 	parse_bad("MEM_LOAD_RETIRED.L3_MISS:ppp", "icx", NULL, "L3_MISS:ppp", "use :pp");
 }
 
+/* SDM Vol. 3B ch. 20, PEBS facility (Nehalem to Skylake): PEBS is valid
+ * only with AnyThread, Edge, Invert and CMask all zero. Intel's
+ * skylake_core.json lists one exception, INST_RETIRED.TOTAL_CYCLES_PS
+ * (0xc0/0x01, CounterMask 10, Invert 1, PEBS 2, Counter 0,2,3). */
+static void test_pebs_qualifiers(void **state)
+{
+	struct pmu_event ev;
+
+	parse_bad("cpu/event=0xc0,umask=0x1,cmask=2/p", "skl", NULL, "cmask=2/p",
+		  "PEBS is valid only when cmask, inv, edge and any are all zero");
+	parse_bad("cpu/event=0xc0,umask=0x1,inv/p", "skl", NULL, "inv/p", "all zero");
+	parse_bad("cpu/event=0xc4,umask=0x0,edge/pp", "icx", NULL, "edge/pp", "all zero");
+	parse_bad("cpu/event=0xc0,umask=0x1,any/p", "skl", NULL, "any/p", "all zero");
+	/* A table event whose own encoding has cmask but no PEBS. */
+	parse_bad("UOPS_RETIRED.STALL_CYCLES:p", "skl", NULL, "STALL_CYCLES:p", "all zero");
+	/* Without :p the qualifiers are fine. */
+	parse_ok("cpu/event=0xc0,umask=0x1,cmask=2/", "skl", NULL, &ev);
+	assert_int_equal(ev.cmask, 2);
+
+	/* The listed exception, by name and by its encoding: the encoding
+	 * takes that event's counters (0,2,3), not INST_RETIRED.PREC_DIST's
+	 * (1), which has the same event and umask. */
+	parse_ok("INST_RETIRED.TOTAL_CYCLES_PS:p", "skl", NULL, &ev);
+	assert_int_equal(ev.pebs_gp, 0xd);
+	parse_ok("cpu/event=0xc0,umask=0x1,cmask=10,inv/pp", "skl", NULL, &ev);
+	assert_int_equal(ev.gp_allowed, 0xd);
+	assert_int_equal(ev.pebs_gp, 0xd);
+	assert_true(ev.inv);
+	assert_int_equal(ev.cmask, 10);
+}
+
+/* offcore_rsp= values are checked against the part's MSR_OFFCORE_RSP_x
+ * valid bits, Linux's masks (arch/x86/events/intel/core.c):
+ * intel_icl_extra_regs 0x3fffffbfff (bit 14 reserved), intel_spr_extra_regs
+ * 0x3fffffffff, intel_cmt_extra_regs 0x800ff3ffffffffff for RSP_0 and
+ * 0xff3ffffffffff for RSP_1 (Crestmont). */
+static void test_offcore_valid_bits(void **state)
+{
+	struct pmu_event ev;
+
+	parse_bad("cpu/event=0xb7,umask=0x1,offcore_rsp=0x4001/", "icx", NULL,
+		  "offcore_rsp=0x4001 sets bits 0x4000", "MSR_OFFCORE_RSP_0 of icx");
+	parse_bad("cpu/event=0xb7,umask=0x1,offcore_rsp=0x4000010001/", "icx", NULL,
+		  "bits 0x4000000000", "valid: 0x3fffffbfff");
+	parse_ok("cpu/event=0x2a,umask=0x1,offcore_rsp=0x4001/", "spr", NULL, &ev);
+	parse_bad("cpu/event=0x2a,umask=0x1,offcore_rsp=0x4000000001/", "spr", NULL,
+		  "bits 0x4000000000", "of spr");
+	/* Bit 63 fits MSR_OFFCORE_RSP_0 of Crestmont but not _1: the event
+	 * keeps its own encoding. */
+	parse_ok("cpu/event=0xb7,umask=0x1,offcore_rsp=0x8000000000010001/", "mtl-e", NULL, &ev);
+	assert_false(ev.has_alt);
+	parse_ok("cpu/event=0xb7,umask=0x1,offcore_rsp=0x10001/", "mtl-e", NULL, &ev);
+	assert_true(ev.has_alt);
+}
+
 static void test_cpu_terms(void **state)
 {
 	struct pmu_event ev;
@@ -386,6 +441,8 @@ int main(void)
 		cmocka_unit_test(test_intel_names),
 		cmocka_unit_test(test_modifiers),
 		cmocka_unit_test(test_precise_errors),
+		cmocka_unit_test(test_pebs_qualifiers),
+		cmocka_unit_test(test_offcore_valid_bits),
 		cmocka_unit_test(test_cpu_terms),
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_unknown_names_suggest),

@@ -344,6 +344,52 @@ static void test_offcore_alternate_encoding(void **state)
 	}
 }
 
+/* A FRONTEND_RETIRED.* event's extra value goes to MSR_PEBS_FRONTEND:
+ * one write on the first enable, none on a later enable with nothing
+ * changed, and pmu_close() puts back what the firmware left there. A
+ * second FRONTEND_RETIRED event with another value cannot share the MSR
+ * (Linux: EXTRA_REG_FE is a shared register, intel_shared_regs_constraints
+ * in arch/x86/events/intel/core.c). Values from the perfmon files:
+ * DSB_MISS 0x11, ITLB_MISS 0x14. */
+static void test_frontend_msr_programmed(void **state)
+{
+	static const char *const models[] = { "skl", "icx", "spr", "adl" };
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
+		struct sim_snapshot before;
+		char err[512];
+		model_caps(models[m]);
+		hw_wrmsr(MSR_PEBS_FRONTEND, 0x12);	/* the firmware's value */
+		sim_snapshot(&before);
+		if (pmu_open(&pmu, &caps, false, err, sizeof(err)))
+			fail_msg("%s: %s", models[m], err);
+		struct pmu_event dsb = parse_one("FRONTEND_RETIRED.DSB_MISS");
+		struct pmu_event itlb = parse_one("FRONTEND_RETIRED.ITLB_MISS");
+		assert_int_equal(dsb.extra_msr, MSR_PEBS_FRONTEND);
+		assert_int_equal(dsb.extra_value, 0x11);
+		int id = pmu_add(&pmu, &dsb, 0, err, sizeof(err));
+		if (id < 0)
+			fail_msg("%s: %s", models[m], err);
+		assert_int_equal(pmu_add(&pmu, &itlb, 0, err, sizeof(err)), -1);
+		/* On skl the events are TakenAlone too (skylake_core.json). */
+		if (!strstr(err, "MSR_PEBS_FRONTEND") && !strstr(err, "taken alone"))
+			fail_msg("%s: '%s' names neither MSR_PEBS_FRONTEND nor taken alone",
+				 models[m], err);
+		counts_reset();
+		pmu_enable(&pmu);
+		assert_int_equal(sim_msr_writes(MSR_PEBS_FRONTEND), 1);
+		assert_int_equal(sim_regs()->pebs_frontend, 0x11);
+		pmu_disable(&pmu);
+		pmu_enable(&pmu);
+		assert_int_equal(sim_msr_writes(MSR_PEBS_FRONTEND), 1);
+		pmu_disable(&pmu);
+		pmu_close(&pmu);
+		assert_int_equal(sim_msr_writes(MSR_PEBS_FRONTEND), 2);
+		assert_snapshot_same(&before);
+		assert_int_equal(fault_count, 0);
+		sim_close();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +404,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_close_restores_everything, close_model),
 		cmocka_unit_test_teardown(test_force_over_running_counters, close_model),
 		cmocka_unit_test_teardown(test_offcore_alternate_encoding, close_model),
+		cmocka_unit_test_teardown(test_frontend_msr_programmed, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

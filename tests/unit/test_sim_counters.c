@@ -315,6 +315,88 @@ static void test_inject_dead_and_ignored(void **state)
 	assert_int_equal(fault_count, 0);
 }
 
+/* MSR_PEBS_FRONTEND's valid bits per core, as Linux's extra_regs
+ * (arch/x86/events/intel/core.c: intel_skl_extra_regs and
+ * intel_icl_extra_regs 0x7fff17, intel_spr_extra_regs 0x7fff1f); no such
+ * MSR before Skylake or on Gracemont (intel_grt_extra_regs has none). */
+static void test_frontend_msr_valid_bits(void **state)
+{
+	open_model("skl");
+	assert_int_equal(hw_wrmsr_safe(MSR_PEBS_FRONTEND, PEBS_FRONTEND_VALID_SKL), 0);
+	assert_int_equal(hw_rdmsr(MSR_PEBS_FRONTEND), PEBS_FRONTEND_VALID_SKL);
+	expect_wrmsr_gp(MSR_PEBS_FRONTEND, 0x8, "MSR_PEBS_FRONTEND");	/* EVTSEL bit 3 */
+	expect_wrmsr_gp(MSR_PEBS_FRONTEND, BIT(23), "MSR_PEBS_FRONTEND");
+	sim_close();
+	open_model("icx");
+	expect_wrmsr_gp(MSR_PEBS_FRONTEND, 0x8, "MSR_PEBS_FRONTEND");
+	sim_close();
+	open_model("spr");
+	assert_int_equal(hw_wrmsr_safe(MSR_PEBS_FRONTEND, 0x8), 0);	/* 0x04c2's mask */
+	expect_wrmsr_gp(MSR_PEBS_FRONTEND, 0x20, "MSR_PEBS_FRONTEND");
+	sim_close();
+	open_model("adl");
+	assert_int_equal(hw_wrmsr_safe(MSR_PEBS_FRONTEND, 0x11), 0);	/* P-core */
+	sim_set_cpu(1);
+	expect_rdmsr_gp(MSR_PEBS_FRONTEND, NULL);			/* E-core */
+	sim_set_cpu(0);
+	sim_close();
+	open_model("hsw");
+	expect_rdmsr_gp(MSR_PEBS_FRONTEND, NULL);
+}
+
+/* MSR_OFFCORE_RSP_x reserved bits #GP, per core (pmu/msr.h: Linux's
+ * masks): icx bit 14 (intel_icl_extra_regs 0x3fffffbfff), skl bits 12-14
+ * (0x3fffff8fff), nhm above bit 15 (0xffff); adl's E-core takes bits
+ * 46-47 (its file's OCR.*_STREAMING_WR.*). */
+static void test_offcore_msr_valid_bits(void **state)
+{
+	open_model("icx");
+	assert_int_equal(hw_wrmsr_safe(MSR_OFFCORE_RSP_0, 0x3fffffbfffULL), 0);
+	expect_wrmsr_gp(MSR_OFFCORE_RSP_0, 0x4000, "MSR_OFFCORE_RSP_0");
+	expect_wrmsr_gp(MSR_OFFCORE_RSP_1, BIT(38), "MSR_OFFCORE_RSP_1");
+	sim_close();
+	open_model("skl");
+	expect_wrmsr_gp(MSR_OFFCORE_RSP_0, 0x1000, "MSR_OFFCORE_RSP_0");
+	sim_close();
+	open_model("nhm");
+	expect_wrmsr_gp(MSR_OFFCORE_RSP_0, 0x10000, "MSR_OFFCORE_RSP_0");
+	sim_close();
+	open_model("adl");
+	expect_wrmsr_gp(MSR_OFFCORE_RSP_0, BIT(47), "MSR_OFFCORE_RSP_0");	/* P-core */
+	sim_set_cpu(1);
+	assert_int_equal(hw_wrmsr_safe(MSR_OFFCORE_RSP_0, BIT(47) | 0x10000), 0);
+	sim_set_cpu(0);
+}
+
+/* FRONTEND_RETIRED (0xC6/0x01) counts only retirements that met the
+ * condition MSR_PEBS_FRONTEND selects; for an IDQ bubble (EVTSEL 0x06)
+ * one at least as long and as wide as asked. Encodings from
+ * sapphirerapids_core.json: DSB_MISS 0x11, ITLB_MISS 0x14, LATENCY_GE_8
+ * 0x600806, LATENCY_GE_16 0x601006. */
+static void test_frontend_retired_qualified(void **state)
+{
+	open_model("spr");
+	hw_wrmsr(msr_pmc(0), 0);
+	hw_wrmsr(msr_perfevtsel(0), EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | 0x01C6);
+	hw_wrmsr(MSR_PEBS_FRONTEND, 0x11);
+	struct sim_occ o = { .event = 0xC6, .umask = 0x01, .count = 5, .ip = 0x1000,
+			     .insn_len = 4, .frontend = 0x11 };
+	sim_event(&o);
+	o.frontend = 0x14;
+	sim_event(&o);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 5);
+	hw_wrmsr(MSR_PEBS_FRONTEND, 0x600806);
+	o.frontend = 0x600A06;	/* a 10-cycle bubble, full width: counts */
+	sim_event(&o);
+	o.frontend = 0x600406;	/* 4 cycles: too short */
+	sim_event(&o);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 10);
+	hw_wrmsr(MSR_PEBS_FRONTEND, 0x601006);
+	o.frontend = 0x600A06;
+	sim_event(&o);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +417,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_msr_access_counts, close_model),
 		cmocka_unit_test_teardown(test_replay_trace, close_model),
 		cmocka_unit_test_teardown(test_inject_dead_and_ignored, close_model),
+		cmocka_unit_test_teardown(test_frontend_msr_valid_bits, close_model),
+		cmocka_unit_test_teardown(test_offcore_msr_valid_bits, close_model),
+		cmocka_unit_test_teardown(test_frontend_retired_qualified, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

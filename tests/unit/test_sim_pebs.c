@@ -225,6 +225,31 @@ static void test_full_buffer_loses(void **state)
 	assert_int_equal(ds_index_used(&ds), 4000);
 }
 
+/* SDM Vol. 3B ch. 20 (PEBS facility, Nehalem to Skylake): PEBS is valid
+ * only with CMASK, INV, EDGE and AnyThread zero, and no behaviour is given
+ * otherwise. Real parts write the record (Linux's cycles:pp alias,
+ * UOPS_RETIRED.ALL inv cmask=16, intel_pebs_aliases_snb in
+ * arch/x86/events/intel/core.c), so the model does, and counts it. */
+static void test_qualified_pebs_counted(void **state)
+{
+	struct sim_stats st;
+	open_model("skl");
+	ds_setup(&ds, 4096, 4096);
+	pebs_gp(0, 10, 10, 0);
+	fire(10);
+	sim_stats_get(0, &st);
+	assert_int_equal(st.pebs_records, 1);
+	assert_int_equal(st.pebs_qualified, 0);
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | INST | (1ULL << EVTSEL_CMASK_SHIFT));
+	fire(10);
+	sim_stats_get(0, &st);
+	assert_int_equal(st.pebs_records, 2);
+	assert_int_equal(st.pebs_qualified, 1);
+	assert_int_equal(ds_index_used(&ds), 2 * 200);
+	sim_stats_total(&st);	/* sums every field, this one too */
+	assert_int_equal(st.pebs_qualified, 1);
+}
+
 /* A PEBS index outside the buffer is a loud model error, not a write. */
 static void test_index_outside_buffer(void **state)
 {
@@ -373,6 +398,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_threshold_pmi, close_model),
 		cmocka_unit_test_teardown(test_full_buffer_loses, close_model),
 		cmocka_unit_test_teardown(test_index_outside_buffer, close_model),
+		cmocka_unit_test_teardown(test_qualified_pebs_counted, close_model),
 		cmocka_unit_test_teardown(test_load_latency_threshold, close_model),
 		cmocka_unit_test_teardown(test_record_per_model_format, close_model),
 		cmocka_unit_test_teardown(test_core2_restrictions, close_model),
