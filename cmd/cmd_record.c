@@ -365,6 +365,9 @@ static void print_accounting(struct record_run *r, u64 ticks)
 			   (unsigned long long)st->ring_full, (unsigned long long)st->throttled,
 			   (unsigned long long)st->throttle_events, (unsigned long long)st->spurious,
 			   (unsigned long long)st->unexpected, (unsigned long long)st->not_wrapped);
+	if (st->window_rescued)
+		out_printf("[ PMI: %llu overflows came while LVT PC was still masked; handled "
+			   "in the same PMI ]\n", (unsigned long long)st->window_rescued);
 	if (st->throttle_events)
 		out_printf("[ PMI storm: more than %u PMIs a second, throttled %llu times; "
 			   "samples were dropped: use a longer period (-c) or a lower -F ]\n",

@@ -539,18 +539,6 @@ u64 percpu_lost(const struct percpu *p)
 void percpu_pmi_stats(const struct percpu *p, struct pmi_stats *sum)
 {
 	bp_memset(sum, 0, sizeof(*sum));
-	for (u32 i = 0; i < p->count; i++) {
-		const struct pmi_stats *st = &p->cpu[i]->smp.pmi.st;
-		sum->pmis += st->pmis;
-		sum->spurious += st->spurious;
-		sum->loops += st->loops;
-		sum->overflows += st->overflows;
-		sum->buffer_pmis += st->buffer_pmis;
-		sum->unexpected += st->unexpected;
-		sum->samples += st->samples;
-		sum->ring_full += st->ring_full;
-		sum->throttled += st->throttled;
-		sum->throttle_events += st->throttle_events;
-		sum->stuck_status |= st->stuck_status;
-	}
+	for (u32 i = 0; i < p->count; i++)
+		pmi_stats_add(sum, &p->cpu[i]->smp.pmi.st);
 }

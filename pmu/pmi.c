@@ -180,17 +180,19 @@ static u64 sampling_counters(const struct pmu *p)
 	return mask;
 }
 
-void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r)
+/* Handles what GLOBAL_STATUS holds, with the counters stopped, then
+ * starts them again and unmasks LVT PC in the order the core wants. The
+ * first round of a PMI also counts a spurious one and checks the rate. */
+static void handle_round(struct pmi_ctx *c, const struct pmi_regs *r, u64 enabled, bool first)
 {
 	struct pmu *p = c->pmu;
-	u64 enabled = p->sh_global_ctrl;
 
-	c->st.pmis++;
 	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 	u64 status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
-	if (!status)
-		c->st.spurious++;
-	throttle_check(c);
+	if (first) {
+		c->st.spurious += !status;
+		throttle_check(c);
+	}
 	for (unsigned loop = 0; status; loop++) {
 		if (loop == PMI_MAX_LOOPS) {
 			/* A bit that no ack clears: report it and leave the PMU
@@ -215,11 +217,57 @@ void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r)
 			 c->throttled ? enabled & ~sampling_counters(p) : enabled);
 	if (!c->mid_ack)
 		apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
+}
+
+/* The counters ran again before LVT PC was unmasked (late ack; on real
+ * cores the handler's own instructions count there too). An overflow in
+ * between raised its PMI into a masked LVT PC, which drops it (SDM Vol. 3A
+ * 11.5.1: the mask bit inhibits reception), and its counter wrapped with
+ * no one to preset it: sampling would stop. Such an overflow left its
+ * GLOBAL_STATUS bit set and LVT PC unmasked; a PMI raised after the
+ * unmask masked LVT PC again and is on its way, so it is left alone. */
+static bool pmi_lost_in_window(struct pmi_ctx *c, u64 enabled)
+{
+	if (c->stopped || !(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & enabled))
+		return false;
+	return !(apic_read(&c->apic, APIC_LVT_PERFCNT) & APIC_LVT_MASKED);
+}
+
+void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r)
+{
+	u64 enabled = c->pmu->sh_global_ctrl;
+
+	c->st.pmis++;
+	handle_round(c, r, enabled, true);
+	for (unsigned round = 1; round < PMI_MAX_LOOPS && pmi_lost_in_window(c, enabled); round++) {
+		c->st.window_rescued++;
+		handle_round(c, r, enabled, false);
+	}
 	/* No EOI after an NMI: it is not in service at the local APIC, and an
 	 * EOI would end the fixed interrupt the NMI may have interrupted
 	 * (SDM Vol. 3A 11.8.5: no EOI for NMI, SMI, INIT, ExtINT or SIPI). */
 	if (!c->nmi)
 		apic_eoi(&c->apic);
+}
+
+void pmi_stats_add(struct pmi_stats *sum, const struct pmi_stats *one)
+{
+	sum->pmis += one->pmis;
+	sum->spurious += one->spurious;
+	sum->loops += one->loops;
+	sum->window_rescued += one->window_rescued;
+	sum->overflows += one->overflows;
+	sum->buffer_pmis += one->buffer_pmis;
+	sum->unexpected += one->unexpected;
+	sum->not_wrapped += one->not_wrapped;
+	sum->samples += one->samples;
+	sum->ring_full += one->ring_full;
+	sum->throttled += one->throttled;
+	sum->throttle_events += one->throttle_events;
+	sum->stuck_status |= one->stuck_status;
+	if (!sum->ds_area_lost && one->ds_area_lost)
+		sum->ds_area_moved = one->ds_area_moved;
+	sum->ds_area_lost |= one->ds_area_lost;
 }
 
 bool pmi_nmi_is_ours(struct pmi_ctx *c)

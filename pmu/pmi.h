@@ -26,6 +26,8 @@ struct pmi_stats {
 	u64 pmis;		/* PMIs taken */
 	u64 spurious;		/* PMIs with GLOBAL_STATUS clear */
 	u64 loops;		/* status re-reads that found more work */
+	u64 window_rescued;	/* overflows between re-enabling the counters
+				 * and unmasking LVT PC, whose PMI was lost */
 	u64 overflows;		/* counter overflow bits handled */
 	u64 buffer_pmis;	/* PMIs for the PEBS threshold (bit 62) */
 	u64 unexpected;		/* overflow bits of counters we do not use */
@@ -39,6 +41,12 @@ struct pmi_stats {
 				 * (its value; sampling stopped); 0: never */
 	bool ds_area_lost;	/* that happened */
 };
+
+/* Adds one CPU's statistics to sum: counts add, stuck_status bits
+ * accumulate, the first IA32_DS_AREA found moved is kept. Adding to a
+ * zeroed sum gives a copy (tests/unit/test_sampling_pmi.c checks it, so a
+ * field this forgets shows up). */
+void pmi_stats_add(struct pmi_stats *sum, const struct pmi_stats *one);
 
 struct pmi_ctx {
 	struct pmu *pmu;

@@ -139,6 +139,19 @@ static bool read_faults(u32 msr)
 	return msr_listed(sim.faulting_reads, ARRAY_SIZE(sim.faulting_reads), msr);
 }
 
+/* Injected handler time (sim_inject_access_cycles): the code before an
+ * access runs first; the accesses of a PMI handler it delivers do not
+ * run more. */
+#define HANDLER_IP 0xFFFFF000ULL	/* where the injected code "runs" */
+static void code_before_access(struct sim_cpu *c)
+{
+	if (!c->access_cycles || c->in_access_run || !sim.open)
+		return;
+	c->in_access_run = true;
+	sim_run(c->access_cycles, c->access_cycles, HANDLER_IP);
+	c->in_access_run = false;
+}
+
 static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 {
 	struct msr_count *s = msr_count_slot(msr, true);
@@ -148,6 +161,7 @@ static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 	*val = 0;
 	if (closed(f))
 		return 1;
+	code_before_access(c);
 	if (msr != 0 && read_faults(msr))
 		return sim_gp(f, "injected: this MSR is advertised but faults when read");
 	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
@@ -169,6 +183,7 @@ static int seam_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 		s->writes++;
 	if (closed(f))
 		return 1;
+	code_before_access(c);
 	if (msr != 0 && write_ignored(msr))
 		return 0;	/* injected: the write "succeeds" but does not stick */
 	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
@@ -178,13 +193,18 @@ static int seam_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 
 static u32 seam_mmio_read32(u64 addr)
 {
-	return closed(NULL) ? 0xFFFFFFFFu : sim_apic_mmio_read(sim_cur(), addr);
+	if (closed(NULL))
+		return 0xFFFFFFFFu;
+	code_before_access(sim_cur());
+	return sim_apic_mmio_read(sim_cur(), addr);
 }
 
 static void seam_mmio_write32(u64 addr, u32 val)
 {
-	if (!closed(NULL))
-		sim_apic_mmio_write(sim_cur(), addr, val);
+	if (closed(NULL))
+		return;
+	code_before_access(sim_cur());
+	sim_apic_mmio_write(sim_cur(), addr, val);
 }
 
 static struct hw_ops sim_ops = {

@@ -198,5 +198,12 @@ void sim_inject_pebs_record_size(u32 bytes);
 void sim_inject_pebs_threshold_ignored(bool on);
 /* A PEBS record does not reload its counters from the DS reset values. */
 void sim_inject_pebs_no_reload(bool on);
+/* Code takes time: before each MSR or local APIC access the current CPU
+ * runs `cycles` cycles retiring as many instructions at ring 0, as the
+ * instructions of a handler between its accesses would (0 undoes). Real
+ * counters count there: between a PMI handler's re-enabling
+ * IA32_PERF_GLOBAL_CTRL and its unmasking LVT PC, a counter can overflow
+ * into a masked LVT PC. */
+void sim_inject_access_cycles(u64 cycles);
 
 #endif

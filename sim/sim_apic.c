@@ -385,3 +385,4 @@ void sim_apic_mmio_write(struct sim_cpu *c, u64 addr, u32 val)
 }
 
 void sim_inject_lvt_pc_no_mask(bool on) { sim_cur()->lvt_pc_no_mask = on; }
+void sim_inject_access_cycles(u64 cycles) { sim_cur()->access_cycles = cycles; }
