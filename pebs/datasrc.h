@@ -39,6 +39,8 @@
 #define BP_MEM_SNOOP_MISS     0x08
 #define BP_MEM_SNOOP_HITM     0x10
 
+#define BP_MEM_SNOOPX_FWD     0x01
+
 #define BP_MEM_LOCK_NA        0x01
 #define BP_MEM_LOCK_LOCKED    0x02
 

@@ -51,8 +51,6 @@
 #define PEBS_XMM_SIZE           256
 #define PEBS_LBR_ENTRY_SIZE     24	/* from, to, info */
 #define PEBS_LBR_MAX_ENTRIES    32	/* PEBS_DATA_CFG[31:24] + 1, architectural limit */
-/* fmt5 (SPR and later) splits the meminfo latency: [15:0] load latency. */
-#define PEBS_FMT5_LATENCY_MASK  GENMASK(15, 0)
 
 /* Registers a record carries, in one order whatever the format. */
 enum pebs_reg {
@@ -79,12 +77,15 @@ enum pebs_mem_kind {
 enum pebs_dse_family {
 	PEBS_DSE_SNB,		/* Sandy Bridge and later big cores (default) */
 	PEBS_DSE_NHM,		/* Nehalem and Westmere: 0x5..0x7 mean snoop hit/HITM */
+	PEBS_DSE_GRT,		/* Gracemont E-cores: 0x5 snoop hit, 0x6 HITM, 0x8 forward */
 };
 
 /* One record format with its PEBS_DATA_CFG, resolved once. */
 struct pebs_layout {
 	u8 format;		/* IA32_PERF_CAPABILITIES[11:8] */
 	bool adaptive;		/* formats 4 and 5 */
+	bool latency_split;	/* meminfo latency: instruction and cache latency
+				 * (caps_pebs_latency_split); set by the caller */
 	u64 data_cfg;		/* MSR_PEBS_DATA_CFG (adaptive only; 0 otherwise) */
 	u32 record_size;	/* expected size of every record */
 	/* adaptive group offsets inside a record; 0 = group absent */

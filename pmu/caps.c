@@ -219,6 +219,38 @@ u32 caps_apic_id(void)
 	return r.ebx >> 24;	/* CPUID.01H:EBX[31:24] */
 }
 
+static bool model_in(const struct pmu_caps *c, const u8 *models, size_t n)
+{
+	if (!c->intel || c->family != 6)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (c->model == models[i])
+			return true;
+	return false;
+}
+
+bool caps_pebs_latency_split(const struct pmu_caps *c)
+{
+	static const u8 single_latency[] = {
+		MODEL_ICELAKE_L, MODEL_ICELAKE, MODEL_ICELAKE_X, MODEL_ICELAKE_D,
+		MODEL_TIGERLAKE_L, MODEL_TIGERLAKE, MODEL_ROCKETLAKE,
+		MODEL_SNOWRIDGE, MODEL_ELKHARTLAKE, MODEL_JASPERLAKE,
+	};
+	return c->pebs_format >= 4 && !model_in(c, single_latency, ARRAY_SIZE(single_latency));
+}
+
+bool caps_gracemont(const struct pmu_caps *c)
+{
+	static const u8 hybrid_gracemont[] = {
+		MODEL_ALDERLAKE, MODEL_ALDERLAKE_L, MODEL_RAPTORLAKE,
+		MODEL_RAPTORLAKE_P, MODEL_RAPTORLAKE_S,
+	};
+	static const u8 adl_n[] = { MODEL_ALDERLAKE_N };
+	if (c->hybrid && c->core_type == CPUID_1A_CORE_TYPE_ATOM)
+		return model_in(c, hybrid_gracemont, ARRAY_SIZE(hybrid_gracemont));
+	return model_in(c, adl_n, 1);
+}
+
 bool caps_pmi_mid_ack(const struct pmu_caps *c)
 {
 	if (c->hybrid)

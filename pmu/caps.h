@@ -65,6 +65,15 @@ void pmu_caps_read(struct pmu_caps *c);
  * later E-cores (hybrid E-cores, Alder Lake-N, Sierra Forest, Grand
  * Ridge); P-cores and earlier parts unmask last (late_ack). */
 bool caps_pmi_mid_ack(const struct pmu_caps *c);
+/* The adaptive meminfo latency field is split into instruction and cache
+ * latency (pmu/msr.h): adaptive PEBS on Alder Lake, Sapphire Rapids and
+ * later, as Linux's PMU_FL_INSTR_LATENCY; not on the earlier adaptive
+ * parts (Ice Lake, Tiger Lake, Rocket Lake, Tremont). */
+bool caps_pebs_latency_split(const struct pmu_caps *c);
+/* A Gracemont core (Alder/Raptor Lake E-core, Alder Lake-N): its load
+ * data sources 0x5, 0x6 and 0x8 mean other things than a big core's
+ * (Linux: intel_pmu_pebs_data_source_grt). */
+bool caps_gracemont(const struct pmu_caps *c);
 /* The APIC ID of the CPU this runs on, which tells CPUs apart in a PMI:
  * the full 32-bit x2APIC ID from CPUID.0BH:EDX where leaf 0BH exists (SDM
  * Vol. 2A, CPUID "Extended Topology Enumeration Leaf"; above 255 CPUs the

@@ -36,6 +36,25 @@
 #define MODEL_ALDERLAKE_N            0xBE	/* Gracemont */
 #define MODEL_SIERRAFOREST_X         0xAF	/* Crestmont */
 #define MODEL_GRANDRIDGE             0xB6	/* Crestmont */
+/* Adaptive-PEBS parts before Alder Lake, whose meminfo latency field is
+ * one load latency (Linux: no PMU_FL_INSTR_LATENCY). */
+#define MODEL_ICELAKE_L              0x7E
+#define MODEL_ICELAKE                0x7D
+#define MODEL_ICELAKE_X              0x6A
+#define MODEL_ICELAKE_D              0x6C
+#define MODEL_TIGERLAKE_L            0x8C
+#define MODEL_TIGERLAKE              0x8D
+#define MODEL_ROCKETLAKE             0xA7
+#define MODEL_SNOWRIDGE              0x86	/* Tremont */
+#define MODEL_ELKHARTLAKE            0x96	/* Tremont */
+#define MODEL_JASPERLAKE             0x9C	/* Tremont */
+/* Gracemont-based parts besides Alder Lake-N: the E-cores of hybrid Alder
+ * and Raptor Lake (their load data sources differ from the P-core's). */
+#define MODEL_ALDERLAKE              0x97
+#define MODEL_ALDERLAKE_L            0x9A
+#define MODEL_RAPTORLAKE             0xB7
+#define MODEL_RAPTORLAKE_P           0xBA
+#define MODEL_RAPTORLAKE_S           0xBF
 #define CPUID_1A_CORE_TYPE_CORE      0x40	/* performance core */
 /* CPUID.0AH */
 #define CPUID_0A_EDX_ANYTHREAD_DEPRECATED BIT(15)
@@ -175,6 +194,14 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 #define PEBS_DATACFG_XMMS            BIT(2)
 #define PEBS_DATACFG_LBRS            BIT(3)
 #define PEBS_DATACFG_LBR_SHIFT       24	/* [31:24] = LBR entries - 1 */
+
+/* PEBS meminfo group, latency field (offset 0x10). Before Alder Lake all
+ * of it is the load latency; from Alder Lake and Sapphire Rapids on it is
+ * split (Linux's struct pebs_meminfo, arch/x86/include/asm/perf_event.h):
+ * [15:0] instruction latency, [47:32] cache (load) latency. */
+#define PEBS_MEMINFO_INSTR_LAT_MASK  GENMASK(15, 0)
+#define PEBS_MEMINFO_CACHE_LAT_SHIFT 32
+#define PEBS_MEMINFO_CACHE_LAT_MASK  GENMASK(47, 32)
 
 /* MSR_PEBS_LD_LAT_THRESHOLD: [15:0] minimum latency in core cycles */
 #define PEBS_LD_LAT_THRESHOLD_MASK   GENMASK(15, 0)

@@ -25,7 +25,7 @@ static enum pebs_dse_family dse_family(const struct pmu_caps *c)
 	for (size_t i = 0; i < ARRAY_SIZE(nhm_dse_models); i++)
 		if (c->family == 6 && c->model == nhm_dse_models[i])
 			return PEBS_DSE_NHM;
-	return PEBS_DSE_SNB;
+	return caps_gracemont(c) ? PEBS_DSE_GRT : PEBS_DSE_SNB;
 }
 
 static enum pebs_mem_kind mem_kind(const struct pmu_event *e)
@@ -84,6 +84,7 @@ static int setup_pebs(struct sampling *s, const struct sampling_opts *o, char *e
 	u64 cfg = c->pebs_baseline ? pebs_data_cfg_for(&want) : 0;
 	if (!pebs_layout_init(&layout, c->pebs_format, cfg, err, errlen))
 		return -1;
+	layout.latency_split = caps_pebs_latency_split(c);
 	size_t bytes = o->pebs_buffer_bytes ? o->pebs_buffer_bytes : pebs_ds_default_bytes(c->pebs_format);
 	if (!pebs_ds_init(&s->ds, &layout, bytes, err, errlen))
 		return -1;

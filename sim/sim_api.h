@@ -61,6 +61,7 @@ struct sim_occ {
 	u64 next_ip;		/* where execution goes on (PEBS RIP); 0: ip + insn_len */
 	u64 data_addr;		/* data linear address (memory events) */
 	u64 latency;		/* load latency, core cycles */
+	u16 instr_latency;	/* the instruction's latency (parts that report it) */
 	u64 data_src;		/* data source encoding */
 	u32 frontend;		/* its front-end condition, as an MSR_PEBS_FRONTEND
 				 * value (EVTSEL, bubble length and width); for

@@ -428,7 +428,8 @@ void sim_event(const struct sim_occ *o)
 		.per_cycle = k, .len = (o->count + k - 1) / k,
 		.pt = { .ip = o->ip, .insn_len = o->insn_len, .next_ip = o->next_ip,
 			.data_addr = o->data_addr,
-			.latency = o->latency, .data_src = o->data_src },
+			.latency = o->latency, .data_src = o->data_src,
+			.instr_latency = o->instr_latency },
 	};
 	/* SDM 20.3.4.4.2: load-latency events count only loads whose latency
 	 * exceeds MSR_PEBS_LD_LAT_THRESHOLD. */

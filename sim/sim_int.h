@@ -18,6 +18,8 @@ struct sim_core_desc {
 	u64 frontend_valid;	/* MSR_PEBS_FRONTEND's valid bits; 0: no such MSR */
 	u64 offcore_valid[2];	/* MSR_OFFCORE_RSP_0/1 valid bits (when the model
 				 * has them); see pmu/msr.h */
+	bool latency_split;	/* meminfo latency: instruction [15:0] and cache
+				 * [47:32] latency (pmu/msr.h), Alder Lake and later */
 };
 
 struct sim_model {
@@ -127,6 +129,7 @@ struct sim_point {
 	u8 insn_len;
 	u64 next_ip;		/* the instruction after; 0: ip + insn_len */
 	u64 data_addr, latency, data_src;
+	u16 instr_latency;
 };
 static inline u64 sim_point_next_ip(const struct sim_point *pt)
 {

@@ -39,6 +39,7 @@ static const struct sim_core_desc core_golden_cove = {
 	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
 	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
 	.offcore_valid = { OFFCORE_RSP_VALID_GLC, OFFCORE_RSP_VALID_GLC },
+	.latency_split = true,
 };
 /* Alder Lake: CPUID.0AH enumerates what both core types share (6 GP,
  * 3 fixed); the P-core has 8 GP and 4 fixed (Linux adds the difference by
@@ -50,6 +51,7 @@ static const struct sim_core_desc core_adl_p = {
 	.pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
 	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
 	.offcore_valid = { OFFCORE_RSP_VALID_GLC, OFFCORE_RSP_VALID_GLC },
+	.latency_split = true,
 };
 /* Gracemont's FRONTEND_RETIRED events are selected by umask alone
  * (alderlake_gracemont_core.json names no MSR), and Linux's Gracemont
@@ -60,6 +62,7 @@ static const struct sim_core_desc core_adl_e = {
 	.num_gp = 6, .num_fixed = 3, .gp_width = 48, .fixed_width = 48,
 	.pebs_gp = 0x3F, .pebs_fixed = 0x7,
 	.offcore_valid = { OFFCORE_RSP_VALID_GRT, OFFCORE_RSP_VALID_GRT },
+	.latency_split = true,
 };
 
 static const struct sim_model models[] = {

@@ -114,6 +114,17 @@ static void write_legacy(struct sim_cpu *c, u8 *at, u8 fmt, u64 applicable,
 	put(&r, c->tsc);
 }
 
+/* The meminfo latency field: the load latency, or on Alder Lake and
+ * later the instruction latency in [15:0] and the cache latency (16 bits,
+ * saturated) in [47:32] (pmu/msr.h). */
+static u64 meminfo_latency(const struct sim_cpu *c, const struct sim_point *pt)
+{
+	if (!c->core->latency_split)
+		return pt->latency;
+	u64 cache = MIN(pt->latency, (u64)0xFFFF);
+	return cache << PEBS_MEMINFO_CACHE_LAT_SHIFT | pt->instr_latency;
+}
+
 static void write_adaptive(struct sim_cpu *c, u8 *at, u32 size, u64 cfg, u64 applicable,
 			   const struct sim_point *pt)
 {
@@ -125,7 +136,7 @@ static void write_adaptive(struct sim_cpu *c, u8 *at, u32 size, u64 cfg, u64 app
 	if (cfg & PEBS_DATACFG_MEMINFO) {
 		put(&r, pt->data_addr);
 		put(&r, pt->data_src);
-		put(&r, pt->latency);
+		put(&r, meminfo_latency(c, pt));
 		put(&r, 0);	/* TSX tuning */
 	}
 	if (cfg & PEBS_DATACFG_GP)

@@ -164,6 +164,25 @@ static void test_alder_lake_core_types(void **state)
 	assert_string_equal(caps_core_type_name(e.core_type), "efficiency core (Atom)");
 }
 
+/* Record semantics per part, from Linux's model lists
+ * (arch/x86/events/intel/core.c): PMU_FL_INSTR_LATENCY (split meminfo
+ * latency) on Alder Lake, Sapphire Rapids and later but not Ice Lake;
+ * intel_pmu_pebs_data_source_grt on the Alder Lake E-core only. */
+static void test_record_semantics_per_part(void **state)
+{
+	struct pmu_caps s = read_caps(&skl), i = read_caps(&icx), r = read_caps(&spr);
+	struct pmu_caps p = read_caps(&adl_p), e = read_caps(&adl_e);
+	assert_false(caps_pebs_latency_split(&s));	/* format 3: no meminfo group */
+	assert_false(caps_pebs_latency_split(&i));
+	assert_true(caps_pebs_latency_split(&r));
+	assert_true(caps_pebs_latency_split(&p) && caps_pebs_latency_split(&e));
+	assert_true(caps_gracemont(&e));
+	assert_false(caps_gracemont(&p) || caps_gracemont(&r) || caps_gracemont(&i));
+	struct pmu_caps n = i;
+	n.model = MODEL_ALDERLAKE_N;
+	assert_true(caps_gracemont(&n));
+}
+
 static void test_no_pmu(void **state)
 {
 	struct pmu_caps c = read_caps(&nopmu);
@@ -271,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_icelake_server),
 		cmocka_unit_test(test_sapphire_rapids),
 		cmocka_unit_test(test_alder_lake_core_types),
+		cmocka_unit_test(test_record_semantics_per_part),
 		cmocka_unit_test(test_no_pmu),
 		cmocka_unit_test(test_v5_fixed_bitmap),
 		cmocka_unit_test(test_leaf23_counters),

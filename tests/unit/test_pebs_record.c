@@ -202,7 +202,7 @@ static void test_decode_adaptive(void **state)
 		put(0x18, 987654321);
 		put(32 + 0, 0xdead0000);		/* address */
 		put(32 + 8, 0x14);			/* aux: L3 hit, STLB miss */
-		put(32 + 16, (77ULL << 32) | 300);	/* latency; fmt5 keeps [15:0] */
+		put(32 + 16, 300);			/* latency */
 		pebs_record_decode(&l, rec, PEBS_MEM_LOAD, PEBS_DSE_SNB, &s);
 		assert_int_equal(pebs_record_stated_size(rec), 208);
 		assert_int_equal(s.ip, 0xffff800000001234);
@@ -210,7 +210,7 @@ static void test_decode_adaptive(void **state)
 		assert_int_equal(s.tsc, 987654321);
 		assert_int_equal(s.addr, 0xdead0000);
 		assert_int_equal(s.data_src, pebs_data_src_load(0x14, PEBS_DSE_SNB));
-		assert_int_equal(s.weight, fmt == 5 ? 300 : (77ULL << 32) | 300);
+		assert_int_equal(s.weight, 300);
 		assert_int_equal(pebs_record_applicable(&l, rec), BIT(0) | BIT(32));
 		/* without the memory-info group there is no address */
 		struct pebs_layout lb = layout(fmt, 0);
@@ -218,6 +218,24 @@ static void test_decode_adaptive(void **state)
 		assert_false(s.flags & BP_SAMPLE_ADDR);
 		assert_true(s.flags & BP_SAMPLE_TIME);
 	}
+}
+
+/* The meminfo latency field per part (Linux's struct pebs_meminfo,
+ * arch/x86/include/asm/perf_event.h: "pre Alder Lake" one mem_latency;
+ * "Alder Lake and later" instr_latency [15:0] and cache_latency [47:32],
+ * and ds.c takes cache_latency as the sample's weight). */
+static void test_decode_split_latency(void **state)
+{
+	struct pebs_layout l = layout(4, PEBS_DATACFG_MEMINFO);
+	struct bp_sample s = { 0 };
+	memset(rec, 0, sizeof(rec));
+	put(0x00, (80ULL << 48) | 1);
+	put(32 + 16, (77ULL << 32) | 300);	/* cache 77, instruction 300 */
+	pebs_record_decode(&l, rec, PEBS_MEM_LOAD, PEBS_DSE_SNB, &s);
+	assert_int_equal(s.weight, (77ULL << 32) | 300);	/* Ice Lake: all of it */
+	l.latency_split = true;
+	pebs_record_decode(&l, rec, PEBS_MEM_LOAD, PEBS_DSE_SNB, &s);
+	assert_int_equal(s.weight, 77);
 }
 
 /* The synthetic writer used by the drain tests agrees with the decoder. */
@@ -241,6 +259,7 @@ static void test_synth_roundtrip(void **state)
 static void test_datasrc_constants_match_linux(void **state)
 {
 	assert_int_equal(BP_MEM(OP, LOAD), PERF_MEM_S(OP, LOAD));
+	assert_int_equal(BP_MEM(SNOOPX, FWD), PERF_MEM_S(SNOOPX, FWD));
 	assert_int_equal(BP_MEM(OP, STORE), PERF_MEM_S(OP, STORE));
 	assert_int_equal(BP_MEM(LVL, HIT), PERF_MEM_S(LVL, HIT));
 	assert_int_equal(BP_MEM(LVL, MISS), PERF_MEM_S(LVL, MISS));
@@ -322,6 +341,29 @@ static void test_datasrc_load_table(void **state)
 	}
 }
 
+/* Gracemont E-cores (Linux: __intel_pmu_pebs_data_source_grt in
+ * arch/x86/events/intel/ds.c): 0x5 an L3 hit with a snoop hit, 0x6 with
+ * HITM, 0x8 an L3 hit forwarded (snoopx FWD); the others as on big cores. */
+static void test_datasrc_grt(void **state)
+{
+	union perf_mem_data_src d = ld(0x5, PEBS_DSE_GRT);
+	assert_int_equal(d.mem_lvl, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3);
+	assert_int_equal(d.mem_lvl_num, PERF_MEM_LVLNUM_L3);
+	assert_int_equal(d.mem_snoop, PERF_MEM_SNOOP_HIT);
+	assert_int_equal(ld(0x6, PEBS_DSE_GRT).mem_snoop, PERF_MEM_SNOOP_HITM);
+	d = ld(0x8, PEBS_DSE_GRT);
+	assert_int_equal(d.mem_lvl, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3);
+	assert_int_equal(d.mem_snoopx, PERF_MEM_SNOOPX_FWD);
+	assert_int_equal(d.mem_remote, 0);
+	assert_int_equal(ld(0x8, PEBS_DSE_SNB).mem_snoopx, 0);
+	for (u8 dse = 0; dse < 16; dse++)
+		if (dse != 0x5 && dse != 0x6 && dse != 0x8)
+			assert_int_equal(ld(dse, PEBS_DSE_GRT).val, ld(dse, PEBS_DSE_SNB).val);
+	d = ld(0x5 | BIT(4) | BIT(6), PEBS_DSE_GRT);	/* STLB miss, data blocked */
+	assert_int_equal(d.mem_dtlb, PERF_MEM_TLB_MISS | PERF_MEM_TLB_L2);
+	assert_int_equal(d.mem_blk, PERF_MEM_BLK_DATA);
+}
+
 static void test_datasrc_load_flags(void **state)
 {
 	union perf_mem_data_src d = ld(0x1 | BIT(4) | BIT(5), PEBS_DSE_SNB);
@@ -373,11 +415,13 @@ int main(void)
 		cmocka_unit_test(test_decode_fmt2_fmt3),
 		cmocka_unit_test(test_regs_order),
 		cmocka_unit_test(test_decode_adaptive),
+		cmocka_unit_test(test_decode_split_latency),
 		cmocka_unit_test(test_synth_roundtrip),
 		cmocka_unit_test(test_datasrc_constants_match_linux),
 		cmocka_unit_test(test_datasrc_load_table),
 		cmocka_unit_test(test_datasrc_load_flags),
 		cmocka_unit_test(test_datasrc_nhm),
+		cmocka_unit_test(test_datasrc_grt),
 		cmocka_unit_test(test_datasrc_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -229,6 +229,34 @@ static void test_corrupted_index(void **state)
 	}
 }
 
+/* The weight of a load sample is its load latency on every modelled
+ * part: icx writes it whole, spr and adl's P-core split the field
+ * (instruction latency [15:0], cache latency [47:32]; Linux's struct
+ * pebs_meminfo) and the decoder must take the cache latency. */
+static void test_load_weight_per_part(void **state)
+{
+	static const char *const models[] = { "icx", "spr", "adl" };
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
+		struct sampling_opts o = opts_period(101);
+		o.threshold.mode = PEBS_THRESHOLD_ONE;
+		start_sampling(models[m], "MEM_LOAD_RETIRED.L3_MISS:pp", &o, false);
+		assert_int_equal(caps_pebs_latency_split(&caps), m > 0);
+		struct sim_occ occ = { .event = 0xD1, .umask = 0x20, .count = 101 * 3, .ip = RUN_IP,
+				       .insn_len = 4, .data_addr = 0x7000, .latency = 321,
+				       .instr_latency = 9, .data_src = 0x4 };
+		sim_event(&occ);
+		stop_sampling();
+		assert_int_equal(ngot, 3);
+		for (u32 k = 0; k < ngot; k++) {
+			assert_int_equal(got[k].weight, 321);
+			assert_int_equal(got[k].addr, 0x7000);
+		}
+		assert_pebs_accounting();
+		finish_sampling();
+		sim_close();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +265,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_several_pebs_counters, close_model),
 		cmocka_unit_test_teardown(test_full_ds_buffer, close_model),
 		cmocka_unit_test_teardown(test_corrupted_index, close_model),
+		cmocka_unit_test_teardown(test_load_weight_per_part, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
