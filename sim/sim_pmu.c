@@ -23,7 +23,11 @@ static bool has_perf_metrics(const struct sim_cpu *c)
 	return sim_version() >= 5 && c->core->slots_per_cycle;
 }
 
-static u64 evtsel_valid(void)
+/* Valid bits of IA32_PERFEVTSELi. IN_TXCP exists on IA32_PERFEVTSEL2
+ * only and is reserved elsewhere (SDM Vol. 3B, "Performance Monitoring and
+ * Intel TSX"; KVM's intel_pmu_set_msr, arch/x86/kvm/vmx/pmu_intel.c, lifts
+ * HSW_IN_TX_CHECKPOINTED from the reserved bits for counter 2 alone). */
+static u64 evtsel_valid(unsigned i)
 {
 	u64 v = GENMASK(31, 0);
 	/* AnyThread exists from v3 and is reserved once deprecated
@@ -31,7 +35,7 @@ static u64 evtsel_valid(void)
 	if (sim_version() < 3 || sim_anythread_deprecated())
 		v &= ~EVTSEL_ANY;
 	if (sim.model->has_tsx)
-		v |= EVTSEL_IN_TX | EVTSEL_IN_TXCP;
+		v |= EVTSEL_IN_TX | (i == 2 ? EVTSEL_IN_TXCP : 0);
 	if (sim_has(PERF_CAP_PEBS_BASELINE))
 		v |= EVTSEL_ADAPTIVE_RECORD;
 	return v;
@@ -478,10 +482,10 @@ int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
 	if (in_range(msr, MSR_IA32_A_PMC0, c->core->num_gp, &i))
 		return write_pmc(c, i, val, true, f);
 	if (in_range(msr, MSR_IA32_PERFEVTSEL0, c->core->num_gp, &i)) {
-		if (val & ~evtsel_valid())
+		if (val & ~evtsel_valid(i))
 			return sim_gp(f, "IA32_PERFEVTSEL%u: reserved bits 0x%llx set (valid 0x%llx)",
-				      i, (unsigned long long)(val & ~evtsel_valid()),
-				      (unsigned long long)evtsel_valid());
+				      i, (unsigned long long)(val & ~evtsel_valid(i)),
+				      (unsigned long long)evtsel_valid(i));
 		c->r.evtsel[i] = val;
 		return 0;
 	}

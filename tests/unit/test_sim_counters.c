@@ -397,6 +397,82 @@ static void test_frontend_retired_qualified(void **state)
 	assert_int_equal(hw_rdmsr(msr_pmc(0)), 10);
 }
 
+/* kvm-unit-tests x86/pmu.c check_tsx_cycles counts transactional cycles
+ * committed (IN_TXCP) on GP counter 2 only; KVM's intel_pmu_set_msr
+ * (arch/x86/kvm/vmx/pmu_intel.c) keeps the bit reserved on the others. */
+static void test_in_txcp_only_on_pmc2(void **state)
+{
+	open_model("skl");
+	u64 sel = EN_OS_USR | EV(0x3C, 0);
+	assert_int_equal(hw_wrmsr_safe(msr_perfevtsel(2), sel | EVTSEL_IN_TXCP), 0);
+	assert_int_equal(hw_wrmsr_safe(msr_perfevtsel(0), sel | EVTSEL_IN_TX), 0);
+	expect_wrmsr_gp(msr_perfevtsel(0), sel | EVTSEL_IN_TXCP, "IA32_PERFEVTSEL0");
+	expect_wrmsr_gp(msr_perfevtsel(3), sel | EVTSEL_IN_TXCP, "IA32_PERFEVTSEL3");
+	sim_close();
+	open_model("adl");	/* no TSX: neither bit */
+	expect_wrmsr_gp(msr_perfevtsel(2), sel | EVTSEL_IN_TXCP, "IA32_PERFEVTSEL2");
+}
+
+/* kvm-unit-tests x86/pmu.c check_running_counter_wrmsr: a write of 0 to
+ * a counting counter restarts it from 0; a write of -1 (full width through
+ * IA32_A_PMCx) makes the next event overflow and set its status bit. */
+static void test_running_counter_writes(void **state)
+{
+	open_model("icx");
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, BIT(0));
+	hw_wrmsr(msr_pmc(0), 0);
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EV(0xC0, 0));
+	sim_run(1000, 1000, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 1000);
+	hw_wrmsr(msr_pmc(0), 0);			/* while it counts */
+	sim_run(10, 10, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 10);
+	hw_wrmsr(msr_a_pmc(0), GENMASK(47, 0));		/* -1 at 48 bits */
+	assert_false(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(0));
+	sim_run(1, 1, 0x1000);
+	assert_true(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(0));
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 0);
+}
+
+/* kvm-unit-tests x86/pmu.c check_counters_many and check_counter_overflow
+ * in one: every GP and fixed counter at once, each written to its full
+ * width's -1 through IA32_A_PMCx (GP; PERF_CAPABILITIES.FW_WRITE) or
+ * IA32_FIXED_CTRx, overflows on its next events: GLOBAL_STATUS shows all
+ * of them and each counter wrapped to what it counted past the top. */
+static void test_every_counter_overflows(void **state)
+{
+	static const struct { const char *model; unsigned gp, fixed; } m[] = {
+		{ "icx", 8, 4 }, { "spr", 8, 4 }, { "skl", 4, 3 }, { "hsw", 4, 3 },
+	};
+	for (size_t k = 0; k < ARRAY_SIZE(m); k++) {
+		open_model(m[k].model);
+		assert_true(hw_rdmsr(MSR_IA32_PERF_CAPABILITIES) & PERF_CAP_FW_WRITE);
+		u64 all = 0, fixed_ctrl = 0;
+		for (unsigned i = 0; i < m[k].gp; i++) {
+			hw_wrmsr(msr_a_pmc(i), GENMASK(47, 0));
+			hw_wrmsr(msr_perfevtsel(i), EN_OS_USR | EV(0xC0, 0));
+			all |= BIT(i);
+		}
+		for (unsigned i = 0; i < m[k].fixed; i++) {
+			hw_wrmsr(msr_fixed_ctr(i), GENMASK(47, 0));
+			fixed_ctrl |= fixed_ctrl_field(i, FIXED_CTRL_OS | FIXED_CTRL_USR);
+			all |= global_fixed_bit(i);
+		}
+		hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, all);
+		sim_run(100, 100, 0x1000);	/* 100 cycles, 100 instructions */
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+		assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS), all);
+		for (unsigned i = 0; i < m[k].gp; i++)
+			assert_int_equal(hw_rdmsr(msr_pmc(i)), 99);
+		assert_int_equal(hw_rdmsr(msr_fixed_ctr(0)), 99);	/* instructions */
+		assert_int_equal(hw_rdmsr(msr_fixed_ctr(1)), 99);	/* core cycles */
+		assert_true(hw_rdmsr(msr_fixed_ctr(2)) < 99);	/* TSC rate below the core's */
+		assert_int_equal(fault_count, 0);
+		sim_close();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +494,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_replay_trace, close_model),
 		cmocka_unit_test_teardown(test_inject_dead_and_ignored, close_model),
 		cmocka_unit_test_teardown(test_frontend_msr_valid_bits, close_model),
+		cmocka_unit_test_teardown(test_in_txcp_only_on_pmc2, close_model),
+		cmocka_unit_test_teardown(test_running_counter_writes, close_model),
+		cmocka_unit_test_teardown(test_every_counter_overflows, close_model),
 		cmocka_unit_test_teardown(test_offcore_msr_valid_bits, close_model),
 		cmocka_unit_test_teardown(test_frontend_retired_qualified, close_model),
 	};

@@ -250,6 +250,82 @@ static void test_qualified_pebs_counted(void **state)
 	assert_int_equal(st.pebs_qualified, 1);
 }
 
+/* kvm-unit-tests x86/pmu_pebs.c: a PEBS counter started one event below
+ * overflow writes its record at the next event; one that never overflows
+ * writes none and never sets GLOBAL_STATUS bit 62 (the threshold bit). */
+static void test_pebs_one_below_and_never(void **state)
+{
+	open_model("icx");
+	ds_setup(&ds, 4096, 4096);
+	pebs_gp(0, 1, 1000, 0);		/* one event to go */
+	fire(1);
+	assert_int_equal(ds_index_used(&ds), 32);	/* basic group only */
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	hw_wrmsr(msr_perfevtsel(0), 0);
+	ds_setup(&ds, 4096, 4096);
+	pebs_gp(1, 1ULL << 40, 1000, 0);	/* far from overflow */
+	fire(100000);
+	assert_int_equal(ds_index_used(&ds), 0);
+	assert_false(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & (GLOBAL_STATUS_OVF_BUFFER | BIT(1)));
+}
+
+/* kvm-unit-tests x86/pmu_pebs.c pebs_disable: with IA32_PEBS_ENABLE
+ * cleared first and GLOBAL_CTRL still on, the counter keeps counting; an
+ * overflow then writes no record and is a plain overflow: its status bit
+ * and, with INT set, a PMI (no buffer bit 62). */
+static void test_overflow_after_pebs_enable_cleared(void **state)
+{
+	open_model("icx");
+	hook_irqs();
+	unmask_lvt_pc();
+	ds_setup(&ds, 4096, 4096);
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, BIT(0));
+	pebs_gp(0, 1, 1000, EVTSEL_INT);
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+	fire(1);
+	assert_int_equal(ds_index_used(&ds), 0);
+	u64 status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	assert_true(status & BIT(0));
+	assert_false(status & GLOBAL_STATUS_OVF_BUFFER);
+	assert_int_equal(irqs.count, 1);
+}
+
+/* kvm-unit-tests x86/pmu_pebs.c check_one_counter: each GP and each fixed
+ * counter alone (icx: PEBS on GP 0-7 and, with baseline, fixed 0-3),
+ * started one event below overflow, writes one record whose applicable
+ * counters name it alone. */
+static void test_pebs_each_counter_alone(void **state)
+{
+	open_model("icx");
+	for (unsigned k = 0; k < 8 + 4; k++) {
+		bool fixed = k >= 8;
+		unsigned i = fixed ? k - 8 : k;
+		u64 bit = fixed ? global_fixed_bit(i) : BIT(i);
+		ds_setup(&ds, 4096, 4096);
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, bit);
+		if (fixed) {
+			hw_wrmsr(msr_fixed_ctr(i), GENMASK(47, 0));
+			hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(i, FIXED_CTRL_OS | FIXED_CTRL_USR));
+			hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs_enable_fixed_bit(i));
+			sim_run(1, 1, EV_IP);	/* one cycle, one instruction, >= 1 slot */
+		} else {
+			pebs_gp(i, 1, 1000, 0);
+			hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs_enable_gp_bit(i));
+			fire(1);
+		}
+		if (fixed && i == 2)	/* reference cycles: one core cycle may hold no TSC tick */
+			sim_run(10, 10, EV_IP);
+		assert_int_equal(ds_index_used(&ds), 32);
+		assert_int_equal(rec_u64(&ds, 16), bit);	/* applicable counters */
+		hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
+		hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+		if (!fixed)
+			hw_wrmsr(msr_perfevtsel(i), 0);
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
+	}
+	assert_int_equal(fault_count, 0);
+}
+
 /* A PEBS index outside the buffer is a loud model error, not a write. */
 static void test_index_outside_buffer(void **state)
 {
@@ -399,6 +475,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_full_buffer_loses, close_model),
 		cmocka_unit_test_teardown(test_index_outside_buffer, close_model),
 		cmocka_unit_test_teardown(test_qualified_pebs_counted, close_model),
+		cmocka_unit_test_teardown(test_pebs_one_below_and_never, close_model),
+		cmocka_unit_test_teardown(test_overflow_after_pebs_enable_cleared, close_model),
+		cmocka_unit_test_teardown(test_pebs_each_counter_alone, close_model),
 		cmocka_unit_test_teardown(test_load_latency_threshold, close_model),
 		cmocka_unit_test_teardown(test_record_per_model_format, close_model),
 		cmocka_unit_test_teardown(test_core2_restrictions, close_model),
