@@ -1,5 +1,6 @@
 /* sim/: counter MSRs and counting, one SDM rule per test (Vol. 3B ch. 20). */
 #include "test_sim_support.h"
+#include "sim/sim_machine.h"
 
 #define EN_OS_USR (EVTSEL_EN | EVTSEL_OS | EVTSEL_USR)
 #define EV(code, umask) ((u64)(code) | (u64)(umask) << EVTSEL_UMASK_SHIFT)
@@ -473,6 +474,121 @@ static void test_every_counter_overflows(void **state)
 	}
 }
 
+/* One architectural event (SDM Table 20-1) driven for the test: the
+ * run-driven ones by 1000 cycles retiring 1000 instructions, the others
+ * by 1000 injected occurrences. Returns what counter 0..n must show at
+ * least (ref cycles: the crystal clock's share of the run). */
+static u64 drive_arch_event(unsigned arch, u8 event, u8 umask)
+{
+	if (arch == ARCH_EVENT_CORE_CYCLES || arch == ARCH_EVENT_INST_RETIRED ||
+	    arch == ARCH_EVENT_REF_CYCLES || arch == ARCH_EVENT_TOPDOWN_SLOTS) {
+		sim_run(1000, 1000, 0x1000);
+		return arch == ARCH_EVENT_REF_CYCLES ? 1 : 1000;
+	}
+	sim_events(event, umask, 1000, 0x1000);
+	return 1000;
+}
+
+/* kvm-unit-tests x86/pmu.c check_gp_counters: every architectural event
+ * CPUID.0AH reports available (EAX[31:24] long, EBX bit clear) counts on
+ * every GP counter CPUID.0AH:EAX[15:8] enumerates. */
+static void test_arch_events_on_every_gp_counter(void **state)
+{
+	static const struct { u8 event, umask; } arch[] = {
+		{ 0x3C, 0x00 }, { 0xC0, 0x00 }, { 0x3C, 0x01 }, { 0x2E, 0x4F },
+		{ 0x2E, 0x41 }, { 0xC4, 0x00 }, { 0xC5, 0x00 }, { 0xA4, 0x01 },
+	};
+	static const char *const models[] = { "icx", "spr", "skl", "hsw", "nhm" };
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
+		struct cpuid_regs r;
+		open_model(models[m]);
+		hw_cpuid(0xA, 0, &r);
+		unsigned gp = (r.eax >> 8) & 0xFF, len = r.eax >> 24, tested = 0;
+		for (unsigned e = 0; e < len && e < ARRAY_SIZE(arch); e++) {
+			if (r.ebx & BIT(e))
+				continue;	/* reported unavailable */
+			for (unsigned i = 0; i < gp; i++) {
+				hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, BIT(i));
+				hw_wrmsr(msr_pmc(i), 0);
+				hw_wrmsr(msr_perfevtsel(i), EN_OS_USR | EV(arch[e].event, arch[e].umask));
+				u64 least = drive_arch_event(e, arch[e].event, arch[e].umask);
+				u64 got = hw_rdmsr(msr_pmc(i));
+				if (got < least)
+					fail_msg("%s: arch event %u on GP%u counted %llu", models[m], e, i,
+						 (unsigned long long)got);
+				hw_wrmsr(msr_perfevtsel(i), 0);
+				tested++;
+			}
+		}
+		assert_true(tested >= 7 * 4);
+		assert_int_equal(fault_count, 0);
+		sim_close();
+	}
+}
+
+/* kvm-unit-tests x86/pmu.c set_ref_cycle_expectations: GP reference
+ * cycles (0x3C/01, the core crystal clock) keep a fixed ratio to the TSC,
+ * which the suite measures once and scales its bounds by. Over runs of
+ * two lengths the TSC : GP-ref ratio agrees within 1 %, on every model. */
+static void test_gp_ref_cycles_track_tsc(void **state)
+{
+	static const char *const models[] = { "icx", "spr", "adl", "skl", "hsw", "nhm" };
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
+		double ratio[2];
+		open_model(models[m]);
+		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, BIT(0));
+		hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EV(0x3C, 0x01));
+		for (int k = 0; k < 2; k++) {
+			hw_wrmsr(msr_pmc(0), 0);
+			u64 t0 = hw_rdtsc();
+			sim_run(k ? 30000000 : 10000000, 1000, 0x1000);
+			u64 tsc = hw_rdtsc() - t0, ref = hw_rdmsr(msr_pmc(0));
+			assert_true(ref > 0 && tsc > ref);
+			ratio[k] = (double)tsc / (double)ref;
+		}
+		double off = ratio[1] / ratio[0] - 1;
+		if (off > 0.01 || off < -0.01)
+			fail_msg("%s: TSC/ref %.2f then %.2f", models[m], ratio[0], ratio[1]);
+		sim_close();
+	}
+}
+
+static u64 rdpmc(u32 ecx)
+{
+	char why[160];
+	u64 v = 0;
+	if (sim_machine_rdpmc(0, ecx, &v, why, sizeof(why)))
+		fail_msg("RDPMC 0x%x: %s", ecx, why);
+	return v;
+}
+
+/* kvm-unit-tests x86/pmu.c check_rdpmc: after 0xff0123456789 is written
+ * through the legacy alias (bits 31:0, sign-extended) or the full-width
+ * one, RDPMC i reads it back masked to the counter width, ECX[31] (fast
+ * read) its low 32 bits; fixed counters through ECX[30]. An index beyond
+ * the counters #GPs (SDM Vol. 2B, RDPMC). */
+static void test_rdpmc(void **state)
+{
+	const u64 val = 0xff0123456789ULL, width = GENMASK(47, 0);
+	open_model("icx");
+	for (unsigned i = 0; i < 8; i++) {
+		hw_wrmsr(msr_pmc(i), val);
+		assert_int_equal(rdpmc(i), (u64)(s64)(s32)(u32)val & width);
+		hw_wrmsr(msr_a_pmc(i), val);
+		assert_int_equal(rdpmc(i), val & width);
+		assert_int_equal(rdpmc(i | BIT(31)), (u32)val);
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		hw_wrmsr(msr_fixed_ctr(i), val & width);
+		assert_int_equal(rdpmc(i | BIT(30)), val & width);
+		assert_int_equal(rdpmc(i | BIT(30) | BIT(31)), (u32)val);
+	}
+	char why[160];
+	u64 v;
+	assert_int_not_equal(sim_machine_rdpmc(0, 8, &v, why, sizeof(why)), 0);
+	assert_int_not_equal(sim_machine_rdpmc(0, BIT(30) | 4, &v, why, sizeof(why)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +613,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_in_txcp_only_on_pmc2, close_model),
 		cmocka_unit_test_teardown(test_running_counter_writes, close_model),
 		cmocka_unit_test_teardown(test_every_counter_overflows, close_model),
+		cmocka_unit_test_teardown(test_arch_events_on_every_gp_counter, close_model),
+		cmocka_unit_test_teardown(test_gp_ref_cycles_track_tsc, close_model),
+		cmocka_unit_test_teardown(test_rdpmc, close_model),
 		cmocka_unit_test_teardown(test_offcore_msr_valid_bits, close_model),
 		cmocka_unit_test_teardown(test_frontend_retired_qualified, close_model),
 	};

@@ -326,6 +326,35 @@ static void test_pebs_each_counter_alone(void **state)
 	assert_int_equal(fault_count, 0);
 }
 
+/* kvm-unit-tests x86/pmu_pebs.c check_pebs_counters: all 16 combinations
+ * of the PEBS_DATA_CFG groups (memory info, GPRs, XMMs, LBRs) with the
+ * LBR group at its 32 entries. Each record is as long as its groups
+ * (basic 32, meminfo 32, GPRs 144, XMMs 256, 24 per LBR entry; SDM
+ * 20.6.2.4.2), and its basic group states that size and the groups. */
+static void test_data_cfg_every_combination(void **state)
+{
+	static const u64 group[4] = { PEBS_DATACFG_MEMINFO, PEBS_DATACFG_GP,
+				      PEBS_DATACFG_XMMS, PEBS_DATACFG_LBRS };
+	static const u64 bytes[4] = { 32, 144, 256, 32 * 24 };
+	open_model("icx");
+	for (unsigned mask = 0; mask < 16; mask++) {
+		u64 cfg = 31ULL << PEBS_DATACFG_LBR_SHIFT;	/* 32 LBR entries */
+		u64 size = 32;
+		for (unsigned g = 0; g < 4; g++)
+			if (mask & (1u << g)) {
+				cfg |= group[g];
+				size += bytes[g];
+			}
+		ds_setup(&ds, 4096, 4096);
+		hw_wrmsr(MSR_PEBS_DATA_CFG, cfg);
+		pebs_gp(0, 1, 1000, EVTSEL_ADAPTIVE_RECORD);
+		fire(1);
+		assert_int_equal(ds_index_used(&ds), size);
+		assert_int_equal(rec_u64(&ds, 0), size << 48 | cfg);
+	}
+	assert_int_equal(fault_count, 0);
+}
+
 /* A PEBS index outside the buffer is a loud model error, not a write. */
 static void test_index_outside_buffer(void **state)
 {
@@ -478,6 +507,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pebs_one_below_and_never, close_model),
 		cmocka_unit_test_teardown(test_overflow_after_pebs_enable_cleared, close_model),
 		cmocka_unit_test_teardown(test_pebs_each_counter_alone, close_model),
+		cmocka_unit_test_teardown(test_data_cfg_every_combination, close_model),
 		cmocka_unit_test_teardown(test_load_latency_threshold, close_model),
 		cmocka_unit_test_teardown(test_record_per_model_format, close_model),
 		cmocka_unit_test_teardown(test_core2_restrictions, close_model),
