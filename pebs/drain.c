@@ -74,12 +74,20 @@ static void emit(struct pebs_ctx *c, const void *rec, unsigned i,
 }
 
 /* Format 0 has no applicable-counters field: the record belongs to the
- * one PEBS counter (Core 2 has PEBS on PMC0 only). */
+ * one PEBS counter (Core 2 has PEBS on PMC0 only). Formats 1-3 can write
+ * a status of 0 when the assist races with the handler clearing
+ * GLOBAL_STATUS (Haswell and earlier); with one PEBS counter the record
+ * is still its own, as Linux assumes (intel_pmu_drain_pebs_nhm,
+ * arch/x86/events/intel/ds.c). */
 static u64 record_counters(const struct pebs_ctx *c, const void *rec)
 {
-	if (c->ds->layout.format == 0)
+	const struct pebs_layout *l = &c->ds->layout;
+	if (l->format == 0)
 		return c->enabled;
-	return pebs_record_applicable(&c->ds->layout, rec) & c->enabled;
+	u64 bits = pebs_record_applicable(l, rec) & c->enabled;
+	if (!bits && !l->adaptive && popcount64(c->enabled) == 1)
+		bits = c->enabled;
+	return bits;
 }
 
 static void attribute(struct pebs_ctx *c, const void *rec,

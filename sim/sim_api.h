@@ -199,6 +199,10 @@ void sim_inject_pebs_record_size(u32 bytes);
 void sim_inject_pebs_threshold_ignored(bool on);
 /* A PEBS record does not reload its counters from the DS reset values. */
 void sim_inject_pebs_no_reload(bool on);
+/* Formats 1-2 write 0 in the record's status field, as Haswell and earlier
+ * can when the assist races with software clearing GLOBAL_STATUS (Linux,
+ * intel_pmu_drain_pebs_nhm in arch/x86/events/intel/ds.c). */
+void sim_inject_pebs_status_zero(bool on);
 /* Code takes time: before each MSR or local APIC access the current CPU
  * runs `cycles` cycles retiring as many instructions at ring 0, as the
  * instructions of a handler between its accesses would (0 undoes). Real

@@ -65,6 +65,7 @@ struct sim_cpu {
 	u32 pebs_record_size;		/* injected record size; 0: the format's */
 	bool pebs_threshold_ignored;	/* injected: a PMI after every record */
 	bool pebs_no_reload;		/* injected: no reload from the DS area */
+	bool pebs_status_zero;		/* injected: formats 1-2 write status 0 */
 	u64 access_cycles;		/* injected: cycles run before each access */
 	bool in_access_run;		/* running them (accesses inside do not) */
 	u32 hook_depth;

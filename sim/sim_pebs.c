@@ -101,7 +101,7 @@ static void write_legacy(struct sim_cpu *c, u8 *at, u8 fmt, u64 applicable,
 	/* Formats 1-2 store IA32_PERF_GLOBAL_STATUS as it is (bits of other
 	 * counters included); format 3 stores exactly the counters this
 	 * record is for. */
-	put(&r, fmt >= 3 ? applicable : c->r.global_status);
+	put(&r, fmt >= 3 ? applicable : c->pebs_status_zero ? 0 : c->r.global_status);
 	put(&r, pt->data_addr);
 	put(&r, pt->data_src);
 	put(&r, pt->latency);
@@ -302,3 +302,4 @@ void sim_inject_pebs_full(void)
 void sim_inject_pebs_record_size(u32 bytes) { sim_cur()->pebs_record_size = bytes; }
 void sim_inject_pebs_threshold_ignored(bool on) { sim_cur()->pebs_threshold_ignored = on; }
 void sim_inject_pebs_no_reload(bool on) { sim_cur()->pebs_no_reload = on; }
+void sim_inject_pebs_status_zero(bool on) { sim_cur()->pebs_status_zero = on; }

@@ -170,11 +170,16 @@ static void test_drain_collision_pre_fmt3(void **state)
 	}
 }
 
+/* A record for no enabled PEBS counter is an orphan; so is one with a
+ * status of 0 when two PEBS counters are enabled (with one, Linux's
+ * intel_pmu_drain_pebs_nhm takes it for that counter:
+ * test_sampling_pebs.c test_zero_status_records). */
 static void test_drain_orphan(void **state)
 {
 	struct fix f;
 	fix_init(&f, 3, 0, 0, 64);
 	add(&f, counter_gp(2), 0, 500, PEBS_MEM_NONE);
+	add(&f, counter_gp(3), 0, 500, PEBS_MEM_NONE);
 	struct synth_rec r = rec_for(BIT(0), 0);	/* not an enabled PEBS counter */
 	cpu_write(&f, &r);
 	r = rec_for(0, 1);

@@ -257,6 +257,35 @@ static void test_load_weight_per_part(void **state)
 	}
 }
 
+/* Format 2 (hsw) records whose status field is 0 (the model's injection
+ * of what Linux's intel_pmu_drain_pebs_nhm describes for Haswell and
+ * earlier): with one PEBS counter each is still a sample of it; with two
+ * (overflowing together, one record each time) the record cannot be
+ * attributed and is lost as an orphan, counted. */
+static void test_zero_status_records(void **state)
+{
+	struct sampling_opts o = opts_period(1009);
+	o.threshold.mode = PEBS_THRESHOLD_ONE;
+	start_pebs("hsw", 1, &o);
+	sim_inject_pebs_status_zero(true);
+	branches(1009 * 10, RUN_IP);
+	stop_sampling();
+	assert_int_equal(ngot, 10);
+	assert_int_equal(smp.loss.lost[PEBS_LOST_ORPHAN], 0);
+	assert_pebs_accounting();
+	finish_sampling();
+	sim_close();
+
+	start_pebs("hsw", 2, &o);
+	sim_inject_pebs_status_zero(true);
+	branches(1009 * 10, RUN_IP);		/* both overflow together: 10 records */
+	stop_sampling();
+	assert_int_equal(ngot, 0);
+	assert_int_equal(smp.loss.lost[PEBS_LOST_ORPHAN], 10);
+	assert_pebs_accounting();
+	finish_sampling();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +295,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_full_ds_buffer, close_model),
 		cmocka_unit_test_teardown(test_corrupted_index, close_model),
 		cmocka_unit_test_teardown(test_load_weight_per_part, close_model),
+		cmocka_unit_test_teardown(test_zero_status_records, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
