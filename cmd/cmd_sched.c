@@ -96,13 +96,8 @@ static void plan_mux(struct plan *p)
 
 static const char *msr_label(u32 msr)
 {
-	switch (msr) {
-	case MSR_OFFCORE_RSP_0:         return "MSR_OFFCORE_RSP_0";
-	case MSR_OFFCORE_RSP_1:         return "MSR_OFFCORE_RSP_1";
-	case MSR_PEBS_LD_LAT_THRESHOLD: return "MSR_PEBS_LD_LAT_THRESHOLD";
-	case MSR_PEBS_FRONTEND:         return "MSR_PEBS_FRONTEND";
-	}
-	return "MSR";
+	const char *name = sched_msr_name(msr);
+	return name ? name : "MSR";
 }
 
 /* "MSR_OFFCORE_RSP_1=0x10001 (event 0x2b umask 0x01)"; empty when the

@@ -160,14 +160,15 @@ static u64 dse_entry_value(const struct dse_entry *e)
 
 /* Gracemont's load data sources (Linux: __intel_pmu_pebs_data_source_grt
  * in arch/x86/events/intel/ds.c): 0x5 an L3 hit with a clean snoop hit,
- * 0x6 with a modified line, 0x8 an L3 hit forwarded from another core
- * (the caller adds snoopx FWD); the rest as on big cores. */
-static void grt_patch(struct dse_entry *e, u64 src)
+ * 0x6 with a modified line, 0x8 an L3 hit forwarded from another core;
+ * the rest as on big cores. Returns the snoopx bits the entry cannot hold. */
+static u64 grt_patch(struct dse_entry *e, u64 src)
 {
 	if (src != 0x5 && src != 0x6 && src != 0x8)
-		return;
+		return 0;
 	*e = dse_load_snb[0x4];	/* an L3 hit */
 	e->snoop = src == 0x5 ? BP_MEM_SNOOP_HIT : src == 0x6 ? BP_MEM_SNOOP_HITM : BP_MEM_SNOOP_NA;
+	return src == 0x8 ? BP_MEM(SNOOPX, FWD) : 0;
 }
 
 u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam)
@@ -184,12 +185,8 @@ u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam)
 			e.snoop = BP_MEM_SNOOP_HITM;
 		return dse_entry_value(&e) | BP_MEM(TLB, NA) | BP_MEM(LOCK, NA) | BP_MEM(BLK, NA);
 	}
-	u64 src = dse & INTEL_DSE_SOURCE_MASK;
-	if (fam == PEBS_DSE_GRT)
-		grt_patch(&e, src);
-	u64 v = dse_entry_value(&e);
-	if (fam == PEBS_DSE_GRT && src == 0x8)
-		v |= BP_MEM(SNOOPX, FWD);
+	u64 snoopx = fam == PEBS_DSE_GRT ? grt_patch(&e, dse & INTEL_DSE_SOURCE_MASK) : 0;
+	u64 v = dse_entry_value(&e) | snoopx;
 	if (dse & INTEL_DSE_LD_STLB_MISS)
 		v |= BP_MEM(TLB, MISS) | BP_MEM(TLB, L2);
 	else

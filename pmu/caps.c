@@ -219,7 +219,7 @@ u32 caps_apic_id(void)
 	return r.ebx >> 24;	/* CPUID.01H:EBX[31:24] */
 }
 
-static bool model_in(const struct pmu_caps *c, const u8 *models, size_t n)
+bool caps_model_in(const struct pmu_caps *c, const u8 *models, size_t n)
 {
 	if (!c->intel || c->family != 6)
 		return false;
@@ -236,7 +236,7 @@ bool caps_pebs_latency_split(const struct pmu_caps *c)
 		MODEL_TIGERLAKE_L, MODEL_TIGERLAKE, MODEL_ROCKETLAKE,
 		MODEL_SNOWRIDGE, MODEL_ELKHARTLAKE, MODEL_JASPERLAKE,
 	};
-	return c->pebs_format >= 4 && !model_in(c, single_latency, ARRAY_SIZE(single_latency));
+	return c->pebs_format >= 4 && !caps_model_in(c, single_latency, ARRAY_SIZE(single_latency));
 }
 
 bool caps_gracemont(const struct pmu_caps *c)
@@ -247,15 +247,16 @@ bool caps_gracemont(const struct pmu_caps *c)
 	};
 	static const u8 adl_n[] = { MODEL_ALDERLAKE_N };
 	if (c->hybrid && c->core_type == CPUID_1A_CORE_TYPE_ATOM)
-		return model_in(c, hybrid_gracemont, ARRAY_SIZE(hybrid_gracemont));
-	return model_in(c, adl_n, 1);
+		return caps_model_in(c, hybrid_gracemont, ARRAY_SIZE(hybrid_gracemont));
+	return caps_model_in(c, adl_n, ARRAY_SIZE(adl_n));
 }
 
 bool caps_pmi_mid_ack(const struct pmu_caps *c)
 {
 	if (c->hybrid)
 		return c->core_type == CPUID_1A_CORE_TYPE_ATOM;
-	return c->intel && c->family == 6 &&
-	       (c->model == MODEL_ALDERLAKE_N || c->model == MODEL_SIERRAFOREST_X ||
-		c->model == MODEL_GRANDRIDGE);
+	static const u8 ecore_only[] = {
+		MODEL_ALDERLAKE_N, MODEL_SIERRAFOREST_X, MODEL_GRANDRIDGE,
+	};
+	return caps_model_in(c, ecore_only, ARRAY_SIZE(ecore_only));
 }

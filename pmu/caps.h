@@ -65,6 +65,8 @@ void pmu_caps_read(struct pmu_caps *c);
  * later E-cores (hybrid E-cores, Alder Lake-N, Sierra Forest, Grand
  * Ridge); P-cores and earlier parts unmask last (late_ack). */
 bool caps_pmi_mid_ack(const struct pmu_caps *c);
+/* An Intel family 6 CPU whose display model is one of models[0..n). */
+bool caps_model_in(const struct pmu_caps *c, const u8 *models, size_t n);
 /* The adaptive meminfo latency field is split into instruction and cache
  * latency (pmu/msr.h): adaptive PEBS on Alder Lake, Sapphire Rapids and
  * later, as Linux's PMU_FL_INSTR_LATENCY; not on the earlier adaptive

@@ -225,10 +225,12 @@ static void handle_round(struct pmi_ctx *c, const struct pmi_regs *r, u64 enable
  * 11.5.1: the mask bit inhibits reception), and its counter wrapped with
  * no one to preset it: sampling would stop. Such an overflow left its
  * GLOBAL_STATUS bit set and LVT PC unmasked; a PMI raised after the
- * unmask masked LVT PC again and is on its way, so it is left alone. */
+ * unmask masked LVT PC again and is on its way, so it is left alone. With
+ * mid ack LVT PC is unmasked before the counters run: no window, and no
+ * extra RDMSR on the PMI path. */
 static bool pmi_lost_in_window(struct pmi_ctx *c, u64 enabled)
 {
-	if (c->stopped || !(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & enabled))
+	if (c->mid_ack || c->stopped || !(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & enabled))
 		return false;
 	return !(apic_read(&c->apic, APIC_LVT_PERFCNT) & APIC_LVT_MASKED);
 }

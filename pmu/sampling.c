@@ -22,9 +22,8 @@ static const u8 nhm_dse_models[] = { 0x1A, 0x1E, 0x2C };
 
 static enum pebs_dse_family dse_family(const struct pmu_caps *c)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(nhm_dse_models); i++)
-		if (c->family == 6 && c->model == nhm_dse_models[i])
-			return PEBS_DSE_NHM;
+	if (caps_model_in(c, nhm_dse_models, ARRAY_SIZE(nhm_dse_models)))
+		return PEBS_DSE_NHM;
 	return caps_gracemont(c) ? PEBS_DSE_GRT : PEBS_DSE_SNB;
 }
 

@@ -74,7 +74,7 @@ int sched_format_counters(u64 mask, char *buf, size_t len)
 	return (int)t.pos;
 }
 
-static const char *msr_name(u32 msr)
+const char *sched_msr_name(u32 msr)
 {
 	switch (msr) {
 	case MSR_OFFCORE_RSP_0:         return "MSR_OFFCORE_RSP_0";
@@ -87,7 +87,7 @@ static const char *msr_name(u32 msr)
 
 static void put_msr(struct text *t, u32 msr)
 {
-	const char *name = msr_name(msr);
+	const char *name = sched_msr_name(msr);
 	if (name)
 		put(t, "%s", name);
 	else

@@ -113,6 +113,10 @@ int sched_assign_subset(const struct sched_ctx *ctx, const struct pmu_event *ev,
 			u64 active, const int *prev, int *out_counter,
 			u32 *out_extra_msr, struct sched_report *why);
 
+/* The SDM name of an extra MSR events use (MSR_OFFCORE_RSP_0, ...,
+ * MSR_PEBS_FRONTEND), or NULL for another MSR. */
+const char *sched_msr_name(u32 msr);
+
 /* Writes one line per unplaced event saying why, e.g.
  *   "MEM_LOAD_RETIRED.L3_MISS:pp: needs a PEBS counter among gp0-3, all
  *    taken by A (gp0), B (gp1), C (gp2), D (gp3)"
