@@ -128,30 +128,48 @@ static void preset_again(struct pmu *p, int counter)
 			      counter_preset(&p->caps, counter, p->slot[slot].period));
 }
 
+/* A PEBS counter's overflow bit. The counter reloads itself from the DS
+ * area and reports through the buffer; its overflow only arms PEBS, and
+ * the record (which clears the bit) comes at the next event (SDM Vol. 3B,
+ * PEBS: "Upon occurrence of the next PEBS event, the PEBS hardware
+ * triggers an assist"). So a PMI raised meanwhile, by another counter,
+ * sees the bit with the record still to come: the counter is left alone,
+ * as Linux's handle_pmi_common leaves every PEBS counter to drain_pebs.
+ * Only when the drain found the buffer at absolute maximum was an assist
+ * perhaps skipped ("the PEBS will be skipped entirely"), leaving the
+ * counter not reloaded, counting on for 2^width events: preset it again,
+ * after the drain, so sampling goes on. */
+static void pebs_overflow_bit(struct pmi_ctx *c, int counter, bool buffer_was_full)
+{
+	if (!buffer_was_full) {
+		c->st.pebs_pending++;
+		return;
+	}
+	preset_again(c->pmu, counter);
+	c->st.pebs_preset++;
+}
+
 /* Handles the bits of one GLOBAL_STATUS reading; returns the bits to ack. */
 static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r)
 {
 	struct pmu *p = c->pmu;
 	u64 pebs_counters = c->pebs ? c->pebs->enabled : 0;
+	bool buffer_was_full = false;
 
 	if ((status & GLOBAL_STATUS_OVF_BUFFER) && c->pebs) {
+		u64 full_before = c->pebs_loss->buffer_was_full;
 		pmi_check_ds_area(c);
 		c->pebs->throttled = c->throttled;
 		pebs_drain(c->pebs, c->ring, c->pebs_loss);
 		c->st.buffer_pmis++;
+		buffer_was_full = c->pebs_loss->buffer_was_full != full_before;
 	}
 	u64 counters = status & (GENMASK(31, 0) | GENMASK(47, 32));
 	for (u64 bits = counters; bits; bits &= bits - 1) {
 		int counter = __builtin_ctzll(bits);
 		c->st.overflows++;
-		/* A PEBS counter reloads itself from the DS area and reports
-		 * through the buffer, and a written record clears its overflow
-		 * bit. A bit still set means its assist was skipped at a full
-		 * buffer ("the PEBS will be skipped entirely", SDM Vol. 3B), so
-		 * the counter was not reloaded and would not overflow again for
-		 * 2^width events: preset it again, after the drain above. */
 		if (pebs_counters & BIT(counter)) {
-			preset_again(p, counter);
+			pebs_overflow_bit(c, counter, buffer_was_full);
 			continue;
 		}
 		int slot = pmu_event_on(p, counter);
@@ -262,6 +280,8 @@ void pmi_stats_add(struct pmi_stats *sum, const struct pmi_stats *one)
 	sum->buffer_pmis += one->buffer_pmis;
 	sum->unexpected += one->unexpected;
 	sum->not_wrapped += one->not_wrapped;
+	sum->pebs_pending += one->pebs_pending;
+	sum->pebs_preset += one->pebs_preset;
 	sum->samples += one->samples;
 	sum->ring_full += one->ring_full;
 	sum->throttled += one->throttled;

@@ -32,6 +32,10 @@ struct pmi_stats {
 	u64 buffer_pmis;	/* PMIs for the PEBS threshold (bit 62) */
 	u64 unexpected;		/* overflow bits of counters we do not use */
 	u64 not_wrapped;	/* overflow bits of a counter that had not wrapped */
+	u64 pebs_pending;	/* PEBS counter bits seen with the record still
+				 * to come (armed, left alone) */
+	u64 pebs_preset;	/* PEBS counters preset again after a full
+				 * buffer (their assist may have been skipped) */
 	u64 samples;		/* PMI-mode samples delivered */
 	u64 ring_full;		/* PMI-mode samples dropped: ring full */
 	u64 throttled;		/* PMI-mode samples dropped: throttled */

@@ -386,6 +386,10 @@ void sim_set_cpl(u8 cpl)
 
 u8 sim_cpl(void) { return sim_cur()->cpl; }
 u64 sim_tsc(void) { return sim_cur()->tsc; }
+bool sim_pebs_at_overflow(unsigned counter)
+{
+	return counter < 32 && (sim_cur()->core->pdist_gp & BIT(counter));
+}
 void sim_set_gprs(const struct sim_gprs *g) { sim_cur()->gprs = *g; }
 void sim_set_pmi_hook(sim_irq_hook hook, void *ctx)
 {

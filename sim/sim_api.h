@@ -36,6 +36,10 @@ void sim_set_cpl(u8 cpl);
 u8 sim_cpl(void);
 /* Time stamp counter of this CPU; it advances with reference cycles. */
 u64 sim_tsc(void);
+/* Whether this CPU writes a PEBS record for counter `counter` (the
+ * GLOBAL_STATUS bit index) at its overflowing event (PDist), not at the
+ * next event after the overflow (sim_count.c). */
+bool sim_pebs_at_overflow(unsigned counter);
 
 /* Architectural register values that PEBS records capture. */
 struct sim_gprs {
@@ -117,6 +121,8 @@ struct sim_stats {
 				 * or AnyThread set, which the SDM calls not
 				 * valid (see sim_pebs.c) */
 	u64 pebs_bytes;
+	u64 pebs_disarmed;	/* armed PEBS overflows whose record never came:
+				 * the counter was written or PEBS disabled first */
 	u64 pmis_raised;	/* PMI requests by the PMU */
 	u64 pmis_delivered;	/* reached the hook */
 	u64 pmis_masked;	/* dropped: LVT PC masked */

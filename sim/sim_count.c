@@ -1,9 +1,11 @@
 /* Counting: events happen on the current CPU in "segments" (a stretch of
  * run time, or a burst of injected occurrences), cycle by cycle as the SDM
  * describes the filters, but advanced in bulk up to the next overflow so
- * that long runs stay cheap. At each overflow the model sets
- * GLOBAL_STATUS, runs the PEBS assist and raises the PMI, before counting
- * on, so a handler sees the counters as they were at the overflow. */
+ * (or the next event of a counter whose PEBS is armed) so that long runs
+ * stay cheap. At each overflow the model sets GLOBAL_STATUS, arms PEBS
+ * and raises the PMI, and at the next event of an armed counter it runs
+ * the PEBS assist, before counting on, so a handler sees the counters as
+ * they were at that point. */
 #include "sim_int.h"
 #include "../lib/str.h"
 
@@ -192,20 +194,20 @@ static unsigned next_counter(const struct sim_cpu *c, unsigned idx)
 
 /* ---- stepping to the next overflow ----------------------------------------------- */
 
-/* Cycles from p0 until this counter overflows, at most `limit`. */
-static u64 cycles_to_overflow(const struct sim_cpu *c, unsigned idx, const struct segment *s,
-			      enum source src, u64 p0, u64 limit)
+/* Cycles from p0 until this counter has counted `want` more, at most
+ * `limit`. */
+static u64 cycles_to_count(const struct sim_cpu *c, unsigned idx, const struct segment *s,
+			   enum source src, u64 p0, u64 want, u64 limit)
 {
-	u64 left = counter_mask(c, idx) - counter_value(c, idx) + 1;
 	if (filtered(c, idx))
-		return MIN(left, limit);	/* at most one count per cycle */
+		return MIN(want, limit);	/* at most one count per cycle */
 	u64 base = occurrences(c, s, src, p0);
-	if (occurrences(c, s, src, p0 + limit) - base < left)
+	if (occurrences(c, s, src, p0 + limit) - base < want)
 		return limit;
-	u64 lo = 0, hi = limit;	/* smallest d with occurrences(p0+d) - base >= left */
+	u64 lo = 0, hi = limit;	/* smallest d with occurrences(p0+d) - base >= want */
 	while (lo + 1 < hi) {
 		u64 mid = lo + (hi - lo) / 2;
-		if (occurrences(c, s, src, p0 + mid) - base >= left)
+		if (occurrences(c, s, src, p0 + mid) - base >= want)
 			hi = mid;
 		else
 			lo = mid;
@@ -213,21 +215,35 @@ static u64 cycles_to_overflow(const struct sim_cpu *c, unsigned idx, const struc
 	return hi;
 }
 
+static u64 cycles_to_overflow(const struct sim_cpu *c, unsigned idx, const struct segment *s,
+			      enum source src, u64 p0, u64 limit)
+{
+	u64 left = counter_mask(c, idx) - counter_value(c, idx) + 1;
+	return cycles_to_count(c, idx, s, src, p0, left, limit);
+}
+
+/* A step ends at the next overflow, and at the next event of a counter
+ * whose PEBS is armed (its assist comes then). */
 static u64 next_step(const struct sim_cpu *c, const struct segment *s, u64 p0)
 {
 	u64 step = s->len - p0;
 	for_each_counter(c, idx) {
 		enum source src = counter_source(c, idx, s);
-		if (src != SRC_NONE && counting(c, idx))
-			step = cycles_to_overflow(c, idx, s, src, p0, step);
+		if (src == SRC_NONE || !counting(c, idx))
+			continue;
+		step = cycles_to_overflow(c, idx, s, src, p0, step);
+		if (c->pebs_armed & BIT(idx))
+			step = cycles_to_count(c, idx, s, src, p0, 1, step);
 	}
 	return step ? step : 1;
 }
 
-/* Advances every counting counter over [p0, p1); returns the overflows. */
-static u64 apply_step(struct sim_cpu *c, const struct segment *s, u64 p0, u64 p1)
+/* Advances every counting counter over [p0, p1); returns the overflows,
+ * and in *counted the counters that counted at least once. */
+static u64 apply_step(struct sim_cpu *c, const struct segment *s, u64 p0, u64 p1, u64 *counted)
 {
 	u64 ovf = 0;
+	*counted = 0;
 	for_each_counter(c, idx) {
 		enum source src = counter_source(c, idx, s);
 		if (src == SRC_NONE || !counting(c, idx))
@@ -235,6 +251,8 @@ static u64 apply_step(struct sim_cpu *c, const struct segment *s, u64 p0, u64 p1
 		u64 inc = filtered(c, idx) ? filtered_increments(c, idx, s, src, p0, p1)
 			  : occurrences(c, s, src, p1) - occurrences(c, s, src, p0);
 		u64 v = counter_value(c, idx) + inc, mask = counter_mask(c, idx);
+		if (inc)
+			*counted |= BIT(idx);
 		if (v > mask)
 			ovf |= BIT(idx);
 		set_counter(c, idx, v & mask);
@@ -261,11 +279,26 @@ static u64 pebs_counters(const struct sim_cpu *c)
 	return en;
 }
 
+/* SDM Vol. 3B, PEBS (Nehalem through Skylake, and Ice Lake's "an
+ * overflow ... results in generation of a PEBS record"): "When the
+ * counter IA32_PMCx overflows from maximum count to zero, the PEBS
+ * hardware is armed. Upon occurrence of the next PEBS event, the PEBS
+ * hardware triggers an assist". Linux's handle_pmi_common relies on it: a
+ * PMI can find a PEBS counter's overflow bit set while PEBS is armed.
+ * Only PDist (GP counters in pdist_gp, Golden Cove and Gracemont) writes
+ * the record at the overflowing event itself: "there is no wait for next
+ * occurrence" (SDM, PDist; KVM's commit for SPR PDist). */
+static u64 pebs_at_overflow(const struct sim_cpu *c)
+{
+	return c->core->pdist_gp;
+}
+
 /* SDM 20.2: an overflow sets its GLOBAL_STATUS bit; with INT (GP) or PMI
  * (fixed) set it requests a PMI. A PEBS-enabled counter's overflow arms
- * PEBS: one record, reload from the DS reset value, and a PMI when the
- * index reaches the interrupt threshold (SDM 20.6.2.4, 18.4.9). */
-static void overflowed(struct sim_cpu *c, u64 ovf, const struct sim_point *pt)
+ * PEBS (or, with PDist, runs the assist at once): one record, reload from
+ * the DS reset value, and a PMI when the index reaches the interrupt
+ * threshold (SDM 20.6.2.4, 18.4.9). */
+static bool overflowed(struct sim_cpu *c, u64 ovf, const struct sim_point *pt)
 {
 	bool pmi = false;
 	for_each_counter(c, idx)
@@ -275,11 +308,23 @@ static void overflowed(struct sim_cpu *c, u64 ovf, const struct sim_point *pt)
 		}
 	if (sim_version() >= 2)
 		c->r.global_status |= ovf;
-	u64 pebs = ovf & pebs_counters(c);
-	if (pebs && sim_pebs_assist(c, pebs, pt))
+	u64 pebs = ovf & pebs_counters(c), now = pebs & pebs_at_overflow(c);
+	c->pebs_armed |= pebs & ~now;
+	if (now && sim_pebs_assist(c, now, pt))
 		pmi = true;
-	if (pmi)
-		sim_pmu_raise_pmi(c);
+	return pmi;
+}
+
+/* The armed counters that counted their next event in the step just
+ * run take their assist, all in one record (SDM: "the PEBS hardware
+ * triggers an assist and causes a PEBS record to be written"). */
+static bool armed_counted(struct sim_cpu *c, u64 counted, const struct sim_point *pt)
+{
+	u64 fire = counted & c->pebs_armed & pebs_counters(c);
+	if (!fire)
+		return false;
+	c->pebs_armed &= ~fire;
+	return sim_pebs_assist(c, fire, pt);
 }
 
 static void run_segment(struct sim_cpu *c, struct segment *s)
@@ -289,12 +334,17 @@ static void run_segment(struct sim_cpu *c, struct segment *s)
 	s->xclk_frac0 = c->xclk_frac;
 	u64 p = 0;
 	while (p < s->len) {
-		u64 step = next_step(c, s, p);
-		u64 ovf = apply_step(c, s, p, p + step);
+		u64 step = next_step(c, s, p), counted;
+		u64 armed = c->pebs_armed;
+		u64 ovf = apply_step(c, s, p, p + step, &counted);
 		u64 raised = c->stats.pmis_raised;
 		p += step;
+		/* Assists for what was armed before the step, then new arming. */
+		bool pmi = armed_counted(c, counted & armed, &s->pt);
 		if (ovf)
-			overflowed(c, ovf, &s->pt);
+			pmi |= overflowed(c, ovf, &s->pt);
+		if (pmi)
+			sim_pmu_raise_pmi(c);
 		if (s->stop_at_pmi && c->stats.pmis_raised != raised) {
 			s->stopped = true;
 			break;
@@ -307,7 +357,8 @@ static void run_segment(struct sim_cpu *c, struct segment *s)
 	}
 }
 
-/* Events until the first counter of the current CPU overflows, at most
+/* Events until the first counter of the current CPU overflows (or an
+ * armed PEBS counter counts its next event and takes its assist), at most
  * `limit`: run-driven counters over a run of `limit` cycles retiring one
  * instruction a cycle, every other counting counter by what it lacks
  * (such events come at most once an instruction: branches, loads). A
@@ -323,8 +374,9 @@ u64 sim_events_until_overflow(u64 limit)
 		if (!counting(c, idx))
 			continue;
 		enum source src = counter_source(c, idx, &s);
-		u64 left = counter_mask(c, idx) - counter_value(c, idx) + 1;
-		step = src != SRC_NONE ? cycles_to_overflow(c, idx, &s, src, 0, step)
+		u64 left = c->pebs_armed & BIT(idx) ? 1
+			   : counter_mask(c, idx) - counter_value(c, idx) + 1;
+		step = src != SRC_NONE ? cycles_to_count(c, idx, &s, src, 0, left, step)
 				       : MIN(step, left);
 	}
 	return step;

@@ -20,6 +20,8 @@ struct sim_core_desc {
 				 * has them); see pmu/msr.h */
 	bool latency_split;	/* meminfo latency: instruction [15:0] and cache
 				 * [47:32] latency (pmu/msr.h), Alder Lake and later */
+	u32 pdist_gp;		/* GP counters with PDist: the PEBS record is
+				 * written at the overflow, not the next event */
 };
 
 struct sim_model {
@@ -61,6 +63,8 @@ struct sim_cpu {
 	struct sim_stats stats;
 	u64 stuck_status;
 	u64 dead_counters;
+	u64 pebs_armed;			/* PEBS counters that overflowed and wait
+					 * for their next event (sim_count.c) */
 	bool lvt_pc_no_mask;		/* injected: delivery leaves LVT PC unmasked */
 	u32 pebs_record_size;		/* injected record size; 0: the format's */
 	bool pebs_threshold_ignored;	/* injected: a PMI after every record */

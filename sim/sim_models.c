@@ -7,6 +7,12 @@
 
 #define LEAF1_EDX_INTEL  0xBFEBFBFFu	/* FPU..PBE, DS (bit 21) included */
 
+/* PDist (the record at the overflowing event, no wait for the next one)
+ * on GP counter 0: Intel's sapphirerapids, alderlake_goldencove and
+ * alderlake_gracemont files give "PDISTCounter": "0" for their precise
+ * events. */
+#define PDIST_GP0 BIT(0)
+
 static const struct sim_core_desc core_none = { .uarch = "none" };
 
 static const struct sim_core_desc core_nehalem = {
@@ -39,7 +45,7 @@ static const struct sim_core_desc core_golden_cove = {
 	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
 	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
 	.offcore_valid = { OFFCORE_RSP_VALID_GLC, OFFCORE_RSP_VALID_GLC },
-	.latency_split = true,
+	.latency_split = true, .pdist_gp = PDIST_GP0,
 };
 /* Alder Lake: CPUID.0AH enumerates what both core types share (6 GP,
  * 3 fixed); the P-core has 8 GP and 4 fixed (Linux adds the difference by
@@ -51,7 +57,7 @@ static const struct sim_core_desc core_adl_p = {
 	.pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
 	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
 	.offcore_valid = { OFFCORE_RSP_VALID_GLC, OFFCORE_RSP_VALID_GLC },
-	.latency_split = true,
+	.latency_split = true, .pdist_gp = PDIST_GP0,
 };
 /* Gracemont's FRONTEND_RETIRED events are selected by umask alone
  * (alderlake_gracemont_core.json names no MSR), and Linux's Gracemont
@@ -62,7 +68,7 @@ static const struct sim_core_desc core_adl_e = {
 	.num_gp = 6, .num_fixed = 3, .gp_width = 48, .fixed_width = 48,
 	.pebs_gp = 0x3F, .pebs_fixed = 0x7,
 	.offcore_valid = { OFFCORE_RSP_VALID_GRT, OFFCORE_RSP_VALID_GRT },
-	.latency_split = true,
+	.latency_split = true, .pdist_gp = PDIST_GP0,
 };
 
 static const struct sim_model models[] = {

@@ -334,6 +334,16 @@ static int write_always(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f,
 	return 0;
 }
 
+/* A write to a counter whose PEBS is armed replaces the overflow that
+ * armed it: no record comes for it (the SDM calls such a write while the
+ * event counts unpredictable; here it is the simplest outcome). */
+static void disarm(struct sim_cpu *c, u64 counters)
+{
+	if (c->pebs_armed & counters)
+		c->stats.pebs_disarmed++;
+	c->pebs_armed &= ~counters;
+}
+
 static int write_pmc(struct sim_cpu *c, unsigned i, u64 val, bool full, struct hw_fault *f)
 {
 	u64 mask = width_mask(c->core->gp_width);
@@ -344,12 +354,14 @@ static int write_pmc(struct sim_cpu *c, unsigned i, u64 val, bool full, struct h
 			return sim_gp(f, "IA32_A_PMC%u: bits beyond the %u-bit counter width set",
 				      i, c->core->gp_width);
 		c->r.pmc[i] = val;
+		disarm(c, BIT(i));
 		return 0;
 	}
 	/* SDM 20.2.5: a write to IA32_PMCx keeps bits 31:0 and sign-extends
 	 * bit 31 through the counter width; bits 63:32 of the value are
 	 * ignored. */
 	c->r.pmc[i] = (u64)(s64)(s32)(u32)val & mask;
+	disarm(c, BIT(i));
 	return 0;
 }
 
@@ -359,6 +371,7 @@ static int write_fixed_ctr(struct sim_cpu *c, unsigned i, u64 val, struct hw_fau
 		return sim_gp(f, "IA32_FIXED_CTR%u: bits beyond the %u-bit counter width set",
 			      i, c->core->fixed_width);
 	c->r.fixed[i] = val;
+	disarm(c, BIT(SIM_FIXED_BASE + i));
 	return 0;
 }
 
@@ -386,6 +399,10 @@ static int write_pebs_enable(struct sim_cpu *c, u64 val, struct hw_fault *f)
 			      (unsigned long long)valid,
 			      sim_has(PERF_CAP_PEBS_BASELINE) ? "" :
 			      "; fixed counters need PEBS baseline");
+	/* Armed PEBS stays armed: a PEBS-disabled counter takes no assist
+	 * (sim_count.c), and the record comes once PEBS is on again. Linux
+	 * clears PEBS_ENABLE at every PMU disable, and the SDM names no
+	 * disarming but a write to the counter. */
 	c->r.pebs_enable = val;
 	return 0;
 }

@@ -13,19 +13,23 @@ static void branches(u64 n)
 	sim_event(&occ);
 }
 
+/* icx GP0 has no PDist: the period, then the event after the overflow
+ * that takes the assist (SDM Vol. 3B, PEBS). */
+#define EVENTS_PER_RECORD (1009 + 1)
+
 static void test_ds_area_moved_stops_sampling(void **state)
 {
 	struct sampling_opts o = opts_period(1009);
 	o.threshold.mode = PEBS_THRESHOLD_ONE;
 	start_sampling("icx", "BR_INST_RETIRED.ALL_BRANCHES:p", &o, false);
-	branches(1009 * 3);
+	branches(EVENTS_PER_RECORD * 3);
 	poll_samples();
 	assert_int_equal(ngot, 3);
 	assert_false(smp.pmi.st.ds_area_lost);
 
 	ds_setup(&other, 4096, 1);	/* writes IA32_DS_AREA; a PMI per record */
 	u64 moved_to = (u64)(uintptr_t)other.ds;
-	branches(1009 * 3);
+	branches(EVENTS_PER_RECORD * 3);
 	/* The record went to the other area, its PMI found the MSR changed. */
 	assert_true(smp.pmi.st.ds_area_lost);
 	assert_int_equal(smp.pmi.st.ds_area_moved, moved_to);

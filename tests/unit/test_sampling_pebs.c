@@ -51,6 +51,17 @@ static u64 expected_ip(u64 ip)
 	return caps.pebs_format >= 2 ? ip : ip + 3;
 }
 
+/* Events between two records of the event in slot `k`: the period, and on
+ * a counter without PDist one more, the event after the overflow that
+ * takes the assist (SDM Vol. 3B, PEBS: "Upon occurrence of the next PEBS
+ * event, the PEBS hardware triggers an assist"). The sample's period stays
+ * the one programmed, as Linux reports it. */
+static u64 events_per_record(int k, u64 period)
+{
+	int counter = pmu_counter_of(&pmu, smp.id[k]);
+	return period + !sim_pebs_at_overflow((unsigned)counter);
+}
+
 static void assert_pebs_accounting(void)
 {
 	struct sim_stats st = model_stats();
@@ -65,7 +76,7 @@ static void test_one_record_pebs_every_model(void **state)
 		o.threshold.mode = PEBS_THRESHOLD_ONE;
 		start_pebs(pebs_models[m], 1, &o);
 		assert_int_equal(smp.threshold.records, 1);
-		branches(1009 * 50 + 7, RUN_IP);
+		branches(events_per_record(0, 1009) * 50 + 7, RUN_IP);
 		struct sim_stats st = model_stats();
 		assert_int_equal(st.pebs_records, 50);
 		assert_int_equal(st.pmis_delivered, 50);
@@ -95,7 +106,7 @@ static void test_large_pebs_one_pmi_per_threshold(void **state)
 		assert_true(smp.threshold.large);
 		assert_true(threshold > 100);
 		u64 records = 3 * threshold + threshold / 2;
-		branches(101 * records, RUN_IP);
+		branches(events_per_record(0, 101) * records, RUN_IP);
 		struct sim_stats st = model_stats();
 		assert_int_equal(st.pebs_records, records);
 		assert_int_equal(st.pmis_delivered, records / threshold);
@@ -112,7 +123,9 @@ static void test_large_pebs_one_pmi_per_threshold(void **state)
 /* Two PEBS counters overflowing together share one record (SDM 18.6.2.4
  * applicable counters). Format 3+: one sample per counter bit. Formats
  * 1-2 store GLOBAL_STATUS: a record with two bits is a collision, both
- * samples lost and counted. */
+ * samples lost and counted. On Alder Lake, GP0 has PDist and writes its
+ * record at the overflow, GP1 at the event after: two records apart,
+ * drifting by one event each period. */
 static void test_several_pebs_counters(void **state)
 {
 	static const struct { const char *model; bool exact; } cases[] = {
@@ -122,10 +135,12 @@ static void test_several_pebs_counters(void **state)
 		struct sampling_opts o = opts_period(1009);
 		o.threshold.mode = PEBS_THRESHOLD_ONE;
 		start_pebs(cases[m].model, 2, &o);
-		branches(1009 * 20, RUN_IP);
+		u64 per[2] = { events_per_record(0, 1009), events_per_record(1, 1009) };
+		bool together = per[0] == per[1];
+		branches(MAX(per[0], per[1]) * 20, RUN_IP);
 		stop_sampling();
 		struct sim_stats st = model_stats();
-		assert_int_equal(st.pebs_records, 20);
+		assert_int_equal(st.pebs_records, together ? 20 : 40);
 		if (cases[m].exact) {
 			assert_int_equal(ngot, 40);
 			u32 per_event[2] = { 0 };
@@ -134,14 +149,44 @@ static void test_several_pebs_counters(void **state)
 			assert_int_equal(per_event[0], 20);
 			assert_int_equal(per_event[1], 20);
 		} else {
+			assert_true(together);
 			assert_int_equal(ngot, 0);
 			assert_int_equal(smp.loss.lost[PEBS_LOST_COLLISION], 40);
 		}
-		/* every record owes one sample per enabled counter bit */
-		assert_accounting(2 * (st.pebs_records + st.pebs_lost));
+		/* every record owes one sample per counter bit in it */
+		assert_accounting((together ? 2 : 1) * (st.pebs_records + st.pebs_lost));
 		finish_sampling();
 		sim_close();
 	}
+}
+
+/* A PMI-mode counter overflows at the very event where the PEBS counter
+ * overflows and arms: the PMI finds the PEBS counter's bit set with its
+ * record still to come. The handler must leave that counter alone (Linux's
+ * handle_pmi_common leaves PEBS counters to the drain): presetting it
+ * would replace the armed overflow and lose the record. */
+static void test_pmi_while_pebs_armed(void **state)
+{
+	struct sampling_opts o = opts_period(1009);
+	o.threshold.mode = PEBS_THRESHOLD_ONE;
+	struct pmu_event ev[2];
+	model_caps("icx");
+	ev[0] = pebs_event();
+	ev[1] = parse_one("BR_INST_RETIRED.ALL_BRANCHES");	/* PMI mode */
+	pebs_umask = ev[0].umask;
+	start_events(ev, 2, &o, false);
+	u64 per = events_per_record(0, 1009);
+	assert_int_equal(per, 1010);
+	branches(per * 5, RUN_IP);
+	stop_sampling();
+	u32 per_event[2] = { 0 };
+	for (u32 i = 0; i < ngot; i++)
+		per_event[got[i].event]++;
+	assert_int_equal(per_event[0], 5);			/* no record lost */
+	assert_int_equal(per_event[1], per * 5 / 1009);
+	assert_int_equal(smp.pmi.st.pebs_pending, 1);	/* the first: together */
+	assert_int_equal(smp.pmi.st.pebs_preset, 0);
+	finish_sampling();
 }
 
 /* The PMI cannot be taken (LVT PC masked, as with interrupts off): the
@@ -164,7 +209,7 @@ static void test_full_ds_buffer(void **state)
 	 * entirely"), so the counter counts on from zero and overflows no
 	 * more: one assist lost, whatever comes after. */
 	hw_mmio_write32(XAPIC_BASE + APIC_LVT_PERFCNT, APIC_LVT_MASKED | smp.pmi.vector);
-	branches(101 * (max + 25), RUN_IP);
+	branches(events_per_record(0, 101) * (max + 25), RUN_IP);
 	struct sim_stats st = model_stats();
 	assert_int_equal(st.pebs_records, max);
 	assert_int_equal(st.pebs_lost, 1);
@@ -174,13 +219,14 @@ static void test_full_ds_buffer(void **state)
 	 * sampling goes on: 10 more records, a PMI each. */
 	hw_mmio_write32(XAPIC_BASE + APIC_LVT_PERFCNT, smp.pmi.vector);
 	sim_inject_spurious_pmi();
-	branches(101 * 10, RUN_IP);
+	branches(events_per_record(0, 101) * 10, RUN_IP);
 	st = model_stats();
 	assert_int_equal(st.pebs_records, max + 10);
 	assert_int_equal(st.pebs_lost, 1);
 	stop_sampling();
 	assert_int_equal(ngot, max + 10);
 	assert_int_equal(smp.loss.buffer_was_full, 1);
+	assert_int_equal(smp.pmi.st.pebs_preset, 1);
 	char line[256];
 	pebs_loss_describe(&smp.loss, line, sizeof(line));
 	assert_non_null(strstr(line, "absolute max"));
@@ -203,7 +249,7 @@ static void test_corrupted_index(void **state)
 			o.pebs_buffer_bytes = 8192;
 			start_pebs(models[m], 1, &o);
 			u32 size = smp.ds.layout.record_size;
-			branches(1009 * 3, RUN_IP);		/* three real records */
+			branches(events_per_record(0, 1009) * 3, RUN_IP);	/* three real records */
 			u64 real = model_stats().pebs_records;
 			assert_int_equal(real, 3);
 			sim_inject_pebs_index(kind == 0 ? smp.ds.abs_max + 4096
@@ -241,7 +287,8 @@ static void test_load_weight_per_part(void **state)
 		o.threshold.mode = PEBS_THRESHOLD_ONE;
 		start_sampling(models[m], "MEM_LOAD_RETIRED.L3_MISS:pp", &o, false);
 		assert_int_equal(caps_pebs_latency_split(&caps), m > 0);
-		struct sim_occ occ = { .event = 0xD1, .umask = 0x20, .count = 101 * 3, .ip = RUN_IP,
+		struct sim_occ occ = { .event = 0xD1, .umask = 0x20,
+				       .count = events_per_record(0, 101) * 3, .ip = RUN_IP,
 				       .insn_len = 4, .data_addr = 0x7000, .latency = 321,
 				       .instr_latency = 9, .data_src = 0x4 };
 		sim_event(&occ);
@@ -268,7 +315,7 @@ static void test_zero_status_records(void **state)
 	o.threshold.mode = PEBS_THRESHOLD_ONE;
 	start_pebs("hsw", 1, &o);
 	sim_inject_pebs_status_zero(true);
-	branches(1009 * 10, RUN_IP);
+	branches(events_per_record(0, 1009) * 10, RUN_IP);
 	stop_sampling();
 	assert_int_equal(ngot, 10);
 	assert_int_equal(smp.loss.lost[PEBS_LOST_ORPHAN], 0);
@@ -278,7 +325,7 @@ static void test_zero_status_records(void **state)
 
 	start_pebs("hsw", 2, &o);
 	sim_inject_pebs_status_zero(true);
-	branches(1009 * 10, RUN_IP);		/* both overflow together: 10 records */
+	branches(events_per_record(0, 1009) * 10, RUN_IP);	/* both together: 10 records */
 	stop_sampling();
 	assert_int_equal(ngot, 0);
 	assert_int_equal(smp.loss.lost[PEBS_LOST_ORPHAN], 10);
@@ -292,6 +339,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_one_record_pebs_every_model, close_model),
 		cmocka_unit_test_teardown(test_large_pebs_one_pmi_per_threshold, close_model),
 		cmocka_unit_test_teardown(test_several_pebs_counters, close_model),
+		cmocka_unit_test_teardown(test_pmi_while_pebs_armed, close_model),
 		cmocka_unit_test_teardown(test_full_ds_buffer, close_model),
 		cmocka_unit_test_teardown(test_corrupted_index, close_model),
 		cmocka_unit_test_teardown(test_load_weight_per_part, close_model),

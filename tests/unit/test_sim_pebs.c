@@ -1,6 +1,10 @@
 /* sim/: the Debug Store and PEBS assist (SDM Vol. 3B 18.4.9, 20.6.2.4):
  * record formats 1, 3 and 4 at the right place with the right fields,
- * reload from the DS reset values, threshold, full buffer, restrictions. */
+ * reload from the DS reset values, threshold, full buffer, restrictions.
+ * An overflow arms PEBS and the record comes at the next event ("Upon
+ * occurrence of the next PEBS event, the PEBS hardware triggers an
+ * assist"), so a counter `left` events below overflow writes its record
+ * at event left + 1, and one reloaded to -period every period + 1. */
 #include "test_sim_support.h"
 
 #define EN_OS_USR (EVTSEL_EN | EVTSEL_OS | EVTSEL_USR)
@@ -50,7 +54,7 @@ static void test_fmt1_record(void **state)
 	hw_wrmsr(msr_perfevtsel(1), EN_OS_USR | INST);	/* a non-PEBS counter */
 	hw_wrmsr(msr_pmc(1), (u32)-5);
 	pebs_gp(0, 10, 100, 0);
-	fire(10);
+	fire(11);
 	assert_int_equal(ds_index_used(&ds), 176);
 	assert_int_equal(rec_u64(&ds, 0), 0x246);		/* RFLAGS */
 	assert_int_equal(rec_u64(&ds, 8), EV_IP + EV_LEN);	/* RIP: next insn */
@@ -78,14 +82,14 @@ static void test_fmt3_record(void **state)
 	hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, BIT(3));	/* a stale bit */
 	pebs_gp(2, 10, 50, 0);
 	sim_run(1000, 0, 0x1000);	/* time passes: TSC moves */
-	fire(10);
+	fire(11);
 	assert_int_equal(ds_index_used(&ds), 200);
 	assert_int_equal(rec_u64(&ds, 8), EV_IP + EV_LEN);
 	assert_int_equal(rec_u64(&ds, 144), BIT(2));	/* exact, stale bit 3 not in it */
 	assert_int_equal(rec_u64(&ds, 176), EV_IP);	/* eventing IP */
 	assert_int_equal(rec_u64(&ds, 192), sim_tsc());
 	assert_int_not_equal(sim_tsc(), 0);
-	fire(50);	/* the reload period */
+	fire(51);	/* the reload period, and the event that takes the assist */
 	assert_int_equal(ds_index_used(&ds), 400);
 	struct sim_stats st;
 	sim_stats_get(0, &st);
@@ -100,7 +104,7 @@ static void test_fmt4_basic_only(void **state)
 	ds_setup(&ds, 4096, 4096);
 	hw_wrmsr(MSR_PEBS_DATA_CFG, PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP);
 	pebs_gp(5, 10, 10, 0);
-	fire(10);
+	fire(11);
 	assert_int_equal(ds_index_used(&ds), 32);
 	assert_int_equal(rec_u64(&ds, 0), 32ULL << 48);	/* size 32, no groups */
 	assert_int_equal(rec_u64(&ds, 8), EV_IP);
@@ -119,7 +123,7 @@ static void test_fmt4_adaptive_groups(void **state)
 		  PEBS_DATACFG_LBRS | 1ULL << PEBS_DATACFG_LBR_SHIFT;	/* 2 LBR entries */
 	hw_wrmsr(MSR_PEBS_DATA_CFG, cfg);
 	pebs_gp(0, 10, 10, EVTSEL_ADAPTIVE_RECORD);
-	fire(10);
+	fire(11);
 	u64 size = 32 + 32 + 144 + 256 + 2 * 24;
 	assert_int_equal(ds_index_used(&ds), size);
 	assert_int_equal(rec_u64(&ds, 0), size << 48 | cfg);
@@ -151,7 +155,7 @@ static void test_fixed_counter_pebs(void **state)
 	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(0, FIXED_CTRL_OS));
 	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, global_fixed_bit(0));
 	hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs_enable_fixed_bit(0));
-	sim_run(100, 20, 0x2000);
+	sim_run(105, 21, 0x2000);	/* the 20th overflows, the 21st takes the assist */
 	assert_int_equal(ds_index_used(&ds), 32);
 	assert_int_equal(rec_u64(&ds, 8), 0x2000);
 	assert_int_equal(rec_u64(&ds, 16), global_fixed_bit(0));
@@ -186,10 +190,10 @@ static void test_threshold_pmi(void **state)
 	unmask_lvt_pc();
 	ds_setup(&ds, 4096, 2 * 32);
 	pebs_gp(0, 10, 10, 0);
-	fire(10);
+	fire(11);
 	assert_int_equal(irqs.count, 0);
 	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_OVF_BUFFER, 0);
-	fire(10);
+	fire(11);
 	assert_int_equal(irqs.count, 1);
 	assert_true(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_OVF_BUFFER);
 }
@@ -206,22 +210,24 @@ static void test_full_buffer_loses(void **state)
 	open_model("skl");
 	ds_setup(&ds, 200, 4096);
 	pebs_gp(0, 10, 10, 0);
-	fire(10);
+	fire(11);
 	assert_false(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(0));
 	assert_int_equal(hw_rdmsr(msr_pmc(0)), minus(10, 48));	/* reloaded */
-	fire(10);
+	fire(10);	/* overflow: armed, the buffer full */
 	assert_true(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(0));
-	fire(10);
+	fire(1);	/* the assist, skipped */
+	fire(10);	/* counting on, no new overflow */
 	assert_int_equal(ds_index_used(&ds), 200);
+	assert_true(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(0));
 	struct sim_stats st;
 	sim_stats_get(0, &st);
 	assert_int_equal(st.pebs_records, 1);
 	assert_int_equal(st.pebs_lost, 1);
-	assert_int_equal(hw_rdmsr(msr_pmc(0)), 10);	/* not reloaded: counting on from 0 */
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 11);	/* not reloaded: counting on from 0 */
 	/* Injected: a full buffer from the start. */
 	ds_setup(&ds, 4000, 4096);
 	sim_inject_pebs_full();
-	fire(10);
+	fire(11);
 	assert_int_equal(ds_index_used(&ds), 4000);
 }
 
@@ -236,12 +242,12 @@ static void test_qualified_pebs_counted(void **state)
 	open_model("skl");
 	ds_setup(&ds, 4096, 4096);
 	pebs_gp(0, 10, 10, 0);
-	fire(10);
+	fire(11);
 	sim_stats_get(0, &st);
 	assert_int_equal(st.pebs_records, 1);
 	assert_int_equal(st.pebs_qualified, 0);
 	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | INST | (1ULL << EVTSEL_CMASK_SHIFT));
-	fire(10);
+	fire(11);
 	sim_stats_get(0, &st);
 	assert_int_equal(st.pebs_records, 2);
 	assert_int_equal(st.pebs_qualified, 1);
@@ -251,13 +257,16 @@ static void test_qualified_pebs_counted(void **state)
 }
 
 /* kvm-unit-tests x86/pmu_pebs.c: a PEBS counter started one event below
- * overflow writes its record at the next event; one that never overflows
+ * overflow overflows at the next event and writes its record at the one
+ * after; one that never overflows
  * writes none and never sets GLOBAL_STATUS bit 62 (the threshold bit). */
 static void test_pebs_one_below_and_never(void **state)
 {
 	open_model("icx");
 	ds_setup(&ds, 4096, 4096);
 	pebs_gp(0, 1, 1000, 0);		/* one event to go */
+	fire(1);
+	assert_int_equal(ds_index_used(&ds), 0);	/* armed */
 	fire(1);
 	assert_int_equal(ds_index_used(&ds), 32);	/* basic group only */
 	hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);
@@ -307,11 +316,11 @@ static void test_pebs_each_counter_alone(void **state)
 			hw_wrmsr(msr_fixed_ctr(i), GENMASK(47, 0));
 			hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(i, FIXED_CTRL_OS | FIXED_CTRL_USR));
 			hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs_enable_fixed_bit(i));
-			sim_run(1, 1, EV_IP);	/* one cycle, one instruction, >= 1 slot */
+			sim_run(2, 2, EV_IP);	/* each cycle one instruction, >= 1 slot */
 		} else {
 			pebs_gp(i, 1, 1000, 0);
 			hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs_enable_gp_bit(i));
-			fire(1);
+			fire(2);
 		}
 		if (fixed && i == 2)	/* reference cycles: one core cycle may hold no TSC tick */
 			sim_run(10, 10, EV_IP);
@@ -348,7 +357,7 @@ static void test_data_cfg_every_combination(void **state)
 		ds_setup(&ds, 4096, 4096);
 		hw_wrmsr(MSR_PEBS_DATA_CFG, cfg);
 		pebs_gp(0, 1, 1000, EVTSEL_ADAPTIVE_RECORD);
-		fire(1);
+		fire(2);
 		assert_int_equal(ds_index_used(&ds), size);
 		assert_int_equal(rec_u64(&ds, 0), size << 48 | cfg);
 	}
@@ -362,12 +371,12 @@ static void test_index_outside_buffer(void **state)
 	ds_setup(&ds, 4096, 4096);
 	pebs_gp(0, 10, 10, 0);
 	sim_inject_pebs_index((u64)(uintptr_t)ds.buf - 64);
-	fire(10);
+	fire(11);
 	assert_int_equal(fault_count, 1);
 	assert_non_null(strstr(last_fault.rule, "outside the buffer"));
 	/* A null DS area too. */
 	hw_wrmsr(MSR_IA32_DS_AREA, 0);
-	fire(10);
+	fire(11);
 	assert_int_equal(fault_count, 2);
 	assert_non_null(strstr(last_fault.rule, "IA32_DS_AREA = 0"));
 }
@@ -395,11 +404,11 @@ static void test_inject_record_size(void **state)
 	ds_setup(&ds, 4096, 4096);
 	sim_inject_pebs_record_size(192);
 	pebs_gp(0, 3, 3, 0);
-	fire(3);
+	fire(4);
 	assert_int_equal(ds_index_used(&ds), 192);
 	assert_int_equal(rec_u64(&ds, 8), EV_IP + EV_LEN);	/* RIP at 8: fields up to the cut */
 	sim_inject_pebs_record_size(0);
-	fire(3);
+	fire(4);
 	assert_int_equal(ds_index_used(&ds), 192 + 200);
 }
 
@@ -409,7 +418,7 @@ static void test_inject_adaptive_record_size(void **state)
 	ds_setup(&ds, 4096, 4096);
 	sim_inject_pebs_record_size(48);
 	pebs_gp(0, 3, 3, 0);
-	fire(3);
+	fire(4);
 	assert_int_equal(ds_index_used(&ds), 48);
 	assert_int_equal(rec_u64(&ds, 0) >> 48, 48);
 }
@@ -422,7 +431,7 @@ static void test_inject_threshold_ignored(void **state)
 	ds_setup(&ds, 4096, 4 * 32);
 	sim_inject_pebs_threshold_ignored(true);
 	pebs_gp(0, 10, 10, 0);
-	fire(10);
+	fire(11);
 	assert_int_equal(irqs.count, 1);
 	assert_true(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_STATUS_OVF_BUFFER);
 }
@@ -449,7 +458,7 @@ static void check_model_record(const char *model, u32 cpu, unsigned gp, u64 size
 	set_gprs();
 	ds_setup(&ds, 4096, 4096);
 	pebs_gp(gp, 3, 3, 0);
-	fire(3);
+	fire(4);
 	if (ds_index_used(&ds) != size)
 		fail_msg("%s cpu %u: record of %llu bytes, expected %llu", model, cpu,
 			 (unsigned long long)ds_index_used(&ds), (unsigned long long)size);
@@ -476,6 +485,125 @@ static void test_record_per_model_format(void **state)
 	open_model("nopmu");
 	expect_wrmsr_gp(MSR_IA32_PEBS_ENABLE, 1, "no architectural perfmon");
 	expect_wrmsr_gp(MSR_IA32_DS_AREA, 0, "DS[21]");
+}
+
+/* When the record is written. SDM Vol. 3B, PEBS (Core 2 through Ice
+ * Lake): "When the counter IA32_PMCx overflows from maximum count to zero,
+ * the PEBS hardware is armed. Upon occurrence of the next PEBS event, the
+ * PEBS hardware triggers an assist": the record is the next event's (its
+ * IP), and until then the overflow bit is set with no record (Linux's
+ * handle_pmi_common: a PMI can find a PEBS counter's bit set "while PEBS
+ * has armed"). PDist (GP0 of Golden Cove and Gracemont; Intel's files:
+ * "PDISTCounter": "0") writes it at the overflowing event itself. */
+struct timing_case {
+	const char *model;
+	u32 cpu;
+	unsigned gp;
+	bool pdist;
+	u64 ip_at;	/* offset of the IP field */
+	bool next_ip;	/* formats 0 and 1: the instruction after */
+};
+
+static const struct timing_case timing_cases[] = {
+	{ "core2", 0, 0, false, 8, true },
+	{ "nhm", 0, 0, false, 8, true },
+	{ "hsw", 0, 1, false, 176, false },
+	{ "skl", 0, 2, false, 176, false },
+	{ "icx", 0, 0, false, 8, false },
+	{ "spr", 0, 0, true, 8, false },
+	{ "spr", 0, 1, false, 8, false },
+	{ "adl", 0, 0, true, 8, false },	/* P-core */
+	{ "adl", 0, 3, false, 8, false },
+	{ "adl", 1, 0, true, 8, false },	/* E-core */
+	{ "adl", 1, 2, false, 8, false },
+};
+
+#define IP_OVF  0x402000ULL	/* the overflowing event */
+#define IP_NEXT 0x403000ULL	/* the event after it */
+
+static void fire_at(u64 n, u64 ip)
+{
+	struct sim_occ o = { .event = 0xC0, .count = n, .ip = ip, .insn_len = EV_LEN };
+	sim_event(&o);
+}
+
+/* CPUID.0AH:EAX[23:16], the GP counter width. */
+static unsigned gp_width(void)
+{
+	struct cpuid_regs r;
+	hw_cpuid(CPUID_LEAF_ARCH_PERFMON, 0, &r);
+	return (r.eax >> 16) & 0xFF;
+}
+
+static void check_record_timing(const struct timing_case *t)
+{
+	open_model(t->model);
+	sim_set_cpu(t->cpu);
+	assert_int_equal(sim_pebs_at_overflow(t->gp), t->pdist);
+	ds_setup(&ds, 4096, 4096);
+	pebs_gp(t->gp, 3, 5, 0);
+	fire_at(2, EV_IP);
+	assert_int_equal(ds_index_used(&ds), 0);
+	fire_at(1, IP_OVF);
+	u64 size = ds_index_used(&ds);
+	bool bit = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(t->gp);
+	if (t->pdist) {		/* written, bit cleared, reloaded */
+		assert_int_not_equal(size, 0);
+		assert_false(bit);
+		assert_int_equal(rec_u64(&ds, t->ip_at), IP_OVF);
+		assert_int_equal(hw_rdmsr(msr_pmc(t->gp)), minus(5, gp_width()));
+		fire_at(1, IP_NEXT);
+		assert_int_equal(ds_index_used(&ds), size);	/* nothing more */
+	} else {		/* armed: the bit set, no record, counter at 0 */
+		if (size) fail_msg("%s cpu %u gp %u: record at the overflow", t->model, t->cpu, t->gp);
+		assert_true(bit);
+		assert_int_equal(hw_rdmsr(msr_pmc(t->gp)), 0);
+		fire_at(1, IP_NEXT);
+		assert_int_not_equal(ds_index_used(&ds), 0);
+		assert_int_equal(rec_u64(&ds, t->ip_at), t->next_ip ? IP_NEXT + EV_LEN : IP_NEXT);
+		assert_false(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(t->gp));
+		assert_int_equal(hw_rdmsr(msr_pmc(t->gp)), minus(5, gp_width()));
+	}
+	assert_int_equal(fault_count, 0);
+	sim_close();
+}
+
+static void test_record_timing_per_counter(void **state)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(timing_cases); i++)
+		check_record_timing(&timing_cases[i]);
+}
+
+/* An armed counter written before its next event: the write replaces the
+ * overflow (the model's choice where the SDM says nothing; Linux writes a
+ * PEBS counter only with the event stopped), no record comes for it. With
+ * IA32_PEBS_ENABLE cleared while armed, no assist runs while it is off
+ * (the SDM ties the assist to a PEBS-enabled counter), and the record
+ * comes at the first event after it is set again: Linux clears
+ * PEBS_ENABLE at every PMU disable and must not lose records by it. */
+static void test_armed_then_written_or_paused(void **state)
+{
+	open_model("icx");
+	ds_setup(&ds, 4096, 4096);
+	pebs_gp(0, 1, 5, 0);
+	fire(1);					/* overflow: armed */
+	hw_wrmsr(msr_pmc(0), (u32)minus(5, 32));	/* rewritten */
+	fire(1);
+	assert_int_equal(ds_index_used(&ds), 0);
+	struct sim_stats st;
+	sim_stats_get(0, &st);
+	assert_int_equal(st.pebs_disarmed, 1);
+	fire(4);					/* the new overflow */
+	assert_int_equal(ds_index_used(&ds), 0);
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, 0);		/* paused while armed */
+	fire(3);
+	assert_int_equal(ds_index_used(&ds), 0);
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs_enable_gp_bit(0));
+	fire(1);
+	assert_int_equal(ds_index_used(&ds), 32);
+	sim_stats_get(0, &st);
+	assert_int_equal(st.pebs_disarmed, 1);
+	assert_int_equal(st.pebs_records, 1);
 }
 
 /* Core 2: PEBS only on IA32_PMC0; v2 has no AnyThread and no STATUS_SET;
@@ -510,6 +638,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_data_cfg_every_combination, close_model),
 		cmocka_unit_test_teardown(test_load_latency_threshold, close_model),
 		cmocka_unit_test_teardown(test_record_per_model_format, close_model),
+		cmocka_unit_test_teardown(test_record_timing_per_counter, close_model),
+		cmocka_unit_test_teardown(test_armed_then_written_or_paused, close_model),
 		cmocka_unit_test_teardown(test_core2_restrictions, close_model),
 		cmocka_unit_test_teardown(test_inject_record_size, close_model),
 		cmocka_unit_test_teardown(test_inject_adaptive_record_size, close_model),
