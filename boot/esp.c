@@ -57,16 +57,57 @@ static int ensure_dir(void)
 	return 0;
 }
 
-static EFI_FILE_HANDLE open_file(const char *path, bool create)
+#define MODE_RW (EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE)
+/* SIZE_OF_EFI_FILE_INFO, as a constant expression */
+#define FILE_INFO_HEAD __builtin_offsetof(EFI_FILE_INFO, FileName)
+
+static EFI_FILE_HANDLE open_mode(const char *path, UINT64 mode)
 {
 	CHAR16 wpath[ESP_PATH_MAX];
 	EFI_FILE_HANDLE f;
 	if (ensure_dir() || esp_path(path, wpath, ESP_PATH_MAX))
 		return NULL;
-	UINT64 mode = EFI_FILE_MODE_READ | (create ? EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE : 0);
 	if (uefi_call_wrapper(root->Open, 5, root, &f, wpath, mode, 0) != EFI_SUCCESS)
 		return NULL;
 	return f;
+}
+
+static EFI_FILE_HANDLE open_file(const char *path, bool create)
+{
+	return open_mode(path, create ? MODE_RW | EFI_FILE_MODE_CREATE : EFI_FILE_MODE_READ);
+}
+
+/* UEFI 2.x, EFI_FILE_PROTOCOL.SetInfo: an EFI_FILE_INFO with another
+ * FileName renames the file; EDK2's FAT driver (FatSetFileInfo) takes a
+ * name starting with '\' from the volume root and refuses one that
+ * exists, so `to` is deleted first. The other fields are written back as
+ * GetInfo gave them, which changes nothing else. */
+int plat_file_rename(const char *from, const char *to)
+{
+	static union {
+		EFI_FILE_INFO info;
+		u8 bytes[FILE_INFO_HEAD + ESP_PATH_MAX * sizeof(CHAR16)];
+	} buf;
+	CHAR16 wto[ESP_PATH_MAX];
+	EFI_FILE_HANDLE f = open_mode(from, MODE_RW), old;
+	if (!f)
+		return -1;
+	UINTN size = sizeof(buf);
+	if (esp_path(to, wto, ESP_PATH_MAX) ||
+	    uefi_call_wrapper(f->GetInfo, 4, f, &GenericFileInfo, &size, &buf) != EFI_SUCCESS) {
+		uefi_call_wrapper(f->Close, 1, f);
+		return -1;
+	}
+	if ((old = open_mode(to, MODE_RW)) != NULL)
+		uefi_call_wrapper(old->Delete, 1, old);	/* closes it too */
+	size_t n = 0;
+	while (wto[n])
+		n++;
+	bp_memcpy(buf.info.FileName, wto, (n + 1) * sizeof(CHAR16));
+	buf.info.Size = FILE_INFO_HEAD + (n + 1) * sizeof(CHAR16);
+	EFI_STATUS st = uefi_call_wrapper(f->SetInfo, 4, f, &GenericFileInfo, buf.info.Size, &buf);
+	uefi_call_wrapper(f->Close, 1, f);
+	return st == EFI_SUCCESS ? 0 : -1;
 }
 
 static int write_all(EFI_FILE_HANDLE f, const void *data, size_t len)

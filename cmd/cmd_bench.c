@@ -300,11 +300,9 @@ static int pick_event(struct bench_ctx *b, const struct bench_opts *o)
 static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const struct global_opts *g)
 {
 	int rc;
-	b->w = workload_find(o->wargv[0]);
-	if (!b->w) {
-		workload_unknown(o->wargv[0]);
+	b->w = workload_checked(o->wargc, o->wargv);
+	if (!b->w)
 		return EXIT_USAGE;
-	}
 	backend_banner();
 	if ((rc = session_probe(&b->s, "bench")) != EXIT_OK)
 		return rc;

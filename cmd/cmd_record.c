@@ -21,6 +21,7 @@
 
 #define RECORD_DEFAULT_EVENTS "cycles"
 #define RECORD_DEFAULT_FILE   "perf.data"
+#define RECORD_PATH_MAX       240	/* with ".old"; the ESP path holds 255 characters */
 #define RECORD_POLL_MS        10
 #define RECORD_BATCH          256
 
@@ -98,6 +99,11 @@ static int parse_one(int argc, char **argv, int *i, struct record_opts *o, bool 
 			return bad_number("--ring", v, "a sample count from 64 to 4194304");
 		o->so.ring_samples = (u32)num;
 	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-o", missing))) {
+		if (!*v || bp_strlen(v) + sizeof(".old") > RECORD_PATH_MAX) {
+			err_printf("bareperf record: -o '%s': expected a file name of 1 to %u characters\n",
+				   v, (unsigned)(RECORD_PATH_MAX - sizeof(".old")));
+			return EXIT_USAGE;
+		}
 		o->output = v;
 	} else if (!*missing && bp_strcmp(argv[*i], "-g") == 0) {
 		o->so.callchain = true;
@@ -246,11 +252,30 @@ static int write_mappings(struct record_run *r, const struct target *t)
 	return iw.failed || perfdata_mmap2(r->pd, &self) ? -1 : 0;
 }
 
+/* A recording already at `path` moves to `path`.old first, as perf
+ * record keeps perf.data.old: the new recording, which may yet fail,
+ * never overwrites the last one. */
+static int keep_previous(const char *path)
+{
+	char old[RECORD_PATH_MAX];
+	if (plat_file_size(path) < 0)
+		return 0;	/* nothing there */
+	if (bp_snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old) ||
+	    plat_file_rename(path, old)) {
+		err_printf("bareperf record: cannot move the previous %s to %s.old; it is left as it "
+			   "was and nothing is recorded (remove it, or give another -o)\n", path, path);
+		return -1;
+	}
+	return 0;
+}
+
 static int open_output(struct record_run *r, const struct record_opts *o, const struct target *t)
 {
 	static char cpuid[64];
 	const struct pmu_caps *c = &r->s.caps;
 	bp_snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", c->vendor, c->family, c->model, c->stepping);
+	if (keep_previous(o->output))
+		return -1;
 	r->file = plat_file_create(o->output);
 	if (!r->file) {
 		err_printf("bareperf record: cannot create %s\n", o->output);

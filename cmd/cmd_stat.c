@@ -357,11 +357,9 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	int rc = parse_opts(argc, argv, &o);
 	if (rc != EXIT_OK)
 		return rc;
-	const struct workload *w = workload_find(argv[o.workload_at]);
-	if (!w) {
-		workload_unknown(argv[o.workload_at]);
+	const struct workload *w = workload_checked(argc - o.workload_at, argv + o.workload_at);
+	if (!w)
 		return EXIT_USAGE;
-	}
 	bp_memset(r, 0, sizeof(*r));
 	backend_banner();
 	if ((rc = session_probe(&r->s, "stat")) != EXIT_OK)

@@ -161,6 +161,14 @@ static struct plat_file *open_fd(const char *path, int flags)
 	return f;
 }
 
+int plat_file_rename(const char *from, const char *to)
+{
+	char full_from[4096], full_to[4096];
+	if (host_path(from, full_from, sizeof(full_from)) || host_path(to, full_to, sizeof(full_to)))
+		return -1;
+	return rename(full_from, full_to) ? -1 : 0;
+}
+
 struct plat_file *plat_file_create(const char *path)
 {
 	return open_fd(path, O_RDWR | O_CREAT | O_TRUNC);

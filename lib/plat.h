@@ -18,6 +18,9 @@ int plat_file_write(const char *path, const void *data, size_t len);
 int plat_file_append(const char *path, const void *data, size_t len);
 /* Reads up to cap bytes; returns the bytes read or a negative value. */
 long plat_file_read(const char *path, void *buf, size_t cap);
+/* Renames file `from` to `to` (same volume), replacing `to` if it
+ * exists. Returns 0 or negative (`from` missing, or the rename refused). */
+int plat_file_rename(const char *from, const char *to);
 /* Size of a file in bytes, or a negative value if it cannot be opened. */
 long plat_file_size(const char *path);
 

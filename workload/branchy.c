@@ -84,6 +84,12 @@ void branchy_profile(const struct branchy_opts *o, struct workload_profile *p)
 		.per_kilo_insn = (u32)(m / BRANCHY_INSNS_PER_ITER) };
 }
 
+static int branchy_check(int argc, char **argv)
+{
+	struct branchy_opts o;
+	return branchy_parse(argc, argv, &o);
+}
+
 static int branchy_run(int argc, char **argv, struct workload_result *r)
 {
 	struct branchy_opts o;
@@ -108,4 +114,5 @@ const struct workload workload_branchy = {
 	.summary = "a branch taken with probability p on a random sequence (mispredicts: min(p,1-p))",
 	.usage = "[-n ITERATIONS] [--taken PERCENT]",
 	.run = branchy_run,
+	.check = branchy_check,
 };

@@ -73,6 +73,12 @@ static int parse(int argc, char **argv, u64 *size, u64 *steps)
 	return 0;
 }
 
+static int chase_check(int argc, char **argv)
+{
+	u64 size, steps;
+	return parse(argc, argv, &size, &steps);
+}
+
 static int chase_run(int argc, char **argv, struct workload_result *r)
 {
 	u64 size, steps;
@@ -118,4 +124,5 @@ const struct workload workload_chase = {
 	.summary = "pointer chase over a random cycle (load latency, data addresses)",
 	.usage = "[--size BYTES] [--steps N]",
 	.run = chase_run,
+	.check = chase_check,
 };

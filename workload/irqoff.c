@@ -39,6 +39,12 @@ static int parse(int argc, char **argv, u64 *iterations)
 	return 0;
 }
 
+static int irqoff_check(int argc, char **argv)
+{
+	u64 iterations;
+	return parse(argc, argv, &iterations);
+}
+
 static int irqoff_run(int argc, char **argv, struct workload_result *r)
 {
 	u64 total;
@@ -74,4 +80,5 @@ const struct workload workload_irqoff = {
 	.summary = "irqoff_masked (interrupts off) and irqoff_open (on), 50/50% of the instructions",
 	.usage = "[-n ITERATIONS]",
 	.run = irqoff_run,
+	.check = irqoff_check,
 };

@@ -48,6 +48,12 @@ static int parse(int argc, char **argv, u64 *iterations)
 	return 0;
 }
 
+static int soak_check(int argc, char **argv)
+{
+	u64 iterations;
+	return parse(argc, argv, &iterations);
+}
+
 static int soak_run(int argc, char **argv, struct workload_result *r)
 {
 	u64 total;
@@ -86,4 +92,5 @@ const struct workload workload_soak = {
 	.summary = "CPU-bound mix: soak_hot/warm/cool/cold with 50/30/15/5% of the instructions",
 	.usage = "[-n ITERATIONS]",
 	.run = soak_run,
+	.check = soak_check,
 };

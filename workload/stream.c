@@ -79,6 +79,12 @@ void stream_profile(const struct stream_opts *o, u64 base, struct workload_profi
 		STREAM_STORES_PER_ELEM * 1000 / STREAM_INSNS_PER_ELEM, base, span, 0, 0 };
 }
 
+static int stream_check(int argc, char **argv)
+{
+	struct stream_opts o;
+	return stream_parse(argc, argv, &o);
+}
+
 static int stream_run(int argc, char **argv, struct workload_result *r)
 {
 	struct stream_opts o;
@@ -122,4 +128,5 @@ const struct workload workload_stream = {
 	.summary = "memory bandwidth: STREAM copy/scale/add/triad over 3 arrays",
 	.usage = "[--size BYTES] [--passes N]",
 	.run = stream_run,
+	.check = stream_check,
 };

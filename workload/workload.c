@@ -28,6 +28,16 @@ void workload_unknown(const char *name)
 		err_printf("  %-8s %s\n", all[i]->name, all[i]->summary);
 }
 
+const struct workload *workload_checked(int argc, char **argv)
+{
+	const struct workload *w = workload_find(argv[0]);
+	if (!w) {
+		workload_unknown(argv[0]);
+		return NULL;
+	}
+	return w->check(argc, argv) ? NULL : w;
+}
+
 const struct workload_profile *workload_active_profile;
 void workload_begin(const struct workload_profile *p)
 {

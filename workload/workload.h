@@ -56,6 +56,9 @@ struct workload {
 	/* argv[0] is the workload's name. Returns 0, or -1 after printing
 	 * what was wrong with its options. */
 	int (*run)(int argc, char **argv, struct workload_result *r);
+	/* The same options, only checked: 0, or -1 after printing what was
+	 * wrong. Commands call it before they touch the PMU or any file. */
+	int (*check)(int argc, char **argv);
 };
 
 /* The profile of the workload that is about to run (set by the workload
@@ -77,6 +80,11 @@ const struct workload *workload_at(size_t i);
  * advanced), 0 when it is not, -1 after printing what was wrong. */
 int workload_opt_u64(const char *wname, int argc, char **argv, int *i, const char *opt,
 		     u64 min, u64 max, u64 *out);
+
+/* The workload argv[0] names, with its options (argv[1..]) checked; NULL
+ * after printing what was wrong. Commands call it first, so that a typo
+ * never costs a file or the PMU's state. */
+const struct workload *workload_checked(int argc, char **argv);
 
 /* Prints "unknown workload 'x'" and the list of workloads. */
 void workload_unknown(const char *name);

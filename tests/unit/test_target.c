@@ -9,6 +9,7 @@
 #include "lib/perfdata.h"
 #include "lib/perfdata_read.h"
 #include "lib/plat.h"
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char out[16384];
@@ -41,7 +42,7 @@ static void test_app_words(void **state)
 static void test_parse_kinds(void **state)
 {
 	struct target t;
-	assert_int_equal(parse(&t, "soak -n 5", false), EXIT_OK);
+	assert_int_equal(parse(&t, "soak -n 20000", false), EXIT_OK);
 	assert_int_equal(t.kind, TARGET_WORKLOAD);
 	assert_string_equal(t.comm, "soak");
 	assert_int_equal(t.argc, 3);
@@ -80,6 +81,16 @@ static void test_parse_errors(void **state)
 	assert_int_equal(parse(&t, "bs:GetVariable 1 2", false), EXIT_USAGE);
 	assert_int_equal(parse(&t, "soak", true), EXIT_USAGE);
 	assert_non_null(strstr(out, "--connect-all is the workload"));
+	/* The workload's own options are checked here, before anything is
+	 * touched (issue 19: a typo used to cost the previous recording). */
+	assert_int_equal(parse(&t, "soak -n 1000", false), EXIT_USAGE);
+	assert_non_null(strstr(out, "soak: -n '1000': expected a number of iterations of at least 10000"));
+	assert_int_equal(parse(&t, "soak -n 5000000 -c 1000", false), EXIT_USAGE);
+	assert_non_null(strstr(out, "soak: unknown option '-c'"));
+	assert_int_equal(parse(&t, "chase --size 1", false), EXIT_USAGE);
+	assert_int_equal(parse(&t, "stream --passes x", false), EXIT_USAGE);
+	assert_int_equal(parse(&t, "branchy --taken 101", false), EXIT_USAGE);
+	assert_int_equal(parse(&t, "irqoff -x", false), EXIT_USAGE);
 	assert_int_equal(parse(&t, "nosuch", false), EXIT_USAGE);
 	assert_non_null(strstr(out, "unknown workload 'nosuch'"));
 	assert_non_null(strstr(out, "APP.EFI"));
@@ -155,6 +166,71 @@ static void test_record_maps_other_images(void **state)
 	assert_null(plat_unmapped_name());
 }
 
+static long file_bytes(const char *path, unsigned char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	long n = (long)fread(buf, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+static void assert_same_file(const char *path, const unsigned char *want, long len)
+{
+	static unsigned char now[4 << 20];
+	assert_int_equal(file_bytes(path, now, sizeof(now)), len);
+	assert_memory_equal(now, want, (size_t)len);
+}
+
+/* Issue 19 item 1: a command line that is wrong after the output option
+ * (a workload option out of range, record's option after the workload)
+ * fails before the output is touched; a good one moves the previous
+ * recording to FILE.old first, as perf record keeps perf.data.old; one
+ * whose previous file cannot be moved aside records nothing. */
+static void test_typo_keeps_recording(void **state)
+{
+	static unsigned char first[4 << 20];
+	char path[64], old[80], cmd[200];
+	snprintf(path, sizeof(path), "/tmp/bp-keep-%d.data", (int)getpid());
+	snprintf(old, sizeof(old), "%s.old", path);
+	unlink(path);
+	unlink(old);
+	snprintf(cmd, sizeof(cmd), "--pmu=sim:icx record -q -c 20011 -o %s soak -n 20000", path);
+	assert_int_equal(run(cmd), EXIT_OK);
+	long len = file_bytes(path, first, sizeof(first));
+	assert_true(len > 1000);
+
+	snprintf(cmd, sizeof(cmd), "--pmu=sim:icx record -q -o %s soak -n 1000", path);
+	assert_int_equal(run(cmd), EXIT_USAGE);
+	assert_non_null(strstr(out, "at least 10000"));
+	snprintf(cmd, sizeof(cmd), "--pmu=sim:icx record -o %s soak -n 5000000 -c 1000", path);
+	assert_int_equal(run(cmd), EXIT_USAGE);
+	assert_non_null(strstr(out, "unknown option '-c'"));
+	assert_same_file(path, first, len);
+	assert_int_equal(access(old, F_OK), -1);	/* nothing moved either */
+
+	snprintf(cmd, sizeof(cmd), "--pmu=sim:icx record -q -c 30011 -o %s soak -n 20000", path);
+	assert_int_equal(run(cmd), EXIT_OK);
+	assert_same_file(old, first, len);		/* the previous one, whole */
+	struct maps_seen m;
+	scan(path, &m);				/* the new one, a valid perf.data */
+	assert_int_equal(m.comm_soak, 1);
+
+	/* FILE.old cannot be replaced (a folder): refused, both files kept. */
+	assert_int_equal(rename(old, path), 0);	/* the first recording back */
+	assert_int_equal(mkdir(old, 0700), 0);
+	assert_int_equal(run(cmd), EXIT_FAILURE_STATUS);
+	assert_non_null(strstr(out, "cannot move the previous"));
+	assert_non_null(strstr(out, "nothing is recorded"));
+	assert_same_file(path, first, len);
+	rmdir(old);
+	unlink(path);
+
+	assert_int_equal(run("--pmu=sim:icx record -o \"\" soak"), EXIT_USAGE);
+	assert_non_null(strstr(out, "-o '': expected a file name"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_host_refuses_uefi_work),
 		cmocka_unit_test(test_record_maps_other_images),
+		cmocka_unit_test(test_typo_keeps_recording),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

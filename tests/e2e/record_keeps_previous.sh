@@ -1,0 +1,18 @@
+# Issue 19 item 1, in the image: a wrong command line leaves the previous
+# recording on the ESP as it was, and a good one moves it to FILE.old
+# (renamed through EFI_FILE_PROTOCOL.SetInfo) before writing the new one.
+. "$(dirname "$0")/lib.bash"
+head -c 300000 /dev/urandom >"$tmp/keep.data"
+export QEMU_RUN_OPTS="--add $tmp/keep.data"
+qemu --pmu=sim:icx record -q -o keep.data soak -n 1000
+expect_rc 2
+expect_console "at least 10000"
+cmp -s "$tmp/keep.data" "$tmp/out/keep.data" || fail "a typo changed the previous recording"
+[ ! -e "$tmp/out/keep.data.old" ] || fail "a typo moved the previous recording"
+qemu --pmu=sim:icx record -q -o keep.data -c 100003 soak -n 2000000
+expect_rc 0
+cmp -s "$tmp/keep.data" "$tmp/out/keep.data.old" || fail "keep.data.old is not the previous recording"
+mkdir -p "$tmp/home"
+HOME=$tmp/home perf report --stdio -i "$tmp/out/keep.data" --symfs build >"$tmp/report" 2>&1 ||
+	fail "perf cannot read the new recording: $(head -5 "$tmp/report")"
+grep -q "soak_hot" "$tmp/report" || fail "the new recording has no soak samples"
