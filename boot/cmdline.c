@@ -11,37 +11,59 @@
 #define CMDLINE_MAX 2048
 static char line[CMDLINE_MAX];
 
+enum source { NONE, TAKEN, TOO_LONG };
+
 /* LoadOptions is only a command line if it is printable UCS-2 text: some
  * boot managers pass binary optional data there. */
-static bool load_options_text(void)
+static enum source load_options_text(void)
 {
 	const CHAR16 *w = boot_loaded_image ? boot_loaded_image->LoadOptions : NULL;
 	UINTN chars = boot_loaded_image ? boot_loaded_image->LoadOptionsSize / 2 : 0;
 	size_t n = 0;
 
 	if (!w || chars == 0)
-		return false;
+		return NONE;
 	for (UINTN i = 0; i < chars && w[i]; i++) {
 		if (w[i] < 0x20 || w[i] > 0x7E) {
 			if (w[i] == '\t')
 				continue;
-			return false;
+			return NONE;
 		}
-		if (n + 1 >= CMDLINE_MAX)
-			return false;
+		if (n + 1 >= CMDLINE_MAX) {
+			line[n] = 0;
+			return TOO_LONG;
+		}
 		line[n++] = (char)w[i];
 	}
 	line[n] = 0;
-	return n > 0;
+	return n > 0 ? TAKEN : NONE;
 }
 
-static bool cmdline_file(void)
+/* The whole file: its lines are words like any others. */
+static enum source cmdline_file(void)
 {
+	long size = plat_file_size("cmdline");
 	long n = plat_file_read("cmdline", line, CMDLINE_MAX - 1);
 	if (n < 0)
-		return false;
+		return NONE;
 	line[n] = 0;
-	return true;
+	return size > n ? TOO_LONG : TAKEN;
+}
+
+/* --qemu-exit must work even when the line cannot be taken: without it
+ * QEMU would wait in the UEFI shell until its timeout. A word of the
+ * line as it is, before splitting, is enough. */
+static void find_qemu_exit(const char *s)
+{
+	static const char opt[] = "--qemu-exit";
+	for (; *s; s++) {
+		bool starts = s == line || bp_isspace(s[-1]);
+		size_t k = 0;
+		while (opt[k] && s[k] == opt[k])
+			k++;
+		if (starts && !opt[k] && (!s[k] || bp_isspace(s[k])))
+			boot_set_qemu_exit(true);
+	}
 }
 
 /* The UEFI shell passes the program's own name first; a boot entry
@@ -57,12 +79,21 @@ int boot_cmdline(int max, char **argv)
 {
 	const char *err;
 
-	if (!load_options_text() && !cmdline_file())
+	enum source src = load_options_text();
+	bool from_file = src == NONE;
+	if (from_file && (src = cmdline_file()) == NONE)
 		line[0] = 0;
+	find_qemu_exit(line);
+	if (src == TOO_LONG) {
+		err_printf("bareperf: the command line (%s) is longer than %u characters; "
+			   "nothing was run\n", from_file ? "\\bareperf\\cmdline" : "LoadOptions",
+			   CMDLINE_MAX - 1);
+		return -1;
+	}
 	argv[0] = "bareperf";
 	int n = cli_split(line, argv + 1, max - 1, &err);
 	if (n < 0) {
-		err_printf("bareperf: %s\n", err);
+		err_printf("bareperf: %s; nothing was run\n", err);
 		return -1;
 	}
 	if (n > 0 && is_program_name(argv[1])) {

@@ -27,12 +27,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	msr_probe_init();
 
 	int argc = boot_cmdline(CLI_MAX_ARGS, argv);
-	if (argc < 0)
+	if (argc < 0)	/* boot_cmdline found --qemu-exit all the same */
 		boot_exit(EXIT_USAGE);
-	/* --qemu-exit must work even when the rest of the line is bad. */
-	for (int i = 1; i < argc; i++)
-		if (argv[i][0] == '-' && bp_strcmp(argv[i], "--qemu-exit") == 0)
-			boot_set_qemu_exit(true);
 	int rc = cli_main(argc, argv, &g);
 	boot_exit(rc);
 }

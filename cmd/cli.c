@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "backend.h"
+#include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/str.h"
 
@@ -10,10 +11,32 @@ bool cli_is_help(const char *arg)
 	return bp_strcmp(arg, "--help") == 0 || bp_strcmp(arg, "-h") == 0;
 }
 
+/* out_puts: a usage text may be longer than one formatted line. */
 void cli_usage(const struct command *c)
 {
-	out_printf("usage: bareperf [GLOBAL OPTIONS] %s%s\n\n  %s\n", c->name,
-		   c->usage, c->summary);
+	out_puts("usage: bareperf [GLOBAL OPTIONS] ");
+	out_puts(c->name);
+	out_puts(c->usage);
+	out_puts("\n\n  ");
+	out_puts(c->summary);
+	out_puts("\n");
+}
+
+int cli_append_events(char *list, size_t cap, const char *value, const char *cmd)
+{
+	size_t len = bp_strlen(list), add = bp_strlen(value);
+	if (!add) {
+		err_printf("bareperf %s: -e '': expected an event list, e.g. -e cycles,instructions\n",
+			   cmd);
+		return -1;
+	}
+	if (len + (len ? 1 : 0) + add >= cap) {
+		err_printf("bareperf %s: -e: the event list would be %zu characters long; at most %zu "
+			   "are taken (give fewer events)\n", cmd, len + (len ? 1 : 0) + add, cap - 1);
+		return -1;
+	}
+	bp_snprintf(list + len, cap - len, "%s%s", len ? "," : "", value);
+	return 0;
 }
 
 static void global_usage(void)

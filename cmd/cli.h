@@ -50,6 +50,12 @@ void cli_usage(const struct command *c);
 bool cli_is_help(const char *arg);
 /* Matches "--name=value" or "--name value" (advancing *i); returns the
  * value or NULL. Prints an error when the value is missing. */
+#define CLI_EVENTS_MAX 4096	/* an event list, every -e joined, with its NUL */
+/* Appends one -e value to the comma-separated list (several -e add up,
+ * as perf's do). Returns 0, or -1 after naming what was wrong: an empty
+ * value, or a list longer than CLI_EVENTS_MAX - 1 characters (never cut). */
+int cli_append_events(char *list, size_t cap, const char *value, const char *cmd);
+
 const char *cli_option_value(int argc, char **argv, int *i, const char *name,
 			     bool *missing);
 

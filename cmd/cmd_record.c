@@ -26,7 +26,7 @@
 #define RECORD_BATCH          256
 
 struct record_opts {
-	char events[1024];
+	char events[CLI_EVENTS_MAX];
 	const char *output;
 	struct sampling_opts so;
 	bool quiet;
@@ -75,8 +75,8 @@ static int parse_one(int argc, char **argv, int *i, struct record_opts *o, bool 
 
 	if ((v = cli_option_value(argc, argv, i, "-e", missing)) ||
 	    (!*missing && (v = cli_option_value(argc, argv, i, "--event", missing)))) {
-		size_t len = bp_strlen(o->events);
-		bp_snprintf(o->events + len, sizeof(o->events) - len, "%s%s", len ? "," : "", v);
+		if (cli_append_events(o->events, sizeof(o->events), v, "record"))
+			return EXIT_USAGE;
 	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-c", missing))) {
 		if (!bp_parse_u64(v, &num) || num < 2 || num > (1ULL << 47))
 			return bad_number("-c", v, "a period from 2 to 2^47 events");
@@ -544,7 +544,8 @@ const struct command cmd_record = {
 		 "  WORKLOAD   a built-in workload (soak, chase, branchy, stream, irqoff)\n"
 		 "  APP.EFI    a UEFI application on the boot volume, started with ARGS (UEFI only)\n"
 		 "  bs:NAME    a boot service called LOOPS times (default 10000): AllocatePages,\n"
-		 "             LocateHandleBuffer, ConnectController, GetVariable (UEFI only)\n"
+		 "             FreePages, LocateHandleBuffer, ConnectController, GetVariable\n"
+		 "             (UEFI only)\n"
 		 "  --connect-all  connect every driver to every controller (UEFI only)\n"
 		 "  -e LIST    events (default " RECORD_DEFAULT_EVENTS "); :p/:pp/:ppp sample with PEBS\n"
 		 "  -c PERIOD  sample every PERIOD events (default: the event's own, else 100003)\n"

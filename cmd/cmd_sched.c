@@ -16,7 +16,7 @@
 
 struct sched_opts {
 	const char *cpu;	/* --cpu MODEL, or NULL: this CPU */
-	const char *events;	/* -e LIST */
+	char events[CLI_EVENTS_MAX];	/* every -e LIST, joined */
 	bool json;
 };
 
@@ -318,8 +318,8 @@ static int parse_args(int argc, char **argv, struct sched_opts *o)
 		if (cpu || e || ev) {
 			if (cpu)
 				o->cpu = cpu;
-			else
-				o->events = e ? e : ev;
+			else if (cli_append_events(o->events, sizeof(o->events), e ? e : ev, "sched"))
+				return EXIT_USAGE;
 		} else if (missing_cpu || missing_e || missing_ev) {
 			return EXIT_USAGE;
 		} else if (bp_strcmp(argv[i], "--json") == 0) {
@@ -330,7 +330,7 @@ static int parse_args(int argc, char **argv, struct sched_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (!o->events) {
+	if (!o->events[0]) {
 		err_printf("bareperf sched: no events given; use -e LIST, e.g. "
 			   "-e cycles,instructions\n");
 		return EXIT_USAGE;
@@ -365,7 +365,8 @@ static int plan_events(struct plan *p, const struct sched_opts *o)
 
 static int sched_run(int argc, char **argv, const struct global_opts *g)
 {
-	struct sched_opts o = { NULL, NULL, false };
+	static struct sched_opts o;	/* static: the list is 4 KiB */
+	bp_memset(&o, 0, sizeof(o));
 	int rc = parse_args(argc, argv, &o);
 
 	(void)g;

@@ -174,7 +174,7 @@ static void print_summary(const struct stat_run *r, const char *workload, u64 ti
 }
 
 struct stat_opts {
-	char events[1024];
+	char events[CLI_EVENTS_MAX];
 	u32 interval_ms;
 	bool all_cpus, per_cpu;		/* -a, -A */
 	const char *cpu_list;		/* -C */
@@ -198,8 +198,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		}
 		if ((v = cli_option_value(argc, argv, &i, "-e", &missing)) ||
 		    (!missing && (v = cli_option_value(argc, argv, &i, "--event", &missing)))) {
-			size_t len = bp_strlen(o->events);
-			bp_snprintf(o->events + len, sizeof(o->events) - len, "%s%s", len ? "," : "", v);
+			if (cli_append_events(o->events, sizeof(o->events), v, "stat"))
+				return EXIT_USAGE;
 		} else if (!missing && (v = cli_option_value(argc, argv, &i, "-I", &missing))) {
 			u64 ms;
 			if (!bp_parse_u64(v, &ms) || ms < 10 || ms > 3600000) {
@@ -404,6 +404,8 @@ const struct command cmd_stat = {
 		 "  -a        count on every CPU (the others wait in bareperf's loop meanwhile)\n"
 		 "  -C LIST   count on these CPUs (0,2-3)\n"
 		 "  -A        with -a/-C: one figure per CPU instead of the sum\n"
-		 "  WORKLOAD  soak [-n ITERATIONS] | chase [--size BYTES] [--steps N]",
+		 "  WORKLOAD  soak [-n ITERATIONS] | chase [--size BYTES] [--steps N] |\n"
+		 "            branchy [-n ITERATIONS] [--taken PERCENT] |\n"
+		 "            stream [--size BYTES] [--passes N] | irqoff [-n ITERATIONS]",
 	.run = stat_run,
 };

@@ -5,11 +5,23 @@
 
 #define OUT_LINE_MAX 1024
 
+/* A line longer than the buffer is cut where it must be, and says so. */
+static void write_cut(void (*write)(const char *, size_t), const char *buf, int n)
+{
+	if (n < OUT_LINE_MAX) {
+		write(buf, (size_t)n);
+		return;
+	}
+	char note[64];
+	int m = bp_snprintf(note, sizeof(note), " [... %d characters cut]\n", n - (OUT_LINE_MAX - 1));
+	write(buf, OUT_LINE_MAX - 1);
+	write(note, (size_t)m);
+}
+
 void out_vprintf(const char *fmt, va_list ap)
 {
 	char buf[OUT_LINE_MAX];
-	int n = bp_vsnprintf(buf, sizeof(buf), fmt, ap);
-	plat_console_write(buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	write_cut(plat_console_write, buf, bp_vsnprintf(buf, sizeof(buf), fmt, ap));
 }
 
 void out_printf(const char *fmt, ...)
@@ -32,5 +44,5 @@ void err_printf(const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = bp_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	plat_error_write(buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	write_cut(plat_error_write, buf, n);
 }

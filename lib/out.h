@@ -1,6 +1,7 @@
 /* Formatted output for commands: out_*() to the console, err_*() for
- * diagnostics. Each call formats into a bounded buffer; long lines are cut,
- * never overrun. */
+ * diagnostics. Each call formats into a bounded buffer; a longer line is
+ * cut with a note saying how much was cut, never overrun (out_puts writes
+ * any length). */
 #ifndef BP_OUT_H
 #define BP_OUT_H
 #include "types.h"

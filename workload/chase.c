@@ -10,6 +10,8 @@
 #define CHASE_LINE 64			/* one node per cache line */
 #define CHASE_DEFAULT_SIZE (16ULL << 20)
 #define CHASE_DEFAULT_STEPS 20000000ULL
+#define CHASE_MAX_SIZE (1ULL << 34)		/* 16 GiB */
+#define CHASE_MAX_STEPS (1ULL << 40)		/* hours of dependent loads */
 
 struct node {
 	struct node *next;
@@ -53,18 +55,13 @@ static int parse(int argc, char **argv, u64 *size, u64 *steps)
 	*size = CHASE_DEFAULT_SIZE;
 	*steps = CHASE_DEFAULT_STEPS;
 	for (int i = 1; i < argc; i++) {
-		bool is_size = bp_strcmp(argv[i], "--size") == 0;
-		bool is_steps = bp_strcmp(argv[i], "--steps") == 0;
-		if ((is_size || is_steps) && i + 1 < argc) {
-			u64 v;
-			if (!bp_parse_u64(argv[++i], &v) || v == 0 ||
-			    (is_size && (v < 2 * CHASE_LINE || v > (1ULL << 34)))) {
-				err_printf("bareperf: chase: %s '%s': expected %s\n", argv[i - 1], argv[i],
-					   is_size ? "a size in bytes from 128 to 16 GiB" : "a step count");
-				return -1;
-			}
-			*(is_size ? size : steps) = v;
-		} else {
+		int r = workload_opt_u64("chase", argc, argv, &i, "--size", 2 * CHASE_LINE,
+					 CHASE_MAX_SIZE, size);
+		if (!r)
+			r = workload_opt_u64("chase", argc, argv, &i, "--steps", 1, CHASE_MAX_STEPS, steps);
+		if (r < 0)
+			return -1;
+		if (!r) {
 			err_printf("bareperf: chase: unknown option '%s' "
 				   "(usage: chase [--size BYTES] [--steps N])\n", argv[i]);
 			return -1;

@@ -16,6 +16,7 @@ u64 irqoff_open(u64 iterations);
 
 #define IRQOFF_DEFAULT_ITERATIONS 20000000ULL	/* ~160 M instructions */
 #define IRQOFF_ROUNDS 20
+#define IRQOFF_MAX_ITERATIONS (1ULL << 40)	/* ~9 T instructions: hours */
 #define IRQOFF_INSNS_PER_ITER 8
 #define IRQOFF_INSNS_PER_CALL 3
 
@@ -23,14 +24,14 @@ static int parse(int argc, char **argv, u64 *iterations)
 {
 	*iterations = IRQOFF_DEFAULT_ITERATIONS;
 	for (int i = 1; i < argc; i++) {
-		if ((bp_strcmp(argv[i], "-n") == 0 || bp_strcmp(argv[i], "--iterations") == 0) &&
-		    i + 1 < argc) {
-			if (!bp_parse_u64(argv[++i], iterations) || *iterations < 2 * IRQOFF_ROUNDS) {
-				err_printf("bareperf: irqoff: -n '%s': expected a number of "
-					   "iterations of at least %u\n", argv[i], 2 * IRQOFF_ROUNDS);
-				return -1;
-			}
-		} else {
+		int r = workload_opt_u64("irqoff", argc, argv, &i, "-n", 2 * IRQOFF_ROUNDS,
+					 IRQOFF_MAX_ITERATIONS, iterations);
+		if (!r)
+			r = workload_opt_u64("irqoff", argc, argv, &i, "--iterations", 2 * IRQOFF_ROUNDS,
+					     IRQOFF_MAX_ITERATIONS, iterations);
+		if (r < 0)
+			return -1;
+		if (!r) {
 			err_printf("bareperf: irqoff: unknown option '%s' (usage: irqoff [-n ITERATIONS])\n",
 				   argv[i]);
 			return -1;

@@ -14,6 +14,8 @@ u64 soak_cold(u64 iterations);
 
 #define SOAK_DEFAULT_ITERATIONS 200000000ULL	/* ~1.6 G instructions */
 #define SOAK_ROUNDS 100
+#define SOAK_MIN_ITERATIONS (100 * SOAK_ROUNDS)	/* each part at least once a round */
+#define SOAK_MAX_ITERATIONS (1ULL << 40)	/* ~9 T instructions: hours */
 #define SOAK_INSNS_PER_ITER 8
 #define SOAK_INSNS_PER_CALL 3
 
@@ -32,14 +34,14 @@ static int parse(int argc, char **argv, u64 *iterations)
 {
 	*iterations = SOAK_DEFAULT_ITERATIONS;
 	for (int i = 1; i < argc; i++) {
-		if ((bp_strcmp(argv[i], "-n") == 0 || bp_strcmp(argv[i], "--iterations") == 0) &&
-		    i + 1 < argc) {
-			if (!bp_parse_u64(argv[++i], iterations) || *iterations < 100 * SOAK_ROUNDS) {
-				err_printf("bareperf: soak: -n '%s': expected a number of "
-					   "iterations of at least %u\n", argv[i], 100 * SOAK_ROUNDS);
-				return -1;
-			}
-		} else {
+		int r = workload_opt_u64("soak", argc, argv, &i, "-n", SOAK_MIN_ITERATIONS,
+					 SOAK_MAX_ITERATIONS, iterations);
+		if (!r)
+			r = workload_opt_u64("soak", argc, argv, &i, "--iterations", SOAK_MIN_ITERATIONS,
+					     SOAK_MAX_ITERATIONS, iterations);
+		if (r < 0)
+			return -1;
+		if (!r) {
 			err_printf("bareperf: soak: unknown option '%s' (usage: soak [-n ITERATIONS])\n",
 				   argv[i]);
 			return -1;

@@ -4,12 +4,12 @@
 
 int cli_run_line(const char *line, struct global_opts *g, char *out, size_t cap)
 {
-	static char buf[1024];
+	static char buf[16384];
 	char *argv[CLI_MAX_ARGS + 1];
 	const char *err;
 	struct global_opts local = { 0 };
 
-	snprintf(buf, sizeof(buf), "bareperf %s", line);
+	assert_true((size_t)snprintf(buf, sizeof(buf), "bareperf %s", line) < sizeof(buf));
 	int argc = cli_split(buf, argv, CLI_MAX_ARGS, &err);
 	assert_true(argc > 0);
 	host_capture_start(out, cap);

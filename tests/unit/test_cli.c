@@ -4,6 +4,8 @@
 #include "fake_hw.h"
 #include "cmd/cli.h"
 #include "cli_run.h"
+#include "host/capture.h"
+#include "lib/out.h"
 
 static char out[16384];
 
@@ -92,6 +94,93 @@ static void test_info_extra_argument(void **state)
 	assert_non_null(strstr(out, "unexpected argument 'bogus'"));
 }
 
+/* Issue 19 items 6, 11, 13: no fixed buffer cuts input or output
+ * silently. 30 icx events, 1093 characters (the old 1024-byte list cut
+ * the last name to "mem_load_l3_miss_retired.remote_h..." and refused it
+ * as unknown). */
+static const char long_list[] =
+	"cpu_clk_unhalted.one_thread_active,"
+	"cpu_clk_unhalted.ref_distributed,"
+	"dsb2mite_switches.penalty_cycles,"
+	"dtlb_load_misses.walk_completed_1g,"
+	"dtlb_load_misses.walk_completed_2m_4m,"
+	"dtlb_load_misses.walk_completed_4k,"
+	"dtlb_store_misses.walk_completed,"
+	"dtlb_store_misses.walk_completed_1g,"
+	"dtlb_store_misses.walk_completed_2m_4m,"
+	"dtlb_store_misses.walk_completed_4k,"
+	"fp_arith_inst_retired.128b_packed_double,"
+	"fp_arith_inst_retired.128b_packed_single,"
+	"fp_arith_inst_retired.256b_packed_double,"
+	"fp_arith_inst_retired.256b_packed_single,"
+	"fp_arith_inst_retired.512b_packed_double,"
+	"fp_arith_inst_retired.512b_packed_single,"
+	"fp_arith_inst_retired.scalar_double,"
+	"fp_arith_inst_retired.scalar_single,"
+	"idq_uops_not_delivered.cycles_fe_was_ok,"
+	"itlb_misses.walk_completed_2m_4m,"
+	"mem_inst_retired.stlb_miss_loads,"
+	"mem_inst_retired.stlb_miss_stores,"
+	"mem_load_l3_hit_retired.xsnp_fwd,"
+	"mem_load_l3_hit_retired.xsnp_miss,"
+	"mem_load_l3_hit_retired.xsnp_no_fwd,"
+	"mem_load_l3_hit_retired.xsnp_none,"
+	"mem_load_l3_miss_retired.local_dram,"
+	"mem_load_l3_miss_retired.remote_dram,"
+	"mem_load_l3_miss_retired.remote_fwd,"
+	"mem_load_l3_miss_retired.remote_hitm";
+
+static void test_long_event_list_taken_whole(void **state)
+{
+	static char line[4096];
+	assert_true(sizeof(long_list) > 1024);
+	snprintf(line, sizeof(line), "--pmu=sim:icx stat -e %s soak -n 20000", long_list);
+	assert_int_equal(run(line, NULL), EXIT_OK);
+	assert_non_null(strstr(out, "mem_load_l3_miss_retired.remote_hitm"));
+	/* two halves through two -e: stat and record join them; sched too */
+	snprintf(line, sizeof(line), "--pmu=sim:icx sched -e cycles -e %s", long_list);
+	assert_int_equal(run(line, NULL), EXIT_FAILURE_STATUS);	/* 31 do not fit: multiplexed */
+	assert_non_null(strstr(out, "cycles"));
+	assert_non_null(strstr(out, "mem_load_l3_miss_retired.remote_hitm"));
+}
+
+static void test_event_list_refused_by_name(void **state)
+{
+	static char line[16384], list[6000];
+	assert_int_equal(run("--pmu=sim:icx stat -e \"\" soak", NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "stat: -e '': expected an event list"));
+	assert_int_equal(run("--pmu=sim:icx sched -e \"\"", NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "sched: -e '': expected an event list"));
+	memset(list, 'x', sizeof(list) - 1);
+	list[sizeof(list) - 1] = 0;
+	snprintf(line, sizeof(line), "--pmu=sim:icx record -e %s soak", list);
+	assert_int_equal(run(line, NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "record: -e: the event list would be 5999 characters long; "
+				    "at most 4095 are taken"));
+}
+
+/* The whole usage text, however long: record's ends with --pmi. */
+static void test_help_not_cut(void **state)
+{
+	assert_int_equal(run("record --help", NULL), EXIT_OK);
+	assert_true(strlen(out) > 1024);
+	assert_non_null(strstr(out, "--pebs-threshold 1|N|max  PEBS records per PMI"));
+	assert_non_null(strstr(out, "-o FILE    output"));
+	assert_non_null(strstr(out, "-q         no progress lines"));
+	assert_non_null(strstr(out, "samples code that runs with interrupts off"));
+}
+
+/* A formatted line longer than out_printf's buffer says it was cut. */
+static void test_long_line_says_cut(void **state)
+{
+	static char big[2001];
+	memset(big, 'a', 2000);
+	host_capture_start(out, sizeof(out));
+	out_printf("%s", big);
+	host_capture_stop();
+	assert_non_null(strstr(out, "[... 977 characters cut]"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -104,6 +193,10 @@ int main(void)
 		cmocka_unit_test(test_globals_parsed),
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_info_extra_argument),
+		cmocka_unit_test(test_long_event_list_taken_whole),
+		cmocka_unit_test(test_event_list_refused_by_name),
+		cmocka_unit_test(test_help_not_cut),
+		cmocka_unit_test(test_long_line_says_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
