@@ -141,6 +141,12 @@ int cli_main(int argc, char **argv, struct global_opts *g)
 
 	g->pmu = "hw";
 	int cmd_index = parse_globals(argc, argv, g, &handled);
+	if (cmd_index == argc && !handled && g->pmu && find_command(g->pmu)) {
+		/* "--pmu info": the value took the command word */
+		err_printf("bareperf: --pmu took '%s' as its value and left no command; "
+			   "give the PMU first (--pmu=hw %s, --pmu sim %s)\n", g->pmu, g->pmu, g->pmu);
+		return EXIT_USAGE;
+	}
 	if (handled)
 		return EXIT_OK;
 	if (cmd_index < 0) {

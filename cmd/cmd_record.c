@@ -480,6 +480,23 @@ static int record_target(struct record_run *r, struct target *t)
 	return rc != EXIT_OK ? rc : end;
 }
 
+/* --pebs-threshold and --pebs-buffer shape PEBS sampling only: without
+ * a PEBS event they would be ignored, which a user who gave them would
+ * not know (issue 19). */
+static int check_pebs_options(const struct record_opts *o, const struct pmu_event *ev, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ev[i].precise)
+			return EXIT_OK;
+	const char *opt = o->so.threshold.mode != PEBS_THRESHOLD_AUTO ? "--pebs-threshold"
+			  : o->so.pebs_buffer_bytes ? "--pebs-buffer" : NULL;
+	if (!opt)
+		return EXIT_OK;
+	err_printf("bareperf record: %s applies to PEBS events (:p, :pp, :ppp), and '%s' has "
+		   "none\n", opt, o->events);
+	return EXIT_USAGE;
+}
+
 static int record_main(int argc, char **argv, const struct global_opts *g)
 {
 	struct record_opts o;
@@ -505,7 +522,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	if ((rc = session_probe(&r->s, "record")) != EXIT_OK)
 		return rc;
 	r->n = session_parse_events(&r->s, "record", o.events, r->ev, SESSION_MAX_EVENTS);
-	if (r->n < 0)
+	if (r->n < 0 || check_pebs_options(&o, r->ev, r->n) != EXIT_OK)
 		return EXIT_USAGE;
 	u64 mask;
 	if ((rc = percpu_mask_of(o.all_cpus, o.cpu_list, "record", &mask)) != EXIT_OK)
@@ -554,6 +571,8 @@ const struct command cmd_record = {
 		 "  -a         sample every CPU (the others wait in bareperf's loop meanwhile)\n"
 		 "  -C LIST    sample these CPUs (0,2-3)\n"
 		 "  --pebs-threshold 1|N|max  PEBS records per PMI (default: the policy)\n"
+		 "  --pebs-buffer KIB  the PEBS buffer per CPU, 4 to 65536 (default 256)\n"
+		 "  --ring SAMPLES  the sample ring per CPU, 64 to 4194304 (default 16384)\n"
 		 "  -o FILE    output (default perf.data in \\bareperf\\ or $BAREPERF_OUT)\n"
 		 "  -q         no progress lines\n"
 		 "  --pmi vector|nmi  deliver the PMI as a fixed interrupt (default) or as an\n"

@@ -19,6 +19,25 @@ static volatile sig_atomic_t in_tick;
 static struct sigaction old_action;
 static bool tick_running;
 
+/* Stops a signal source and gives the signal its old action back. A
+ * signal already raised but not yet delivered (blocked meanwhile, or
+ * queued, as valgrind delivers late) would otherwise meet the default
+ * action, which ends the process: it is blocked, taken out, and only then
+ * is the old action restored. */
+static void quiesce(int sig, void (*stop)(void), const struct sigaction *old)
+{
+	sigset_t one, mask;
+	struct timespec now = { 0, 0 };
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_BLOCK, &one, &mask);
+	stop();
+	while (sigtimedwait(&one, NULL, &now) == sig)
+		;
+	sigaction(sig, old, NULL);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+}
+
 static void on_alarm(int sig, siginfo_t *si, void *uc_void)
 {
 	ucontext_t *uc = uc_void;
@@ -54,13 +73,17 @@ int plat_tick_start(u32 period_us, plat_irq_fn fn, void *ctx, const char **why)
 	return 0;
 }
 
+static void tick_timer_off(void)
+{
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &off, NULL);
+}
+
 void plat_tick_stop(void)
 {
 	if (!tick_running)
 		return;
-	struct itimerval off = { { 0, 0 }, { 0, 0 } };
-	setitimer(ITIMER_REAL, &off, NULL);
-	sigaction(SIGALRM, &old_action, NULL);
+	quiesce(SIGALRM, tick_timer_off, &old_action);
 	tick_fn = NULL;
 	tick_running = false;
 }
@@ -144,12 +167,16 @@ int plat_timer_start(u32 period_ms, plat_timer_fn fn, void *ctx)
 	return 0;
 }
 
+static void callback_timer_off(void)
+{
+	timer_delete(host_timer);
+}
+
 void plat_timer_stop(void)
 {
 	if (!timer_running)
 		return;
-	timer_delete(host_timer);
-	sigaction(SIGUSR2, &old_usr2, NULL);
+	quiesce(SIGUSR2, callback_timer_off, &old_usr2);
 	timer_fn = NULL;
 	timer_running = false;
 }

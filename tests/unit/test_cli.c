@@ -167,7 +167,23 @@ static void test_help_not_cut(void **state)
 	assert_non_null(strstr(out, "--pebs-threshold 1|N|max  PEBS records per PMI"));
 	assert_non_null(strstr(out, "-o FILE    output"));
 	assert_non_null(strstr(out, "-q         no progress lines"));
+	assert_non_null(strstr(out, "--pebs-buffer KIB  the PEBS buffer per CPU"));
+	assert_non_null(strstr(out, "--ring SAMPLES  the sample ring per CPU"));
 	assert_non_null(strstr(out, "samples code that runs with interrupts off"));
+}
+
+/* Issue 19 items 12-13: options that would be ignored, and a value that
+ * took the command word, are refused by name before the PMU is touched. */
+static void test_options_not_ignored(void **state)
+{
+	assert_int_equal(run("--pmu=sim:icx record --pebs-threshold 1 -e cycles soak", NULL),
+			 EXIT_USAGE);
+	assert_non_null(strstr(out, "--pebs-threshold applies to PEBS events (:p, :pp, :ppp), "
+				    "and 'cycles' has none"));
+	assert_int_equal(run("--pmu=sim:icx record --pebs-buffer 64 soak", NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "--pebs-buffer applies to PEBS events"));
+	assert_int_equal(run("--pmu info", NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "--pmu took 'info' as its value and left no command"));
 }
 
 /* A formatted line longer than out_printf's buffer says it was cut. */
@@ -197,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_event_list_refused_by_name),
 		cmocka_unit_test(test_help_not_cut),
 		cmocka_unit_test(test_long_line_says_cut),
+		cmocka_unit_test(test_options_not_ignored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
