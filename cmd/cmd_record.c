@@ -269,6 +269,18 @@ static int keep_previous(const char *path)
 	return 0;
 }
 
+/* A cut-safe point on the disk. The firmware's FAT driver keeps writes in
+ * its cache and stores them at Flush in no set order, so the records are
+ * made durable first and only then the header that covers them: a cut in
+ * between leaves the previous header, which covers less, all of it stored
+ * (issue 19: a kill 3 s in once found a header covering zeros). */
+static int durable_flush(struct record_run *r)
+{
+	if (perfdata_push(r->pd) || plat_file_sync(r->file) || perfdata_flush(r->pd))
+		return -1;
+	return plat_file_sync(r->file);
+}
+
 static int open_output(struct record_run *r, const struct record_opts *o, const struct target *t)
 {
 	static char cpuid[64];
@@ -304,7 +316,10 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		if (perfdata_add_event(r->pd, &pe) < 0)
 			return -1;
 	}
-	if (write_mappings(r, t) || perfdata_flush(r->pd))
+	/* On the disk before the first sample: a file cut at any moment is
+	 * then a perf.data that perf reads (issue 19), with the samples up to
+	 * the last rewrite (on_timer, once a second). */
+	if (write_mappings(r, t) || durable_flush(r))
 		return -1;
 	return 0;
 }
@@ -345,8 +360,7 @@ static void on_timer(void *ctx)
 	if (now >= r->next_progress) {
 		/* A file cut after this point is readable: the header covers
 		 * the data so far, and the firmware's file system has it. */
-		perfdata_flush(r->pd);
-		plat_file_sync(r->file);
+		durable_flush(r);
 		progress(r, now);
 		r->next_progress = now + plat_ticks_per_second();
 	}
@@ -442,6 +456,8 @@ static int record_end(struct record_run *r)
 	for (u32 i = 0; i < r->pc.count; i++)
 		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
 			rc = EXIT_FAILURE_STATUS;
+	if (percpu_report_held(&r->pc))
+		rc = EXIT_FAILURE_STATUS;	/* the file is written, but holds nothing */
 	percpu_close(&r->pc);
 	session_stop(&r->s);
 	if (r->pd && finish_output(r, r->output))

@@ -32,6 +32,8 @@ struct stat_run {
 	u32 interval_ms;
 	u64 start, next_interval;
 	u64 interval_scaled[SESSION_MAX_EVENTS];	/* totals at the last -I line */
+	bool held;			/* this CPU's GLOBAL_CTRL did not take our write */
+	u64 ctrl_wrote, ctrl_found;
 };
 
 static struct stat_run run;	/* the PMU state must outlive the command for exit hooks */
@@ -327,6 +329,21 @@ static void start_counting(struct stat_run *r)
 	}
 	r->one.last_update = plat_ticks();
 	pmu_enable(&r->s.pmu);
+	r->held = !pmu_counting(&r->s.pmu, &r->ctrl_found);
+	r->ctrl_wrote = r->s.pmu.sh_global_ctrl;
+}
+
+/* Counts of a PMU that never started are not counts: say so, and fail. */
+static bool report_held(const struct stat_run *r)
+{
+	if (r->every_cpu)
+		return percpu_report_held(&r->pc) != 0;
+	if (r->held)
+		err_printf("bareperf stat: IA32_PERF_GLOBAL_CTRL reads 0x%llx after bareperf wrote "
+			   "0x%llx: something else holds the PMU (firmware, SMM, a BMC or a "
+			   "hypervisor), and nothing was counted\n", (unsigned long long)r->ctrl_found,
+			   (unsigned long long)r->ctrl_wrote);
+	return r->held;
 }
 
 static void stop_counting(struct stat_run *r)
@@ -387,12 +404,13 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 		plat_timer_stop();
 	if (!wrc)
 		print_summary(r, w->name, wr.ticks, o.per_cpu);
+	bool held = report_held(r);
 	if (r->every_cpu) {
 		free_counting(r);
 		percpu_close(&r->pc);
 	}
 	session_stop(&r->s);
-	return wrc ? EXIT_USAGE : EXIT_OK;
+	return wrc ? EXIT_USAGE : held ? EXIT_FAILURE_STATUS : EXIT_OK;
 }
 
 const struct command cmd_stat = {

@@ -190,7 +190,16 @@ static void cpu_setup(void *ctx)
 	c->ready = true;
 }
 
-static void cpu_start(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->start(c); }
+/* Starts the CPU's events and checks that counting really began (issue
+ * 19: a GLOBAL_CTRL that ignores writes gave 0 counts and exit 0). */
+static void start_checked(struct percpu_cpu *c)
+{
+	c->owner->ops->start(c);
+	c->held = !pmu_counting(&c->pmu, &c->ctrl_found);
+	c->ctrl_wrote = c->pmu.sh_global_ctrl;
+}
+
+static void cpu_start(void *ctx) { start_checked(ctx); }
 static void cpu_stop(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->stop(c); }
 static void cpu_tick(void *ctx) { struct percpu_cpu *c = ctx; c->owner->ops->tick(c); }
 
@@ -333,7 +342,7 @@ static void percpu_ap_spin(void *ctx)
 	if (armed) {
 		plat_ap_window_begin(&w);	/* our gates on this AP, interrupts on */
 		p->ops->arm(c);			/* LVT PC again: the wake-up INIT reset it */
-		p->ops->start(c);
+		start_checked(c);
 	}
 	while (!p->stop) {
 spin:
@@ -458,6 +467,22 @@ void percpu_start(struct percpu *p)
 			err_printf("bareperf: the other CPUs stay where the firmware left them "
 				   "(%s)\n", why);
 	}
+}
+
+u32 percpu_report_held(const struct percpu *p)
+{
+	u32 held = 0;
+	for (u32 i = 0; i < p->count; i++) {
+		const struct percpu_cpu *c = p->cpu[i];
+		if (!c->ready || !c->held)
+			continue;
+		held++;
+		err_printf("bareperf %s: CPU %u: IA32_PERF_GLOBAL_CTRL reads 0x%llx after bareperf "
+			   "wrote 0x%llx: something else holds the PMU (firmware, SMM, a BMC or a "
+			   "hypervisor), and nothing was counted there\n", p->cmd, c->cpu,
+			   (unsigned long long)c->ctrl_found, (unsigned long long)c->ctrl_wrote);
+	}
+	return held;
 }
 
 static void bring_aps_back(struct percpu *p)

@@ -55,6 +55,8 @@ struct percpu_cpu {
 	struct pmi_armed armed;		/* an AP's LVT PC and SPIV before its loop */
 	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
 	char err[384];			/* why this CPU is not sampled, or its #GP */
+	bool held;			/* GLOBAL_CTRL did not take our write */
+	u64 ctrl_wrote, ctrl_found;	/* what we wrote, what it read instead */
 	struct percpu *owner;
 };
 
@@ -100,6 +102,10 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd);
 /* Starts counting on every CPU and sends the APs to percpu_ap_spin. */
 void percpu_start(struct percpu *p);
+/* After percpu_stop: names each CPU whose IA32_PERF_GLOBAL_CTRL did not
+ * take bareperf's write at the start (nothing counted there); returns how
+ * many. */
+u32 percpu_report_held(const struct percpu *p);
 /* Brings the APs back and stops counting everywhere. */
 void percpu_stop(struct percpu *p);
 /* Gives every CPU's PMU back, on that CPU; safe to call twice. */

@@ -484,12 +484,21 @@ static int rewrite_header(struct perfdata *pd, u64 data_bytes,
 	return 0;
 }
 
+int perfdata_push(struct perfdata *pd)
+{
+	if (pd->state == PD_FINISHED)
+		return pd->status;
+	if (ready_for_record(pd) || sink_buffer(pd))
+		return pd->status;
+	return 0;
+}
+
 int perfdata_flush(struct perfdata *pd)
 {
 	static const u64 no_features[FEATURE_WORDS];
 	if (pd->state == PD_FINISHED)
 		return pd->status;	/* the final header is in place */
-	if (ready_for_record(pd) || sink_buffer(pd))
+	if (perfdata_push(pd))
 		return pd->status;
 	return rewrite_header(pd, data_size(pd), no_features);
 }

@@ -203,6 +203,11 @@ int perfdata_lost_samples(struct perfdata *pd, u64 count);
 /* Pushes buffered bytes to the sink and rewrites the header's data size:
  * the file is readable by perf up to here even if nothing more is written. */
 int perfdata_flush(struct perfdata *pd);
+/* Only the first half: buffered records to the sink, the header as it was.
+ * A writer whose storage may store writes out of order (a file system's
+ * cache) makes the records durable between this and perfdata_flush, so a
+ * cut never meets a header that covers records not yet stored. */
+int perfdata_push(struct perfdata *pd);
 /* Ends the data, writes the feature sections and the final header. No
  * record may follow. */
 int perfdata_finish(struct perfdata *pd);

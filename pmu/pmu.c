@@ -443,6 +443,12 @@ void pmu_enable(struct pmu *p)
 	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, p->active_mask);
 }
 
+bool pmu_counting(const struct pmu *p, u64 *found)
+{
+	*found = hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+	return (*found & p->sh_global_ctrl) == p->sh_global_ctrl;
+}
+
 /* ---- counts and sampling ------------------------------------------------- */
 
 u64 pmu_read(struct pmu *p, int id)

@@ -97,6 +97,11 @@ int pmu_add_group(struct pmu *p, const struct pmu_event *ev, int n, u64 period,
 		  int *ids, char *err, size_t errlen);
 void pmu_remove(struct pmu *p, int id);
 
+/* Right after pmu_enable: whether IA32_PERF_GLOBAL_CTRL holds the
+ * counters it wrote. Firmware, SMM, a BMC or a hypervisor holding the PMU
+ * can drop the write, and then nothing counts; *found is what it reads. */
+bool pmu_counting(const struct pmu *p, u64 *found);
+
 /* Brings the event's 64-bit count up to date and returns it. */
 u64 pmu_read(struct pmu *p, int id);
 /* The counter an event is on (COUNTER_NONE when not scheduled). */

@@ -234,12 +234,19 @@ struct model_opts {
 	bool x2apic;
 	int pebs_format;	/* -1: the model's own */
 	u32 cpus;		/* 0: the model's own */
+	bool held;		/* IA32_PERF_GLOBAL_CTRL ignores writes */
 };
 
 static bool parse_option(const char *opt, size_t len, struct model_opts *o)
 {
 	if (len == 6 && bp_strncmp(opt, "x2apic", 6) == 0) {
 		o->x2apic = true;
+		return true;
+	}
+	/* held: firmware, SMM or a BMC holds the PMU, and IA32_PERF_GLOBAL_CTRL
+	 * keeps its value whatever is written (sim_inject_ignored_writes). */
+	if (len == 4 && bp_strncmp(opt, "held", 4) == 0) {
+		o->held = true;
 		return true;
 	}
 	/* fmt=N: IA32_PERF_CAPABILITIES[11:8] says PEBS record format N
@@ -285,6 +292,7 @@ static int parse_spec(const char *spec, char *name, size_t namelen, struct model
 	o->x2apic = false;
 	o->pebs_format = -1;
 	o->cpus = 0;
+	o->held = false;
 	while (comma) {
 		const char *opt = comma + 1;
 		comma = bp_strchr(opt, ',');
@@ -299,7 +307,7 @@ static int parse_spec(const char *spec, char *name, size_t namelen, struct model
 				    (int)len, opt, SIM_MAX_CPUS);
 		else
 			bp_snprintf(err, errlen, "unknown model option '%.*s' (known: x2apic, "
-				    "fmt=0..15, cpus=N)", (int)len, opt);
+				    "fmt=0..15, cpus=N, held)", (int)len, opt);
 		return -1;
 	}
 	return 0;
@@ -347,6 +355,8 @@ const struct hw_ops *sim_open_cpus(const char *spec, u32 min_cpus, char *err, si
 	for (u32 i = 0; i < sim.ncpus; i++)
 		reset_cpu(&sim.cpu[i], i, o.x2apic);
 	sim_msr_counts_reset();
+	if (o.held)
+		sim_inject_ignored_writes(MSR_IA32_PERF_GLOBAL_CTRL);
 	bp_snprintf(sim.name, sizeof(sim.name), "sim:%s", m->name);
 	sim_ops.name = sim.name;
 	return &sim_ops;

@@ -209,6 +209,10 @@ void sim_inject_pebs_no_reload(bool on);
  * can when the assist races with software clearing GLOBAL_STATUS (Linux,
  * intel_pmu_drain_pebs_nhm in arch/x86/events/intel/ds.c). */
 void sim_inject_pebs_status_zero(bool on);
+/* Something else (SMM, another agent) takes the Debug Store on the
+ * current CPU: after `records` PEBS records IA32_DS_AREA becomes `area`
+ * (a DS save area the caller set up), where the records go from then on. */
+void sim_inject_ds_area_taken(u64 records, u64 area);
 /* Code takes time: before each MSR or local APIC access the current CPU
  * runs `cycles` cycles retiring as many instructions at ring 0, as the
  * instructions of a handler between its accesses would (0 undoes). Real

@@ -70,6 +70,8 @@ struct sim_cpu {
 	bool pebs_threshold_ignored;	/* injected: a PMI after every record */
 	bool pebs_no_reload;		/* injected: no reload from the DS area */
 	bool pebs_status_zero;		/* injected: formats 1-2 write status 0 */
+	u64 ds_taken_after;		/* injected: IA32_DS_AREA moves after this
+					 * many records (0: never) */
 	u64 access_cycles;		/* injected: cycles run before each access */
 	bool in_access_run;		/* running them (accesses inside do not) */
 	u32 hook_depth;

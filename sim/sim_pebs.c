@@ -227,6 +227,21 @@ static bool qualified_pebs(const struct sim_cpu *c, u64 applicable)
 	return false;
 }
 
+/* The other agent's DS save area (the caller's, already set up). */
+static u64 other_area;
+
+void sim_inject_ds_area_taken(u64 records, u64 area)
+{
+	sim_cur()->ds_taken_after = records;
+	other_area = area;
+}
+
+static void take_ds_area(struct sim_cpu *c)
+{
+	c->r.ds_area = other_area;
+	c->ds_taken_after = 0;
+}
+
 /* Returns true when the record took the index to the interrupt threshold
  * (GLOBAL_STATUS bit 62 is then set and a PMI is due). SDM Vol. 3B, PEBS:
  * "Upon successful bounds checks, the processor will store the data record
@@ -271,6 +286,8 @@ bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *
 			c->r.global_status |= GLOBAL_STATUS_OVF_BUFFER;
 			reached = true;
 		}
+		if (c->ds_taken_after && c->stats.pebs_records == c->ds_taken_after)
+			take_ds_area(c);
 	}
 	if (!c->pebs_no_reload)
 		reload(c, ds, applicable, fmt);

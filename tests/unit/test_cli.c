@@ -6,6 +6,7 @@
 #include "cli_run.h"
 #include "host/capture.h"
 #include "lib/out.h"
+#include <unistd.h>
 
 static char out[16384];
 
@@ -186,6 +187,29 @@ static void test_options_not_ignored(void **state)
 	assert_non_null(strstr(out, "--pmu took 'info' as its value and left no command"));
 }
 
+/* Issue 19 item 8: a GLOBAL_CTRL that keeps its value whatever is written
+ * (the model's ",held": firmware, SMM or a BMC holding the PMU) used to
+ * give 0 counts, 0 samples and exit 0. Now each command names the CPU and
+ * the values, and exits 1. */
+static void test_held_pmu_says_so(void **state)
+{
+	char line[160], path[64];
+	assert_int_equal(run("--pmu=sim:icx,held stat soak -n 20000", NULL), EXIT_FAILURE_STATUS);
+	assert_non_null(strstr(out, "stat: IA32_PERF_GLOBAL_CTRL reads 0xff after bareperf wrote "
+				    "0x300000003: something else holds the PMU"));
+	assert_int_equal(run("--pmu=sim:icx,held,cpus=2 stat -a soak -n 20000", NULL),
+			 EXIT_FAILURE_STATUS);
+	assert_non_null(strstr(out, "stat: CPU 1: IA32_PERF_GLOBAL_CTRL reads 0xff"));
+	snprintf(path, sizeof(path), "/tmp/bp-held-%d.data", (int)getpid());
+	snprintf(line, sizeof(line), "--pmu=sim:icx,held record -q -o %s soak -n 200000", path);
+	assert_int_equal(run(line, NULL), EXIT_FAILURE_STATUS);
+	assert_non_null(strstr(out, "record: CPU 0: IA32_PERF_GLOBAL_CTRL reads 0xff"));
+	unlink(path);
+	/* the same model without ",held" counts and exits 0 */
+	assert_int_equal(run("--pmu=sim:icx stat soak -n 20000", NULL), EXIT_OK);
+	assert_null(strstr(out, "holds the PMU"));
+}
+
 /* A formatted line longer than out_printf's buffer says it was cut. */
 static void test_long_line_says_cut(void **state)
 {
@@ -214,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_help_not_cut),
 		cmocka_unit_test(test_long_line_says_cut),
 		cmocka_unit_test(test_options_not_ignored),
+		cmocka_unit_test(test_held_pmu_says_so),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
