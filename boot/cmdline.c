@@ -53,11 +53,11 @@ static enum source cmdline_file(void)
 /* --qemu-exit must work even when the line cannot be taken: without it
  * QEMU would wait in the UEFI shell until its timeout. A word of the
  * line as it is, before splitting, is enough. */
-static void find_qemu_exit(const char *s)
+static void find_qemu_exit(const char *text)
 {
 	static const char opt[] = "--qemu-exit";
-	for (; *s; s++) {
-		bool starts = s == line || bp_isspace(s[-1]);
+	for (const char *s = text; *s; s++) {
+		bool starts = s == text || bp_isspace(s[-1]);
 		size_t k = 0;
 		while (opt[k] && s[k] == opt[k])
 			k++;

@@ -32,8 +32,7 @@ struct stat_run {
 	u32 interval_ms;
 	u64 start, next_interval;
 	u64 interval_scaled[SESSION_MAX_EVENTS];	/* totals at the last -I line */
-	bool held;			/* this CPU's GLOBAL_CTRL did not take our write */
-	u64 ctrl_wrote, ctrl_found;
+	struct pmu_start_check started;	/* without -a/-C: did GLOBAL_CTRL take it? */
 };
 
 static struct stat_run run;	/* the PMU state must outlive the command for exit hooks */
@@ -329,8 +328,7 @@ static void start_counting(struct stat_run *r)
 	}
 	r->one.last_update = plat_ticks();
 	pmu_enable(&r->s.pmu);
-	r->held = !pmu_counting(&r->s.pmu, &r->ctrl_found);
-	r->ctrl_wrote = r->s.pmu.sh_global_ctrl;
+	r->started = pmu_check_started(&r->s.pmu);
 }
 
 /* Counts of a PMU that never started are not counts: say so, and fail. */
@@ -338,12 +336,7 @@ static bool report_held(const struct stat_run *r)
 {
 	if (r->every_cpu)
 		return percpu_report_held(&r->pc) != 0;
-	if (r->held)
-		err_printf("bareperf stat: IA32_PERF_GLOBAL_CTRL reads 0x%llx after bareperf wrote "
-			   "0x%llx: something else holds the PMU (firmware, SMM, a BMC or a "
-			   "hypervisor), and nothing was counted\n", (unsigned long long)r->ctrl_found,
-			   (unsigned long long)r->ctrl_wrote);
-	return r->held;
+	return session_report_held("stat", -1, &r->started);
 }
 
 static void stop_counting(struct stat_run *r)

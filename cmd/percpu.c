@@ -195,8 +195,7 @@ static void cpu_setup(void *ctx)
 static void start_checked(struct percpu_cpu *c)
 {
 	c->owner->ops->start(c);
-	c->held = !pmu_counting(&c->pmu, &c->ctrl_found);
-	c->ctrl_wrote = c->pmu.sh_global_ctrl;
+	c->started = pmu_check_started(&c->pmu);
 }
 
 static void cpu_start(void *ctx) { start_checked(ctx); }
@@ -474,13 +473,7 @@ u32 percpu_report_held(const struct percpu *p)
 	u32 held = 0;
 	for (u32 i = 0; i < p->count; i++) {
 		const struct percpu_cpu *c = p->cpu[i];
-		if (!c->ready || !c->held)
-			continue;
-		held++;
-		err_printf("bareperf %s: CPU %u: IA32_PERF_GLOBAL_CTRL reads 0x%llx after bareperf "
-			   "wrote 0x%llx: something else holds the PMU (firmware, SMM, a BMC or a "
-			   "hypervisor), and nothing was counted there\n", p->cmd, c->cpu,
-			   (unsigned long long)c->ctrl_found, (unsigned long long)c->ctrl_wrote);
+		held += c->ready && session_report_held(p->cmd, (int)c->cpu, &c->started);
 	}
 	return held;
 }

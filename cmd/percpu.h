@@ -55,8 +55,7 @@ struct percpu_cpu {
 	struct pmi_armed armed;		/* an AP's LVT PC and SPIV before its loop */
 	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
 	char err[384];			/* why this CPU is not sampled, or its #GP */
-	bool held;			/* GLOBAL_CTRL did not take our write */
-	u64 ctrl_wrote, ctrl_found;	/* what we wrote, what it read instead */
+	struct pmu_start_check started;	/* did GLOBAL_CTRL take our write? */
 	struct percpu *owner;
 };
 

@@ -43,6 +43,9 @@ void session_show_placement(const struct session *s, const struct pmu_event *ev,
 /* Gives everything back; safe to call twice. With -v, prints the seam's
  * MSR/MMIO access counts and, when emulated, the drive's figures. */
 void session_stop(struct session *s);
+/* Names a start that did not take (pmu_check_started), on CPU `cpu` or,
+ * with cpu < 0, on the one CPU the command used; returns c->held. */
+bool session_report_held(const char *cmd, int cpu, const struct pmu_start_check *c);
 /* Seconds as a double from plat_ticks() units. */
 double session_seconds(u64 ticks);
 

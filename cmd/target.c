@@ -68,15 +68,15 @@ int target_parse(struct target *t, const char *cmd, int argc, char **argv, bool 
 		return EXIT_OK;
 	}
 	t->kind = TARGET_WORKLOAD;
-	if (!workload_find(argv[0])) {
+	t->w = workload_find(argv[0]);
+	if (!t->w) {
 		workload_unknown(argv[0]);
 		err_printf("  or a UEFI application (\\PATH\\APP.EFI [ARGS]), bs:NAME [LOOPS], "
 			   "--connect-all\n");
 		return EXIT_USAGE;
 	}
 	/* Its options too, before the PMU or the output file is touched. */
-	t->w = workload_checked(argc, argv);
-	if (!t->w)
+	if (t->w->check(argc, argv))
 		return EXIT_USAGE;
 	bp_strlcpy(t->comm, t->w->name, sizeof(t->comm));
 	return EXIT_OK;

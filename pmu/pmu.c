@@ -443,10 +443,12 @@ void pmu_enable(struct pmu *p)
 	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, p->active_mask);
 }
 
-bool pmu_counting(const struct pmu *p, u64 *found)
+struct pmu_start_check pmu_check_started(const struct pmu *p)
 {
-	*found = hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
-	return (*found & p->sh_global_ctrl) == p->sh_global_ctrl;
+	struct pmu_start_check c = { .wrote = p->sh_global_ctrl,
+				     .found = hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL) };
+	c.held = (c.found & c.wrote) != c.wrote;
+	return c;
 }
 
 /* ---- counts and sampling ------------------------------------------------- */

@@ -99,8 +99,12 @@ void pmu_remove(struct pmu *p, int id);
 
 /* Right after pmu_enable: whether IA32_PERF_GLOBAL_CTRL holds the
  * counters it wrote. Firmware, SMM, a BMC or a hypervisor holding the PMU
- * can drop the write, and then nothing counts; *found is what it reads. */
-bool pmu_counting(const struct pmu *p, u64 *found);
+ * can drop the write, and then nothing counts. */
+struct pmu_start_check {
+	bool held;		/* the write did not take */
+	u64 wrote, found;	/* what pmu_enable wrote, what reads back */
+};
+struct pmu_start_check pmu_check_started(const struct pmu *p);
 
 /* Brings the event's 64-bit count up to date and returns it. */
 u64 pmu_read(struct pmu *p, int id);

@@ -122,7 +122,7 @@ struct sim_stats {
 				 * valid (see sim_pebs.c) */
 	u64 pebs_bytes;
 	u64 pebs_disarmed;	/* armed PEBS overflows whose record never came:
-				 * the counter was written or PEBS disabled first */
+				 * the counter was written first */
 	u64 pmis_raised;	/* PMI requests by the PMU */
 	u64 pmis_delivered;	/* reached the hook */
 	u64 pmis_masked;	/* dropped: LVT PC masked */

@@ -215,25 +215,22 @@ static u64 cycles_to_count(const struct sim_cpu *c, unsigned idx, const struct s
 	return hi;
 }
 
-static u64 cycles_to_overflow(const struct sim_cpu *c, unsigned idx, const struct segment *s,
-			      enum source src, u64 p0, u64 limit)
+/* Events until this counter next needs the model: its overflow, or, with
+ * its PEBS armed, its next event (the assist comes then). */
+static u64 events_to_step(const struct sim_cpu *c, unsigned idx)
 {
-	u64 left = counter_mask(c, idx) - counter_value(c, idx) + 1;
-	return cycles_to_count(c, idx, s, src, p0, left, limit);
+	if (c->pebs_armed & BIT(idx))
+		return 1;
+	return counter_mask(c, idx) - counter_value(c, idx) + 1;
 }
 
-/* A step ends at the next overflow, and at the next event of a counter
- * whose PEBS is armed (its assist comes then). */
 static u64 next_step(const struct sim_cpu *c, const struct segment *s, u64 p0)
 {
 	u64 step = s->len - p0;
 	for_each_counter(c, idx) {
 		enum source src = counter_source(c, idx, s);
-		if (src == SRC_NONE || !counting(c, idx))
-			continue;
-		step = cycles_to_overflow(c, idx, s, src, p0, step);
-		if (c->pebs_armed & BIT(idx))
-			step = cycles_to_count(c, idx, s, src, p0, 1, step);
+		if (src != SRC_NONE && counting(c, idx))
+			step = cycles_to_count(c, idx, s, src, p0, events_to_step(c, idx), step);
 	}
 	return step ? step : 1;
 }
@@ -374,8 +371,7 @@ u64 sim_events_until_overflow(u64 limit)
 		if (!counting(c, idx))
 			continue;
 		enum source src = counter_source(c, idx, &s);
-		u64 left = c->pebs_armed & BIT(idx) ? 1
-			   : counter_mask(c, idx) - counter_value(c, idx) + 1;
+		u64 left = events_to_step(c, idx);
 		step = src != SRC_NONE ? cycles_to_count(c, idx, &s, src, 0, left, step)
 				       : MIN(step, left);
 	}
