@@ -100,6 +100,7 @@ bool mp_in_arena(const void *p)
 struct ap_job {
 	void (*fn)(void *ctx);
 	void *ctx;
+	volatile bool entered;	/* the AP reached our procedure */
 };
 
 /* Set when an AP may still run on its interrupt table or stack: they are
@@ -159,6 +160,7 @@ static VOID EFIAPI ap_trampoline(VOID *arg)
 {
 	struct ap_job *j = arg;
 	struct idt_ap_saved idt;
+	j->entered = true;
 	u32 me = plat_cpu_self();
 	idt_ap_enter(&idt, me);
 	if (ap_stacks && me < ap_stack_cpus)
@@ -183,7 +185,7 @@ static const char *mp_why(EFI_STATUS st)
 int plat_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
 {
 	EFI_MP_SERVICES_PROTOCOL *mp = mp_services();
-	struct ap_job job = { fn, ctx };
+	struct ap_job job = { fn, ctx, false };
 	if (cpu == plat_cpu_self()) {
 		fn(ctx);
 		return 0;
@@ -201,7 +203,8 @@ int plat_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
 	if (st == EFI_TIMEOUT)
 		tables_in_use = true;	/* the AP may still run on its table */
 	if (st != EFI_SUCCESS) {
-		*why = mp_why(st);
+		/* Which half: a lost wake-up, or our code (or a starved CPU). */
+		*why = st == EFI_TIMEOUT && !job.entered ? "the CPU did not start in time" : mp_why(st);
 		return -1;
 	}
 	return 0;
@@ -227,7 +230,7 @@ int plat_aps_start(void (*fn)(void *ctx), void *ctx, const char **why)
 		aps_done = NULL;
 		return -1;
 	}
-	aps_job = (struct ap_job){ fn, ctx };
+	aps_job = (struct ap_job){ fn, ctx, false };
 	EFI_STATUS st = uefi_call_wrapper(mp->StartupAllAPs, 7, mp, ap_trampoline, FALSE, aps_done,
 					  0, &aps_job, NULL);
 	if (st != EFI_SUCCESS) {

@@ -1,8 +1,12 @@
 # -a on 4 vCPUs on the real path, on the QEMU PMU (icx): every AP takes
 # PMIs inside its sampling loop (our gates in its own IDT copy, interrupts
 # on, LVT PC programmed again after the firmware's wake-up INIT), in PMI
-# mode and with PEBS; per-CPU counts sum to the total (icount makes the
-# two runs identical).
+# mode and with PEBS; per-CPU counts of one run sum to the total of
+# another within 0.1 % (under icount both count the same work; each vCPU's
+# round-robin share of the time to the next deadline, qemu/README.md,
+# makes where an AP's loop stands when counting starts depend on the
+# instructions the BSP ran before: the two command lines differ by -A,
+# and their counts by some thousand instructions in 85 million).
 . "$(dirname "$0")/lib.bash"
 export QEMU_RUN_OPTS="--pmu icx --smp 4"
 per_cpu_samples() {	# prints the lowest per-CPU sample count
@@ -24,7 +28,9 @@ qemu stat -a -A -e instructions soak -n 2000000
 expect_rc 0
 sum=$(awk '$1 ~ /^CPU[0-9]/ && $3 == "instructions" { gsub(",", "", $2); s += $2 } END { print s }' "$tmp/console")
 echo "total $total, per-CPU sum $sum"
-[ -n "$total" ] && [ "$sum" = "$total" ] || fail "per-CPU counts sum to $sum, the total is $total"
+[ -n "$total" ] && [ -n "$sum" ] || fail "no total ($total) or no per-CPU counts ($sum)"
+awk -v a="$sum" -v b="$total" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b / 1000) }' ||
+	fail "per-CPU counts sum to $sum, the total is $total: more than 0.1 % apart"
 # The firmware still needs the APs while they sample (CpuDxe syncs MTRRs to
 # them as drivers connect): -a --connect-all must finish, every CPU sampled.
 qemu record -a -c 100003 --connect-all
