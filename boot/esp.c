@@ -249,6 +249,27 @@ int plat_file_write_at(struct plat_file *f, u64 off, const void *data, size_t le
 	return rc;
 }
 
+/* UEFI 2.x, EFI_FILE_PROTOCOL.SetInfo: an EFI_FILE_INFO whose FileSize
+ * differs truncates or extends the file; the name and the other fields go
+ * back as GetInfo gave them, which changes nothing else. */
+int plat_file_truncate(struct plat_file *f, u64 size)
+{
+	static union {
+		EFI_FILE_INFO info;
+		u8 bytes[FILE_INFO_HEAD + ESP_PATH_MAX * sizeof(CHAR16)];
+	} buf;
+	UINTN len = sizeof(buf);
+	if (size > f->end ||
+	    uefi_call_wrapper(f->h->GetInfo, 4, f->h, &GenericFileInfo, &len, &buf) != EFI_SUCCESS)
+		return -1;
+	buf.info.FileSize = size;
+	if (uefi_call_wrapper(f->h->SetInfo, 4, f->h, &GenericFileInfo, buf.info.Size, &buf) !=
+	    EFI_SUCCESS)
+		return -1;
+	f->end = size;
+	return 0;
+}
+
 long plat_file_read_at(struct plat_file *f, u64 off, void *buf, size_t len)
 {
 	UINTN n = len;

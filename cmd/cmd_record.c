@@ -45,12 +45,13 @@ struct record_run {
 	struct perfdata_sink sink;
 	struct perfdata *pd;
 	u64 start, next_progress;
+	u64 tsc_hz;		/* the seam's TSC ticks per second */
 	bool quiet;
 	bool write_failed;
-	u64 written;
 	u32 images;
 	u64 lost;			/* all CPUs, once they stopped */
-	u64 cpu_samples[PERCPU_MAX];	/* written, per position in pc */
+	u64 cpu_samples[PERCPU_MAX];	/* delivered, per position in pc */
+	u64 delivered;			/* all CPUs */
 	const char *output;
 	bool ended;			/* record_end ran */
 	int end_rc;
@@ -295,7 +296,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 	}
 	perfdata_file_sink_init(&r->sink, r->file);
 	struct perfdata_config cfg = {
-		.tsc_hz = calibrate_tsc(), .comm = t->comm, .cpudesc = c->brand, .cpuid = cpuid,
+		.tsc_hz = r->tsc_hz, .comm = t->comm, .cpudesc = c->brand, .cpuid = cpuid,
 		.osrelease = r->s.emulated ? "bareperf emulated PMU" : plat_firmware_vendor(),
 		.version = "bareperf 0.1", .nr_cpus_online = plat_cpu_count(),
 	};
@@ -326,16 +327,36 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 
 /* ---- while it runs ---------------------------------------------------------------- */
 
+/* A write failed (a full disk): the file is cut back to the records
+ * stored whole, with a header that covers them, at once, so that it is
+ * readable whatever comes after; no sample is written from here on. */
+static void write_failed(struct record_run *r)
+{
+	r->write_failed = true;
+	int readable = perfdata_salvage(r->pd) == 0 && plat_file_sync(r->file) == 0;
+	err_printf("bareperf record: writing %s failed: %s; %s %llu samples stored so far, "
+		   "and no more are written\n", r->output, perfdata_error(r->pd),
+		   readable ? "it keeps the" : "it may not be readable; it had",
+		   (unsigned long long)perfdata_samples(r->pd));
+}
+
 static void drain_ring(struct record_run *r)
 {
 	u32 n;
 	for (u32 c = 0; c < r->pc.count; c++)
 		while ((n = percpu_poll(&r->pc, c, r->batch, RECORD_BATCH)) > 0) {
 			r->cpu_samples[c] += n;
-			for (u32 i = 0; i < n; i++)
+			r->delivered += n;
+			for (u32 i = 0; i < n && !r->write_failed; i++)
 				if (perfdata_sample(r->pd, &r->batch[i]))
-					r->write_failed = true;
+					write_failed(r);
 		}
+}
+
+/* Samples the CPUs delivered that are not in the file (a write failed). */
+static u64 unwritten(const struct record_run *r)
+{
+	return r->delivered - perfdata_samples(r->pd);
 }
 
 static void progress(struct record_run *r, u64 now)
@@ -356,14 +377,19 @@ static void on_timer(void *ctx)
 	struct record_run *r = ctx;
 	u64 now = plat_ticks();
 	percpu_tick(&r->pc);
+	/* Writing is our work, not the workload's: measured, it would be
+	 * sampled, and at a short period make more samples than it writes. */
+	percpu_hold_self(&r->pc);
 	drain_ring(r);
 	if (now >= r->next_progress) {
 		/* A file cut after this point is readable: the header covers
 		 * the data so far, and the firmware's file system has it. */
-		durable_flush(r);
+		if (!r->write_failed && durable_flush(r))
+			write_failed(r);
 		progress(r, now);
 		r->next_progress = now + plat_ticks_per_second();
 	}
+	percpu_release_self(&r->pc);
 }
 
 /* ---- the end ---------------------------------------------------------------------- */
@@ -374,7 +400,7 @@ static void print_accounting(struct record_run *r, u64 ticks)
 	const struct pmi_stats *st = &sum;
 	char a[32], b[32];
 	percpu_pmi_stats(&r->pc, &sum);
-	u64 samples = perfdata_samples(r->pd), lost = percpu_lost(&r->pc);
+	u64 samples = perfdata_samples(r->pd), lost = percpu_lost(&r->pc) + unwritten(r);
 	out_printf("[ bareperf record: %s samples written, %llu lost, in %.3f s; %s PMIs",
 		   fmt_thousands(samples, a, sizeof(a)), (unsigned long long)lost,
 		   session_seconds(ticks), fmt_thousands(st->pmis, b, sizeof(b)));
@@ -408,9 +434,14 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		out_printf("[ PMI: %llu overflows came while LVT PC was still masked; handled "
 			   "in the same PMI ]\n", (unsigned long long)st->window_rescued);
 	if (st->throttle_events)
-		out_printf("[ PMI storm: more than %u PMIs a second, throttled %llu times; "
-			   "samples were dropped: use a longer period (-c) or a lower -F ]\n",
-			   SAMPLING_MAX_PMIS_PER_S, (unsigned long long)st->throttle_events);
+		out_printf("[ PMI storm: sampling was throttled %llu times: %llu for more than %u "
+			   "PMIs a second (until the next %u ms tick), %llu for the handler taking "
+			   "more than %u %% of the CPU (until that time was made up); samples were "
+			   "not taken: use a longer period (-c) or a lower -F ]\n",
+			   (unsigned long long)st->throttle_events,
+			   (unsigned long long)(st->throttle_events - st->throttle_cpu),
+			   SAMPLING_MAX_PMIS_PER_S, RECORD_POLL_MS, (unsigned long long)st->throttle_cpu,
+			   SAMPLING_MAX_CPU_PERCENT);
 	if (st->stuck_status)
 		err_printf("bareperf record: GLOBAL_STATUS bits 0x%llx would not clear: "
 			   "sampling was stopped\n", (unsigned long long)st->stuck_status);
@@ -421,19 +452,29 @@ static void print_accounting(struct record_run *r, u64 ticks)
 			   (unsigned long long)(uintptr_t)first_sampling(r)->ds.area);
 }
 
+/* The end of the file: lost samples and the feature sections. After a
+ * failed write they are tried too (cutting the file back freed what the
+ * failed write took); if they do not fit, the file stays as salvaged. */
 static int finish_output(struct record_run *r, const char *path)
 {
-	u64 lost = r->lost;
+	u64 lost = r->lost + unwritten(r);
 	if (lost)
 		perfdata_lost_samples(r->pd, lost);
 	int rc = perfdata_finish(r->pd);
-	if (rc || r->write_failed)
-		err_printf("bareperf record: writing %s failed: %s\n", path, perfdata_error(r->pd));
+	if (rc && !r->write_failed)
+		write_failed(r);
+	if (r->write_failed) {
+		bool readable = rc == 0 || perfdata_salvage(r->pd) == 0;
+		err_printf("bareperf record: %s holds the first %llu samples%s; %llu samples were "
+			   "not written\n", path, (unsigned long long)perfdata_samples(r->pd),
+			   readable ? ", and perf reads it" : ", but may not be readable",
+			   (unsigned long long)unwritten(r));
+	}
 	perfdata_close(r->pd);
 	plat_file_close(r->file);
 	r->pd = NULL;
 	r->file = NULL;
-	return rc || r->write_failed ? -1 : 0;
+	return r->write_failed ? -1 : 0;
 }
 
 /* Everything after the target, once: stop sampling, drain, account, give
@@ -448,6 +489,9 @@ static int record_end(struct record_run *r)
 	percpu_stop(&r->pc);
 	plat_timer_stop();
 	drain_ring(r);
+	/* Every sample on the disk before they are counted as written. */
+	if (r->pd && !r->write_failed && (perfdata_push(r->pd) || plat_file_sync(r->file)))
+		write_failed(r);
 	r->lost = percpu_lost(&r->pc);
 	print_accounting(r, plat_ticks() - r->start);
 	int rc = EXIT_OK;
@@ -478,7 +522,7 @@ static void end_before_os(void *ctx)
 
 static int record_target(struct record_run *r, struct target *t)
 {
-	char line[160];
+	char line[320];
 
 	sampling_describe(first_sampling(r), line, sizeof(line));
 	out_printf("[ bareperf record: %s; %u CPU%s; %u other images mapped ]\n", line,
@@ -540,6 +584,11 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	r->n = session_parse_events(&r->s, "record", o.events, r->ev, SESSION_MAX_EVENTS);
 	if (r->n < 0 || check_pebs_options(&o, r->ev, r->n) != EXIT_OK)
 		return EXIT_USAGE;
+	char err[256];
+	if (!sampling_check_threshold(&r->s.caps, r->ev, r->n, &o.so, err, sizeof(err))) {
+		err_printf("bareperf record: %s\n", err);
+		return EXIT_USAGE;
+	}
 	u64 mask;
 	if ((rc = percpu_mask_of(o.all_cpus, o.cpu_list, "record", &mask)) != EXIT_OK)
 		return rc;
@@ -555,6 +604,11 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 		target_release(&t);
 		return rc;
 	}
+	/* One clock for samples and for throttling: the seam's TSC (measured
+	 * once the PMU is ours: an emulated machine's foreign counters would
+	 * count on meanwhile). */
+	r->tsc_hz = calibrate_tsc();
+	percpu_set_tsc_clock(&r->pc, r->tsc_hz);
 	r->output = o.output;
 	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (rc == EXIT_OK)

@@ -60,6 +60,16 @@ static const char *basename_of(const char *path)
 	return b;
 }
 
+/* Whether a mapping is of this program's own code, whose functions the
+ * embedded table names: the image's ELF, or the running program (the host
+ * twin names its mapping after its own path). Its size and offset must be
+ * the table's too: another build's file gets addresses, not wrong names. */
+static bool names_this_program(const struct map *m)
+{
+	return bp_strcmp(m->base, SYMTAB_IMAGE_ELF) == 0 ||
+	       bp_strcmp(m->base, basename_of(plat_image_path())) == 0;
+}
+
 static void add_map(struct report *rp, const struct perfdata_record *rec)
 {
 	struct map *m;
@@ -71,7 +81,8 @@ static void add_map(struct report *rp, const struct perfdata_record *rec)
 	m->pgoff = rec->pgoff;
 	bp_strlcpy(m->name, rec->name, sizeof(m->name));
 	m->base = basename_of(m->name);
-	m->self = bp_strcmp(m->base, SYMTAB_IMAGE_ELF) == 0;
+	m->self = names_this_program(m) && m->len == symtab_header.text_size &&
+		  m->pgoff == symtab_header.text_offset;
 }
 
 /* The newest mapping that covers ip, as perf's maps replace older ones. */

@@ -292,7 +292,7 @@ static void free_counting(struct stat_run *r)
  * events on it. */
 static int open_counting(struct stat_run *r, const struct stat_opts *o, const struct global_opts *g)
 {
-	char err[600];
+	char err[PERCPU_ERR_MAX];
 	int rc;
 	if (!r->every_cpu) {
 		if ((rc = session_start(&r->s, g, "stat")) != EXIT_OK)

@@ -155,7 +155,7 @@ static void cpu_setup(void *ctx)
 {
 	struct percpu_cpu *c = ctx;
 	struct percpu *p = c->owner;
-	char err[300];
+	char err[PERCPU_ERR_MAX];
 	pmu_caps_read(&c->caps);
 	c->apic_id = caps_apic_id();
 	const struct event_table *table = event_table_for_caps(&c->caps);
@@ -196,6 +196,10 @@ static void start_checked(struct percpu_cpu *c)
 {
 	c->owner->ops->start(c);
 	c->started = pmu_check_started(&c->pmu);
+	/* A PMI already taken proves the counters ran; its handler may have
+	 * turned them off since (throttled at the first window). */
+	if (c->started.held && c->owner->ops == &percpu_sampling && c->smp.pmi.st.pmis)
+		c->started.held = false;
 }
 
 static void cpu_start(void *ctx) { start_checked(ctx); }
@@ -533,6 +537,53 @@ void percpu_tick(struct percpu *p)
 			cpu_tick(c);
 	}
 	p->tick_seq++;	/* the APs do their own */
+}
+
+/* The sampler of the CPU the main flow runs on, if it samples. */
+static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
+{
+	u32 self = p->emulated ? p->bsp : plat_cpu_self();
+	for (u32 i = 0; i < p->count; i++) {
+		struct percpu_cpu *c = p->cpu[i];
+		if (c->ready && c->cpu == self && p->ops == &percpu_sampling)
+			return c;
+	}
+	return NULL;
+}
+
+static void cpu_hold(void *ctx) { sampling_hold(&((struct percpu_cpu *)ctx)->smp); }
+static void cpu_release(void *ctx) { sampling_release(&((struct percpu_cpu *)ctx)->smp); }
+
+static void on_main_flow_cpu(struct percpu *p, void (*fn)(void *ctx))
+{
+	struct percpu_cpu *c = main_flow_sampler(p);
+	if (!c)
+		return;
+	if (p->emulated)
+		sim_drive_run_as(c->cpu, fn, c);
+	else
+		fn(c);
+}
+
+void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)
+{
+	for (u32 i = 0; i < p->count; i++)
+		if (p->cpu[i]->ready && p->ops == &percpu_sampling)
+			sampling_set_tsc_clock(&p->cpu[i]->smp, tsc_per_second);
+}
+
+void percpu_hold_self(struct percpu *p)
+{
+	on_main_flow_cpu(p, cpu_hold);
+	if (p->emulated)
+		sim_drive_freeze(true);
+}
+
+void percpu_release_self(struct percpu *p)
+{
+	if (p->emulated)
+		sim_drive_freeze(false);
+	on_main_flow_cpu(p, cpu_release);
 }
 
 u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)

@@ -43,6 +43,10 @@ struct percpu_ops {
 };
 extern const struct percpu_ops percpu_sampling;
 
+/* Room for a scheduler's whole explanation (one line per event left out)
+ * or a #GP report. */
+#define PERCPU_ERR_MAX 1536
+
 struct percpu_cpu {
 	u32 cpu;			/* MP services number */
 	struct pmu_caps caps;		/* as this CPU reads them */
@@ -54,7 +58,7 @@ struct percpu_cpu {
 	bool open, ready;
 	struct pmi_armed armed;		/* an AP's LVT PC and SPIV before its loop */
 	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
-	char err[384];			/* why this CPU is not sampled, or its #GP */
+	char err[PERCPU_ERR_MAX];	/* why this CPU is not sampled, or its #GP */
 	struct pmu_start_check started;	/* did GLOBAL_CTRL take our write? */
 	struct percpu *owner;
 };
@@ -111,6 +115,13 @@ void percpu_stop(struct percpu *p);
 void percpu_close(struct percpu *p);
 /* The BSP's timer: each CPU's periodic sampling work. */
 void percpu_tick(struct percpu *p);
+/* Around the main flow's own work (writing samples): the counters of the
+ * CPU it runs on stop, so that work is not measured (sampling_hold); on
+ * the emulated PMU no emulated time passes on any CPU meanwhile. */
+void percpu_hold_self(struct percpu *p);
+/* Before percpu_start: every sampler throttles by the seam's TSC. */
+void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second);
+void percpu_release_self(struct percpu *p);
 /* Samples of the i-th CPU (position in p->cpu) into out. */
 u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max);
 /* CPUs set up and sampling. */

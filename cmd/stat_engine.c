@@ -70,7 +70,7 @@ void stat_engine_tick(struct stat_engine *e, u64 now)
 /* Every unit must fit at least alone, or it would never count. */
 static int check_each_fits(struct stat_engine *e, char *err, size_t errlen)
 {
-	char why[384];
+	char why[1024];
 	for (int u = 0; u < e->n; u++) {
 		if (sched_unit_of(e->ev, e->n, u) != u)
 			continue;

@@ -208,6 +208,15 @@ int plat_file_write_at(struct plat_file *f, u64 off, const void *data, size_t le
 	return write_fully(f->fd, data, len, (off_t)off, true);
 }
 
+int plat_file_truncate(struct plat_file *f, u64 size)
+{
+	off_t end = lseek(f->fd, 0, SEEK_END);
+	if (end < 0 || size > (u64)end || ftruncate(f->fd, (off_t)size) ||
+	    lseek(f->fd, (off_t)size, SEEK_SET) < 0)
+		return -1;
+	return 0;
+}
+
 long plat_file_read_at(struct plat_file *f, u64 off, void *buf, size_t len)
 {
 	size_t got = 0;

@@ -38,6 +38,9 @@ struct perfdata {
 	u64 data_offset;	/* where the data section starts */
 	u64 sunk;		/* bytes handed to the sink so far */
 	u64 samples;
+	u64 buffered_samples;	/* of samples, those not yet sunk */
+	u64 records_end;	/* finishing: where the records end (the
+				 * feature sections follow); 0 before */
 	bool allocated;
 	size_t alloc_size;
 	u64 *buf;		/* output buffer, 8-byte aligned */
@@ -57,9 +60,11 @@ static int fail(struct perfdata *pd, int code, const char *fmt, ...)
 	va_list ap;
 	if (pd->status)
 		return pd->status;	/* keep the first cause */
-	va_start(ap, fmt);
-	bp_vsnprintf(pd->err, sizeof(pd->err), fmt, ap);
-	va_end(ap);
+	if (!pd->err[0]) {	/* ... also across perfdata_salvage */
+		va_start(ap, fmt);
+		bp_vsnprintf(pd->err, sizeof(pd->err), fmt, ap);
+		va_end(ap);
+	}
 	pd->status = code;
 	return code;
 }
@@ -177,6 +182,7 @@ static int sink_buffer(struct perfdata *pd)
 			    pd->buf_len, (unsigned long long)pd->sunk, rc);
 	pd->sunk += pd->buf_len;
 	pd->buf_len = 0;
+	pd->buffered_samples = 0;
 	return 0;
 }
 
@@ -467,6 +473,7 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
 	*start = record_header(PERF_RECORD_SAMPLE, misc, bytes);
 	commit(pd, bytes);
 	pd->samples++;
+	pd->buffered_samples++;
 	return 0;
 }
 
@@ -501,6 +508,28 @@ int perfdata_flush(struct perfdata *pd)
 	if (perfdata_push(pd))
 		return pd->status;
 	return rewrite_header(pd, data_size(pd), no_features);
+}
+
+int perfdata_salvage(struct perfdata *pd)
+{
+	static const u64 no_features[FEATURE_WORDS];
+	if (!pd->sink.truncate || pd->state == PD_OPEN || pd->sunk < pd->data_offset)
+		return pd->status ? pd->status : -1;
+	pd->samples -= pd->buffered_samples;
+	pd->buffered_samples = 0;
+	pd->buf_len = 0;
+	if (pd->records_end && pd->records_end < pd->sunk)
+		pd->sunk = pd->records_end;	/* part of the feature sections */
+	pd->records_end = 0;
+	pd->state = PD_STARTED;
+	pd->status = 0;		/* the writer goes on; err keeps the cause */
+	int rc = pd->sink.truncate(pd->sink.ctx, pd->sunk);
+	if (rc < 0)
+		return fail(pd, rc, "perf.data: cutting the file back to %llu bytes failed (%d)",
+			    (unsigned long long)pd->sunk, rc);
+	if (rewrite_header(pd, pd->sunk - pd->data_offset, no_features))
+		return pd->status;
+	return 0;
 }
 
 /* Feature sections: each writer emits its section, or with pd NULL only
@@ -579,8 +608,11 @@ int perfdata_finish(struct perfdata *pd)
 	u64 sizes[ARRAY_SIZE(feature_bits)];
 	u32 nr = 0;
 
-	if (ready_for_record(pd))
+	/* The records go first, so that a failure in the feature sections
+	 * leaves them whole for perfdata_salvage. */
+	if (ready_for_record(pd) || sink_buffer(pd))
 		return pd->status;
+	pd->records_end = pd->sunk;
 	/* Pass 1: which sections exist and their sizes, so the table of
 	 * {offset, size} (in bit order, right after the data) can go first. */
 	for (u32 i = 0; i < ARRAY_SIZE(feature_bits); i++) {
@@ -617,10 +649,18 @@ int perfdata_finish(struct perfdata *pd)
 static int mem_append(void *ctx, const void *data, size_t len)
 {
 	struct perfdata_mem_sink *m = ctx;
-	if (len > m->cap - m->len)
+	size_t fits = MIN(len, m->cap - m->len);
+	bp_memcpy(m->buf + m->len, data, fits);
+	m->len += fits;
+	return fits == len ? 0 : -1;
+}
+
+static int mem_truncate(void *ctx, u64 size)
+{
+	struct perfdata_mem_sink *m = ctx;
+	if (size > m->len)
 		return -1;
-	bp_memcpy(m->buf + m->len, data, len);
-	m->len += len;
+	m->len = (size_t)size;
 	return 0;
 }
 
@@ -641,5 +681,6 @@ void perfdata_mem_sink_init(struct perfdata_sink *sink,
 	m->len = 0;
 	sink->append = mem_append;
 	sink->write_at = mem_write_at;
+	sink->truncate = mem_truncate;
 	sink->ctx = m;
 }

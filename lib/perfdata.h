@@ -110,6 +110,9 @@ struct perfdata_sink {
 	/* Overwrites len bytes at offset, inside what was appended already;
 	 * must leave the append position at the end of the file. */
 	int (*write_at)(void *ctx, u64 offset, const void *data, size_t len);
+	/* Optional: cuts the file to size bytes (a failed append may have
+	 * stored part of its bytes); the next append goes there. */
+	int (*truncate)(void *ctx, u64 size);
 	void *ctx;
 };
 
@@ -211,6 +214,17 @@ int perfdata_push(struct perfdata *pd);
 /* Ends the data, writes the feature sections and the final header. No
  * record may follow. */
 int perfdata_finish(struct perfdata *pd);
+/* After a failed write (a full disk): the records the sink took whole
+ * become the file. The records still buffered are dropped (and their
+ * samples with them: perfdata_samples() then counts only what the file
+ * holds), the file is cut back to the end of the last whole append and
+ * the header rewritten to cover it, without feature sections. The writer
+ * goes on from there: perfdata_lost_samples() and perfdata_finish() may
+ * still fit; if they fail, salvaging again leaves the file as readable as
+ * before. perfdata_error() keeps the first failure. Returns 0 when the
+ * file is a perf.data perf reads; needs the sink's truncate and the file
+ * started with its header, attrs and ids stored. */
+int perfdata_salvage(struct perfdata *pd);
 /* Frees plat_alloc'd state (nothing for caller memory). Does not finish. */
 void perfdata_close(struct perfdata *pd);
 
@@ -223,7 +237,8 @@ const char *perfdata_error(const struct perfdata *pd);
 u64 perfdata_bytes(const struct perfdata *pd);
 u64 perfdata_samples(const struct perfdata *pd);
 
-/* A sink into caller memory: append fails once cap is reached. */
+/* A sink into caller memory: an append that does not fit stores what fits
+ * and fails, as a full disk does. */
 struct perfdata_mem_sink {
 	u8 *buf;
 	size_t cap;

@@ -121,20 +121,26 @@ static int find_attr_by_id(const struct perfdata_reader *r, u64 id)
 	return -1;
 }
 
-static int read_event_desc(struct perfdata_reader *r)
+static void cut_feature(struct perfdata_reader *r, int bit)
+{
+	r->features_cut[bit / 64] |= BIT(bit % 64);
+}
+
+/* Event names; a malformed section leaves the events it did not reach
+ * unnamed (perf then names them from their attr). */
+static void read_event_desc(struct perfdata_reader *r)
 {
 	u64 off, size, pos = 8;
 	const u8 *p;
 	u32 nr, attr_size;
 
 	if (!perfdata_read_feature(r, HEADER_EVENT_DESC, &off, &size))
-		return 0;
+		return;
 	p = at(r, off, size);
-	if (!p)
-		return bad(r, "EVENT_DESC {%llu, %llu} not in the feature area", (unsigned long long)off,
-			   (unsigned long long)size);
-	if (size < 8)
-		return bad(r, "EVENT_DESC: %llu bytes, too short", (unsigned long long)size);
+	if (!p || size < 8) {
+		cut_feature(r, HEADER_EVENT_DESC);
+		return;
+	}
 	nr = (u32)get_le(p, 4);
 	attr_size = (u32)get_le(p + 4, 4);
 	for (u32 i = 0; i < nr; i++) {
@@ -143,49 +149,48 @@ static int read_event_desc(struct perfdata_reader *r)
 		u64 used;
 		int at;
 		if (!inside(pos, (u64)attr_size + 4, size))
-			return bad(r, "EVENT_DESC: event %u runs past the section", i);
+			break;
 		pos += attr_size;
 		nr_ids = (u32)get_le(p + pos, 4);
 		pos += 4;
 		if (!read_string(p + pos, size - pos, &name, &name_len, &used))
-			return bad(r, "EVENT_DESC: event %u has a bad name string", i);
+			break;
 		pos += used;
 		if (!inside(pos, 8ULL * nr_ids, size))
-			return bad(r, "EVENT_DESC: event %u ids run past the section", i);
+			break;
 		at = nr_ids ? find_attr_by_id(r, get_le(p + pos, 8)) : -1;
 		if (at >= 0) {
 			r->attrs[at].name = name;
 			r->attrs[at].name_len = name_len;
 		}
 		pos += 8ULL * nr_ids;
+		if (i + 1 == nr)
+			return;
 	}
-	return 0;
+	if (nr)
+		cut_feature(r, HEADER_EVENT_DESC);
 }
 
-static int check_feature_table(struct perfdata_reader *r)
+/* A file cut inside its feature table or sections keeps its data: the
+ * sections it cannot hold whole are ignored, as perf ignores them. */
+static void check_feature_table(struct perfdata_reader *r)
 {
 	u64 table = r->data_offset + r->data_size;
-	const u8 *p;
 	u32 nr = 0;
 	for (int bit = 0; bit < 256; bit++)
 		if (r->features[bit / 64] & BIT(bit % 64))
 			nr++;
-	if (!nr)
-		return 0;
-	p = at(r, table, 16ULL * nr);
-	if (!inside(table, 16ULL * nr, r->len) || !p)
-		return bad(r, "feature table (%u entries at %llu) outside the file", nr,
-			   (unsigned long long)table);
-	for (u32 i = 0; i < nr; i++) {
-		u64 off = get_le(p + 16 * i, 8), size = get_le(p + 16 * i + 8, 8);
-		if (!inside(off, size, r->len))
-			return bad(r, "feature section %u {%llu, %llu} outside the file", i,
-				   (unsigned long long)off, (unsigned long long)size);
-		if (!at(r, off, size))
-			return bad(r, "feature section %u {%llu, %llu} not after the data section", i,
-				   (unsigned long long)off, (unsigned long long)size);
+	bool table_whole = nr && inside(table, 16ULL * nr, r->len) && at(r, table, 16ULL * nr);
+	const u8 *p = table_whole ? at(r, table, 16ULL * nr) : NULL;
+	u32 i = 0;
+	for (int bit = 0; bit < 256; bit++) {
+		if (!(r->features[bit / 64] & BIT(bit % 64)))
+			continue;
+		u64 off = p ? get_le(p + 16 * i, 8) : 0, size = p ? get_le(p + 16 * i + 8, 8) : 0;
+		if (!p || !inside(off, size, r->len) || !at(r, off, size))
+			cut_feature(r, bit);
+		i++;
 	}
-	return 0;
 }
 
 /* Magic and the header's own size, from the first 104 bytes at h. */
@@ -234,8 +239,10 @@ static int open_common(struct perfdata_reader *r)
 	for (u32 i = 0; i < r->nr_attrs; i++)
 		if (read_attr(r, i, attrs + i * attr_size, attr_size))
 			return -1;
-	if (check_sample_types(r) || check_feature_table(r) || read_event_desc(r))
+	if (check_sample_types(r))
 		return -1;
+	check_feature_table(r);
+	read_event_desc(r);
 	r->pos = r->data_offset;
 	return 0;
 }
@@ -305,7 +312,8 @@ bool perfdata_read_feature(const struct perfdata_reader *r, int bit, u64 *offset
 {
 	u64 entry = r->data_offset + r->data_size;
 	const u8 *p;
-	if (bit < 0 || bit >= 256 || !(r->features[bit / 64] & BIT(bit % 64)))
+	if (bit < 0 || bit >= 256 || !(r->features[bit / 64] & BIT(bit % 64)) ||
+	    (r->features_cut[bit / 64] & BIT(bit % 64)))
 		return false;
 	for (int b = 0; b < bit; b++)
 		if (r->features[b / 64] & BIT(b % 64))

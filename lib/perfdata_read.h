@@ -47,6 +47,9 @@ struct perfdata_reader {
 	void *ctx;
 	u64 data_offset, data_size;
 	u64 features[4];
+	/* Of those, sections cut short, outside the file or malformed: they
+	 * are ignored, and the data is read all the same, as perf does. */
+	u64 features_cut[4];
 	u32 nr_attrs;
 	struct perfdata_rattr attrs[PERFDATA_MAX_EVENTS];
 	u64 pos;		/* next record, relative to the buffer */

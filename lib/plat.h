@@ -40,6 +40,9 @@ int plat_file_append_to(struct plat_file *f, const void *data, size_t len);
 /* Overwrites len bytes at off (inside or at the end of what was written),
  * then goes back to the end, so the next append continues there. */
 int plat_file_write_at(struct plat_file *f, u64 off, const void *data, size_t len);
+/* Cuts the file to size bytes (at most what it holds); appends go on
+ * from there. Returns 0 or negative. */
+int plat_file_truncate(struct plat_file *f, u64 size);
 /* Reads up to len bytes at off; returns the bytes read (0 at the end of
  * the file) or a negative value. */
 long plat_file_read_at(struct plat_file *f, u64 off, void *buf, size_t len);

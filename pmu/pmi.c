@@ -62,20 +62,58 @@ u32 pmi_callchain(u64 sp, u64 bp, u64 *out, u32 max)
 	return n;
 }
 
-static bool throttle_check(struct pmi_ctx *c)
+static void throttle_start(struct pmi_ctx *c)
 {
-	if (!c->max_pmis_per_window)
-		return false;
-	u64 now = plat_ticks();
-	if (now - c->window_start >= c->window_ticks) {
-		c->window_start = now;
-		c->window_pmis = 0;
-	}
-	if (++c->window_pmis > c->max_pmis_per_window && !c->throttled) {
+	if (!c->throttled) {
 		c->throttled = true;
 		c->st.throttle_events++;
 	}
-	return c->throttled;
+}
+
+/* The throttle's clock. On an emulated CPU the TSC advances with the
+ * emulated machine's time, which excludes the emulator's own work: what
+ * the interrupted code got is measured on the clock it runs by. */
+static u64 throttle_clock(const struct pmi_ctx *c)
+{
+	return c->tsc_clock ? hw_rdtsc() : plat_ticks();
+}
+
+/* The handlers' time not yet paid back: it drains at max_busy_percent of
+ * the time that passes, as a CPU that may spend that share in handlers. */
+static void busy_debt_decay(struct pmi_ctx *c, u64 now)
+{
+	u64 allowed = (now - c->busy_checked) * c->max_busy_percent / 100;
+	c->busy_debt = c->busy_debt > allowed ? c->busy_debt - allowed : 0;
+	c->busy_checked = now;
+}
+
+static bool over_cpu_share(const struct pmi_ctx *c)
+{
+	return c->max_busy_percent && c->busy_debt > c->max_busy_debt;
+}
+
+/* At a PMI's start: one PMI more in this window; and whether the handlers
+ * took more than their share of the CPU. A handler slower than the
+ * machine's PMI rate (an emulated CPU; at -c 2 an overflow again in the
+ * handler's own tail) never reaches the PMI limit, yet can leave the
+ * interrupted code no time at all; Linux bounds this share too
+ * (kernel/events/core.c: perf_cpu_time_max_percent, default 25, measured
+ * in perf_sample_event_took()). The debt may reach a share of a longer
+ * horizon, so that one long drain (large PEBS, thousands of records) now
+ * and then passes, while a storm is cut within tens of milliseconds. */
+static void throttle_check(struct pmi_ctx *c, u64 now)
+{
+	if (now - c->window_start >= c->window_ticks) {
+		c->window_start = now;
+		c->window_samples = 0;
+	}
+	if (c->max_samples_per_window && ++c->window_samples > c->max_samples_per_window)
+		throttle_start(c);
+	busy_debt_decay(c, now);
+	if (over_cpu_share(c) && !c->throttled) {
+		throttle_start(c);
+		c->st.throttle_cpu++;
+	}
 }
 
 /* period: the one that just elapsed (frequency mode may already have
@@ -159,6 +197,10 @@ static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r
 	if ((status & GLOBAL_STATUS_OVF_BUFFER) && c->pebs) {
 		u64 full_before = c->pebs_loss->buffer_was_full;
 		pmi_check_ds_area(c);
+		/* One interrupt for the rate however many records it drains,
+		 * as Linux counts a large PEBS drain (only its last record
+		 * goes through perf_event_overflow()); its time counts
+		 * against the CPU share. */
 		c->pebs->throttled = c->throttled;
 		pebs_drain(c->pebs, c->ring, c->pebs_loss);
 		c->st.buffer_pmis++;
@@ -201,7 +243,8 @@ static u64 sampling_counters(const struct pmu *p)
 /* Handles what GLOBAL_STATUS holds, with the counters stopped, then
  * starts them again and unmasks LVT PC in the order the core wants. The
  * first round of a PMI also counts a spurious one and checks the rate. */
-static void handle_round(struct pmi_ctx *c, const struct pmi_regs *r, u64 enabled, bool first)
+static void handle_round(struct pmi_ctx *c, const struct pmi_regs *r, u64 enabled, bool first,
+			 u64 started)
 {
 	struct pmu *p = c->pmu;
 
@@ -209,7 +252,7 @@ static void handle_round(struct pmi_ctx *c, const struct pmi_regs *r, u64 enable
 	u64 status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 	if (first) {
 		c->st.spurious += !status;
-		throttle_check(c);
+		throttle_check(c, started);
 	}
 	for (unsigned loop = 0; status; loop++) {
 		if (loop == PMI_MAX_LOOPS) {
@@ -256,13 +299,15 @@ static bool pmi_lost_in_window(struct pmi_ctx *c, u64 enabled)
 void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r)
 {
 	u64 enabled = c->pmu->sh_global_ctrl;
+	u64 started = throttle_clock(c);
 
 	c->st.pmis++;
-	handle_round(c, r, enabled, true);
+	handle_round(c, r, enabled, true, started);
 	for (unsigned round = 1; round < PMI_MAX_LOOPS && pmi_lost_in_window(c, enabled); round++) {
 		c->st.window_rescued++;
-		handle_round(c, r, enabled, false);
+		handle_round(c, r, enabled, false, started);
 	}
+	c->busy_debt += throttle_clock(c) - started;	/* checked at the next PMI */
 	/* No EOI after an NMI: it is not in service at the local APIC, and an
 	 * EOI would end the fixed interrupt the NMI may have interrupted
 	 * (SDM Vol. 3A 11.8.5: no EOI for NMI, SMI, INIT, ExtINT or SIPI). */
@@ -286,6 +331,7 @@ void pmi_stats_add(struct pmi_stats *sum, const struct pmi_stats *one)
 	sum->ring_full += one->ring_full;
 	sum->throttled += one->throttled;
 	sum->throttle_events += one->throttle_events;
+	sum->throttle_cpu += one->throttle_cpu;
 	sum->stuck_status |= one->stuck_status;
 	if (!sum->ds_area_lost && one->ds_area_lost)
 		sum->ds_area_moved = one->ds_area_moved;
@@ -302,9 +348,13 @@ bool pmi_nmi_is_ours(struct pmi_ctx *c)
 
 void pmi_unthrottle(struct pmi_ctx *c)
 {
+	u64 now = throttle_clock(c);
+	busy_debt_decay(c, now);
+	if (over_cpu_share(c))
+		return;		/* the handlers' time is not paid back yet */
 	if (c->throttled && !c->stopped && c->pmu->disabled == 0)
 		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->pmu->sh_global_ctrl);
 	c->throttled = false;
-	c->window_pmis = 0;
-	c->window_start = plat_ticks();
+	c->window_samples = 0;
+	c->window_start = now;
 }

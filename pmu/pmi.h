@@ -40,6 +40,8 @@ struct pmi_stats {
 	u64 ring_full;		/* PMI-mode samples dropped: ring full */
 	u64 throttled;		/* PMI-mode samples dropped: throttled */
 	u64 throttle_events;	/* times throttling started */
+	u64 throttle_cpu;	/* of those, because the handler took more than
+				 * SAMPLING_MAX_CPU_PERCENT of a window */
 	u64 stuck_status;	/* status bits that would not clear (0: none) */
 	u64 ds_area_moved;	/* IA32_DS_AREA found not pointing at our area
 				 * (its value; sampling stopped); 0: never */
@@ -66,8 +68,15 @@ struct pmi_ctx {
 	u32 cpu;
 	bool callchain;
 	u32 event_of_slot[PMU_MAX_EVENTS];	/* pmu slot -> bp_sample.event */
-	/* throttling: at most max_pmis_per_window PMIs per window ticks */
-	u64 window_ticks, window_start, window_pmis, max_pmis_per_window;
+	/* throttling: at most max_samples_per_window PMIs (each counted as
+	 * one sample, as Linux counts a PEBS drain) per window ticks; and
+	 * at most max_busy_percent of the time in the handler (0: no limit):
+	 * busy_debt, the handlers' ticks not yet paid back at that share
+	 * (as of busy_checked), may reach max_busy_debt */
+	u64 window_ticks, window_start, window_samples, max_samples_per_window;
+	u64 busy_debt, busy_checked, max_busy_debt;
+	u32 max_busy_percent;
+	bool tsc_clock;		/* windows in TSC ticks, not platform ticks */
 	bool throttled;
 	bool stopped;		/* a stuck status bit stopped the PMU */
 	struct pmi_stats st;

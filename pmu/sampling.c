@@ -8,6 +8,8 @@ static u64 event_period(const struct pmu_event *e, const struct sampling_opts *o
 {
 	if (o->freq)
 		return SAMPLING_DEFAULT_PERIOD;	/* a first guess, adapted on the timer */
+	if (o->period && e->precise && o->period < SAMPLING_MIN_PEBS_PERIOD)
+		return SAMPLING_MIN_PEBS_PERIOD;
 	if (o->period)
 		return o->period;
 	if (e->period)
@@ -64,28 +66,72 @@ static int add_events(struct sampling *s, const struct sampling_opts *o, char *e
 			s->id[e] = ids[m];
 			s->period[e] = event_period(&s->ev[e], o);
 			s->pmu->slot[ids[m]].period = s->period[e];
+			if (o->period && s->period[e] != o->period)
+				s->pebs_period_asked = o->period;
 		}
 	}
 	return 0;
 }
 
+/* PEBS_DATA_CFG for these events: memory info when one wants it. */
+static u64 pebs_cfg_of(const struct pmu_caps *c, const struct pmu_event *ev, int n)
+{
+	struct pebs_want want = { 0 };
+	for (int i = 0; i < n; i++)
+		if (ev[i].precise && ev[i].data_la)
+			want.addr = want.weight = want.data_src = true;
+	return c->pebs_baseline ? pebs_data_cfg_for(&want) : 0;
+}
+
+/* What the threshold policy must know of one PEBS event. */
+static struct pebs_event_req pebs_req_of(const struct pmu_event *e, const struct sampling_opts *o)
+{
+	u32 fields = PEBS_F_IP | PEBS_F_TID | PEBS_F_CPU | PEBS_F_PERIOD | PEBS_F_TIME;
+	if (e->data_la)
+		fields |= PEBS_F_ADDR | PEBS_F_WEIGHT | PEBS_F_DATA_SRC;
+	if (o->callchain)
+		fields |= PEBS_F_CALLCHAIN;
+	return (struct pebs_event_req){ .freq_mode = o->freq != 0, .fields = fields };
+}
+
+static unsigned pebs_capable_of(const struct pmu_caps *c)
+{
+	return __builtin_popcount(c->gp_mask) + (c->pebs_baseline ? __builtin_popcount(c->fixed_mask) : 0);
+}
+
+static size_t pebs_bytes_of(const struct pmu_caps *c, const struct sampling_opts *o)
+{
+	return o->pebs_buffer_bytes ? o->pebs_buffer_bytes : pebs_ds_default_bytes(c->pebs_format);
+}
+
+bool sampling_check_threshold(const struct pmu_caps *c, const struct pmu_event *ev, int n,
+			      const struct sampling_opts *o, char *err, size_t errlen)
+{
+	struct pebs_event_req reqs[PMU_MAX_EVENTS];
+	unsigned nreq = 0;
+	for (int i = 0; i < n && nreq < PMU_MAX_EVENTS; i++)
+		if (ev[i].precise)
+			reqs[nreq++] = pebs_req_of(&ev[i], o);
+	u32 size = caps_has_pebs(c) ? pebs_record_size(c->pebs_format, pebs_cfg_of(c, ev, n)) : 0;
+	if (!nreq || !size)
+		return true;	/* nothing to check, or sampling_setup says why */
+	struct pebs_threshold_choice choice;
+	return pebs_threshold_choose(reqs, nreq, c->pebs_format, pebs_bytes_of(c, o) / size,
+				     pebs_capable_of(c), &o->threshold, &choice, err, errlen);
+}
+
 static int setup_pebs(struct sampling *s, const struct sampling_opts *o, char *err, size_t errlen)
 {
 	const struct pmu_caps *c = &s->pmu->caps;
-	struct pebs_want want = { 0 };
 	struct pebs_event_req reqs[PMU_MAX_EVENTS];
 	unsigned nreq = 0;
 	struct pebs_layout layout;
 
-	for (int i = 0; i < s->n; i++)
-		if (s->ev[i].precise && s->ev[i].data_la)
-			want.addr = want.weight = want.data_src = true;
-	u64 cfg = c->pebs_baseline ? pebs_data_cfg_for(&want) : 0;
+	u64 cfg = pebs_cfg_of(c, s->ev, s->n);
 	if (!pebs_layout_init(&layout, c->pebs_format, cfg, err, errlen))
 		return -1;
 	layout.latency_split = caps_pebs_latency_split(c);
-	size_t bytes = o->pebs_buffer_bytes ? o->pebs_buffer_bytes : pebs_ds_default_bytes(c->pebs_format);
-	if (!pebs_ds_init(&s->ds, &layout, bytes, err, errlen))
+	if (!pebs_ds_init(&s->ds, &layout, pebs_bytes_of(c, o), err, errlen))
 		return -1;
 	s->pebs_ready = true;
 	pebs_ctx_init(&s->pebs, &s->ds, dse_family(c), o->cpu);
@@ -99,16 +145,9 @@ static int setup_pebs(struct sampling *s, const struct sampling_opts *o, char *e
 		if (!pebs_ds_set_period(&s->ds, counter, s->period[i], width) ||
 		    !pebs_ctx_add(&s->pebs, &pc, err, errlen))
 			return -1;
-		u32 fields = PEBS_F_IP | PEBS_F_TID | PEBS_F_CPU | PEBS_F_PERIOD | PEBS_F_TIME;
-		if (s->ev[i].data_la)
-			fields |= PEBS_F_ADDR | PEBS_F_WEIGHT | PEBS_F_DATA_SRC;
-		if (o->callchain)
-			fields |= PEBS_F_CALLCHAIN;
-		reqs[nreq++] = (struct pebs_event_req){ .freq_mode = o->freq != 0, .fields = fields };
+		reqs[nreq++] = pebs_req_of(&s->ev[i], o);
 	}
-	unsigned pebs_capable = __builtin_popcount(c->gp_mask) +
-				(c->pebs_baseline ? __builtin_popcount(c->fixed_mask) : 0);
-	if (!pebs_threshold_choose(reqs, nreq, c->pebs_format, s->ds.max_records, pebs_capable,
+	if (!pebs_threshold_choose(reqs, nreq, c->pebs_format, s->ds.max_records, pebs_capable_of(c),
 				   &o->threshold, &s->threshold, err, errlen))
 		return -1;
 	pebs_ds_set_threshold(&s->ds, s->threshold.records);
@@ -189,9 +228,8 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 				   .mid_ack = caps_pmi_mid_ack(&pmu->caps) };
 	for (int i = 0; i < n; i++)
 		s->pmi.event_of_slot[s->id[i]] = (u32)i;
-	u64 tps = plat_ticks_per_second();
-	s->pmi.window_ticks = tps / 100;	/* 10 ms windows */
-	s->pmi.max_pmis_per_window = SAMPLING_MAX_PMIS_PER_S / 100;
+	s->pmi.window_ticks = plat_ticks_per_second() / 100;	/* 10 ms windows */
+	s->pmi.max_samples_per_window = SAMPLING_MAX_PMIS_PER_S / 100;
 	s->pmi.window_start = plat_ticks();
 	if (s->any_pebs && setup_pebs(s, o, err, errlen))
 		goto fail;
@@ -288,6 +326,36 @@ void sampling_tick(struct sampling *s)
 	pmi_unthrottle(&s->pmi);
 }
 
+void sampling_set_tsc_clock(struct sampling *s, u64 tsc_per_second)
+{
+	if (tsc_per_second < 100)
+		return;
+	s->pmi.tsc_clock = true;
+	s->pmi.window_ticks = tsc_per_second / 100;
+	s->pmi.max_busy_percent = SAMPLING_MAX_CPU_PERCENT;
+	s->pmi.max_busy_debt = tsc_per_second / 1000 * SAMPLING_CPU_HORIZON_MS *
+			       SAMPLING_MAX_CPU_PERCENT / 100;
+	s->pmi.window_start = s->pmi.busy_checked = hw_rdtsc();
+}
+
+void sampling_hold(struct sampling *s)
+{
+	if (s->held || s->pmi.stopped)
+		return;
+	pmu_disable(s->pmu);
+	s->held = true;
+}
+
+void sampling_release(struct sampling *s)
+{
+	if (!s->held)
+		return;
+	s->held = false;
+	if (s->pmi.stopped)	/* a PMI raised before the hold stopped it: stay so */
+		return;
+	pmu_enable(s->pmu);
+}
+
 u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max)
 {
 	u32 n = 0;
@@ -304,10 +372,21 @@ u64 sampling_lost(const struct sampling *s)
 	return lost;
 }
 
-int sampling_describe(const struct sampling *s, char *buf, size_t len)
+static int describe_mode(const struct sampling *s, char *buf, size_t len)
 {
 	if (!s->any_pebs)
 		return bp_snprintf(buf, len, "PMI mode: one PMI per sample%s",
 				   s->freq ? " (frequency mode)" : "");
 	return pebs_threshold_explain(&s->threshold, buf, len);
+}
+
+int sampling_describe(const struct sampling *s, char *buf, size_t len)
+{
+	int n = describe_mode(s, buf, len);
+	if (!s->pebs_period_asked || n < 0)
+		return n;
+	size_t at = MIN((size_t)n, len);
+	return n + bp_snprintf(buf + at, len - at,
+			       "; PEBS events sample every %u events, not %llu (the shortest PEBS period)",
+			       SAMPLING_MIN_PEBS_PERIOD, (unsigned long long)s->pebs_period_asked);
 }

@@ -20,6 +20,19 @@
 #define SAMPLING_DEFAULT_PERIOD  100003
 #define SAMPLING_DEFAULT_RING    16384	/* samples */
 #define SAMPLING_MAX_PMIS_PER_S  100000	/* throttle above this (as Linux's default) */
+#define SAMPLING_MAX_CPU_PERCENT 25	/* of the time in the handler, at most
+					 * (Linux's perf_cpu_time_max_percent) */
+#define SAMPLING_CPU_HORIZON_MS  100	/* ... as a share of this long: one drain
+					 * may take up to 25 ms, not a storm */
+/* The shortest period a PEBS event gets: a shorter one is raised to it.
+ * Each record costs an assist of the order of a hundred cycles, so at
+ * fewer events per record the machine does little but write records,
+ * with no PMI for throttling to see until the buffer fills. Linux raises
+ * short periods the same way on the parts where they misbehave
+ * (arch/x86/events/intel/core.c: 128 in bdw_limit_period for
+ * INST_RETIRED.ALL and spr_limit_period for :ppp, 32 in
+ * nhm_limit_period). */
+#define SAMPLING_MIN_PEBS_PERIOD 128
 
 struct sampling_opts {
 	u64 period;		/* -c; 0: the event's default, or freq */
@@ -52,6 +65,9 @@ struct sampling {
 	struct sample_ring ring;
 	struct pmi_ctx pmi;
 	bool pmi_installed;
+	bool held;			/* sampling_hold stopped the counters */
+	u64 pebs_period_asked;		/* a -c below SAMPLING_MIN_PEBS_PERIOD
+					 * that PEBS events did not get; 0: none */
 	u64 last_adjust, last_count[PMU_MAX_EVENTS];
 };
 
@@ -59,6 +75,20 @@ struct sampling {
  * everything set up so far is undone and err says why. */
 int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *ev, int n,
 		   const struct sampling_opts *o, char *err, size_t errlen);
+/* Before sampling_start: throttling windows go by the seam's TSC, which
+ * runs at tsc_per_second, instead of the platform's clock, and the PMI
+ * handler may take at most SAMPLING_MAX_CPU_PERCENT of each window. Both
+ * are measured on the clock the interrupted code runs by: on an emulated
+ * CPU the TSC follows the emulated machine's time, which excludes the
+ * emulator's own work. Without it (tests that drive a model by hand),
+ * only the PMI rate is bounded. */
+void sampling_set_tsc_clock(struct sampling *s, u64 tsc_per_second);
+/* The PEBS threshold sampling_setup would choose, decided from the CPU's
+ * capabilities alone: a --pebs-threshold the buffer cannot hold, or that
+ * an event forbids, is refused before the PMU is taken (a usage error).
+ * True when it would be accepted, or when only sampling_setup can tell. */
+bool sampling_check_threshold(const struct pmu_caps *c, const struct pmu_event *ev, int n,
+			      const struct sampling_opts *o, char *err, size_t errlen);
 void sampling_start(struct sampling *s);
 /* Stops counting and drains what the PEBS buffer still holds. */
 void sampling_stop(struct sampling *s);
@@ -66,6 +96,12 @@ void sampling_teardown(struct sampling *s);
 /* Main flow, from its timer: frequency mode adapts periods; a throttled
  * PMI window ends. */
 void sampling_tick(struct sampling *s);
+/* Main flow: stops counting while the tool does its own work (writing
+ * samples), so that work is neither measured nor sampled, as perf never
+ * samples itself when it records a workload; sampling_release starts the
+ * counters again. Nothing is done on a PMU that the handler stopped. */
+void sampling_hold(struct sampling *s);
+void sampling_release(struct sampling *s);
 /* Takes up to max samples out of the ring. */
 u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max);
 /* Samples lost so far, all reasons, PMI and PEBS paths together. */

@@ -187,6 +187,15 @@ static void explain_extra(struct text *t, const struct sched_ctx *ctx, const str
 		put(t, "another value");
 }
 
+/* Whether another event of the list has ev[e]'s name ("cycles" twice). */
+static bool name_repeats(const struct pmu_event *ev, int n, int e)
+{
+	for (int i = 0; i < n; i++)
+		if (i != e && bp_strcmp(ev[i].name, ev[e].name) == 0)
+			return true;
+	return false;
+}
+
 static void explain_one(struct text *t, const struct sched_ctx *ctx, const struct pmu_event *ev,
 			int n, int e, const int *counter, const struct sched_report *why)
 {
@@ -210,7 +219,10 @@ static void explain_one(struct text *t, const struct sched_ctx *ctx, const struc
 		explain_extra(t, ctx, ev, n, e, counter, culprit);
 		break;
 	case SCHED_GROUP:
-		put(t, "its group cannot be placed because member %s cannot", other);
+		put(t, "its group cannot be placed because member %s", other);
+		if (culprit >= 0 && culprit < n && name_repeats(ev, n, culprit))
+			put(t, " (event %d of the list)", culprit + 1);
+		put(t, " cannot");
 		break;
 	case SCHED_INVALID:
 		put(t, "invalid event list (bad group index or too many events)");
@@ -232,8 +244,13 @@ int sched_explain(const struct sched_ctx *ctx, const struct pmu_event *ev, int n
 		put(&t, "invalid event list: %d events (at most %d)\n", n, SCHED_MAX_EVENTS);
 		return (int)t.pos;
 	}
+	/* The reasons first, then the group members they keep out: a caller
+	 * with a short buffer keeps the line that says why. */
 	for (int e = 0; e < n; e++)
-		if (why->reason[e] != SCHED_OK)
+		if (why->reason[e] != SCHED_OK && why->reason[e] != SCHED_GROUP)
+			explain_one(&t, ctx, ev, n, e, counter, why);
+	for (int e = 0; e < n; e++)
+		if (why->reason[e] == SCHED_GROUP)
 			explain_one(&t, ctx, ev, n, e, counter, why);
 	return (int)t.pos;
 }

@@ -15,8 +15,17 @@ static u64 insn_per_s;		/* this machine's measured instruction rate */
 /* Time elapsed but not yet run by the model: held while a PMI is out. */
 static u64 pending_cycles, pending_ip;	/* units: see split_units */
 static u64 insn_frac;		/* ticks x rate remainder, so nothing is lost */
+static u64 max_tick_delta;	/* the most time one tick may count (ticks) */
+/* A tick that comes late counts at most this many periods: the host ran
+ * something else instead of this CPU (4 vCPUs on 2 host cores, a loaded
+ * machine), and time the emulated CPU did not run must not become its
+ * events; else more events make more PMIs, whose handling makes the next
+ * tick later still (issue 19: a 4-CPU run on 2 cores ran away). */
+#define MAX_PERIODS_PER_TICK 4
+#define MAX_PMIS_PER_TICK 4096	/* an AP's, handled within one tick */
 static volatile bool pmi_outstanding;	/* delivered, not yet EOIed */
 static u32 held_in_a_row;
+static bool frozen;		/* sim_drive_freeze: no emulated time passes */
 #define PMI_EOI_TIMEOUT_TICKS 1000	/* 1 s at the default tick */
 static bool advancing;
 static u64 handler_ticks;	/* PMI handlers run from inside the model (host) */
@@ -94,7 +103,7 @@ static u64 d_rdtsc(void)
 static u64 elapsed_cycles(void)
 {
 	u64 now = plat_ticks(), tps = plat_ticks_per_second();
-	u64 delta = now - last_ticks;
+	u64 delta = MIN(now - last_ticks, max_tick_delta);
 	last_ticks = now;
 	if (!tps)
 		return 0;
@@ -169,6 +178,29 @@ void sim_drive_run_as(u32 cpu, void (*fn)(void *ctx), void *ctx)
 }
 
 /* Advances the other model CPUs by the same time, each at its IP. */
+static void call_pmi(u32 cpu);
+
+/* One other CPU runs its share of the tick, at the IP it published. Its
+ * PMIs are handled as they come (on this CPU, on its behalf), and it runs
+ * on after each, as the BSP does: every overflow is a PMI, so no CPU
+ * loses samples to another's timing. */
+static void run_other_cpu(u32 cpu, u64 cycles, u64 ip)
+{
+	sim_set_cpu(cpu);
+	/* Bounded as the handler's throttling bounds the BSP's PMIs: a
+	 * handler that never clears its overflow cannot hold the tick. */
+	for (u32 pmis = 0; cycles && pmis < MAX_PMIS_PER_TICK; pmis++) {
+		u64 insns_done;
+		u64 done = sim_run_until_pmi(cycles, cycles, ip, &insns_done);
+		cycles -= MIN(done, cycles);
+		if (!(pending_pmis & BIT(cpu)))
+			break;	/* ran to the end (done == cycles) */
+		pending_pmis &= ~BIT(cpu);
+		call_pmi(cpu);
+		sim_set_cpu(cpu);
+	}
+}
+
 static void run_other_cpus(u64 cycles)
 {
 	for (u64 m = cpu_mask & ~BIT(bsp_cpu); m; m &= m - 1) {
@@ -176,8 +208,7 @@ static void run_other_cpus(u64 cycles)
 		u64 ip = cpu_ips ? cpu_ips[cpu] : 0;
 		if (!ip || cpu >= sim_cpu_count())
 			continue;
-		sim_set_cpu(cpu);
-		sim_run(cycles, cycles, ip);
+		run_other_cpu(cpu, cycles, ip);
 	}
 }
 
@@ -240,6 +271,10 @@ static void advance(void)
 static void on_tick(const struct plat_irq_frame *f, void *ctx)
 {
 	stats.ticks++;
+	if (frozen) {
+		last_ticks = plat_ticks();
+		return;
+	}
 	u64 cycles = elapsed_cycles();
 	if (pmi_outstanding) {	/* the handler runs: counters are stopped */
 		stats.held++;
@@ -268,6 +303,9 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 		deliver_pending();
 		sim_set_cpu(selected);
 		busy--;
+		/* Running the other CPUs' models and their PMI handlers, all
+		 * on this CPU, is no CPU's workload time either. */
+		last_ticks = plat_ticks();
 	}
 }
 
@@ -336,9 +374,11 @@ int sim_drive_start(u32 period_us, const char **why)
 	pending_cycles = insn_frac = 0;
 	pmi_outstanding = advancing = false;
 	held_in_a_row = 0;
+	frozen = false;
 	bsp_cpu = sim_current_cpu();
 	cpu_mask = pending_pmis = 0;
 	cpu_pmi = NULL;
+	max_tick_delta = plat_ticks_per_second() * MAX_PERIODS_PER_TICK * period_us / 1000000;
 	last_ticks = plat_ticks();
 	if (plat_tick_start(period_us, on_tick, NULL, why)) {
 		hw_select(model_ops);
@@ -346,6 +386,12 @@ int sim_drive_start(u32 period_us, const char **why)
 	}
 	running = true;
 	return 0;
+}
+
+void sim_drive_freeze(bool on)
+{
+	frozen = on;
+	last_ticks = plat_ticks();
 }
 
 void sim_drive_stop(void)

@@ -56,5 +56,11 @@ typedef void (*sim_drive_pmi_fn)(u32 cpu, const struct plat_irq_frame *f, void *
 u32 sim_drive_cpu_count(void);
 void sim_drive_set_cpus(u64 mask, const volatile u64 *ips, sim_drive_pmi_fn pmi, void *ctx);
 void sim_drive_stats(struct sim_drive_stats *out);
+/* While frozen, no emulated time passes on any model CPU: the tool's own
+ * work on the BSP (writing samples) is no CPU's time, as the PMI handlers'
+ * is not. Every model CPU runs on one clock (the BSP's ticks); without
+ * this, the APs would sample on while the BSP writes their samples, and
+ * at short periods make more samples than it can write. */
+void sim_drive_freeze(bool on);
 
 #endif

@@ -344,6 +344,90 @@ static void test_sink_failure_is_reported(void **state)
 	mem_file_free(f);
 }
 
+static u64 count_samples(const u8 *buf, u64 len)
+{
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+	u64 n = 0;
+	assert_int_equal(perfdata_read_open(&r, buf, len), 0);
+	while (perfdata_read_next(&r, &rec) == 1)
+		n += rec.type == PERF_RECORD_SAMPLE;
+	assert_string_equal(r.err, "");
+	return n;
+}
+
+/* A full disk (issue 19 item 2). The sink takes 100 KiB and stores part
+ * of the append that does not fit, as a full disk does: salvaging cuts the
+ * file back to the last whole append, drops the samples still buffered,
+ * and rewrites the header over exactly the samples kept; the writer goes
+ * on, a LOST_SAMPLES record still fits, the feature sections do not, and
+ * salvaging again leaves the records as they were. */
+static void test_salvage_after_full_disk(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	f->mem.cap = 100 * 1024;
+	struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	perfdata_add_event(pd, &cycles_ev);
+	perfdata_add_event(pd, &loads_ev);
+	int i = 0, rc = 0;
+	while (rc == 0) {
+		struct bp_sample s = make_sample(i & 1, 0x1000 + i, i);
+		rc = perfdata_sample(pd, &s);
+		i++;
+	}
+	assert_int_equal(f->mem.len, 100 * 1024);	/* the failed append stored a part */
+	assert_non_null(strstr(perfdata_error(pd), "writing"));
+	u64 encoded = perfdata_samples(pd);
+	assert_int_equal(perfdata_salvage(pd), 0);
+	u64 kept = perfdata_samples(pd);
+	assert_true(kept > 0 && kept < encoded);
+	assert_true(f->mem.len < 100 * 1024);
+	assert_int_equal(count_samples(f->buf, f->mem.len), kept);
+	assert_int_equal(header_data_size(f->buf), f->mem.len - (104 + 2 * 144 + 16));
+
+	u64 before_end = f->mem.len;
+	f->mem.cap = f->mem.len + 64;	/* room for LOST_SAMPLES, not for features */
+	assert_int_equal(perfdata_lost_samples(pd, encoded - kept), 0);
+	assert_true(perfdata_finish(pd) < 0);
+	assert_non_null(strstr(perfdata_error(pd), "writing"));	/* the first cause */
+	assert_int_equal(perfdata_salvage(pd), 0);
+	assert_int_equal(f->mem.len, before_end + 16);		/* LOST_SAMPLES: 16 bytes */
+	assert_int_equal(count_samples(f->buf, f->mem.len), kept);
+	assert_int_equal(header_data_size(f->buf), f->mem.len - (104 + 2 * 144 + 16));
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
+/* A file cut anywhere in its feature table or sections (issue 19 item
+ * 15: report refused a file cut by one byte there, which perf reads
+ * whole): every cut reads all the samples; the sections it cut are
+ * ignored, so the events keep their names only while EVENT_DESC is whole. */
+static void test_cut_in_features_reads_whole(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = open_two_events(f);
+	for (int i = 0; i < 100; i++) {
+		struct bp_sample s = make_sample(i & 1, 0x1000 + i, i);
+		perfdata_sample(pd, &s);
+	}
+	assert_int_equal(perfdata_finish(pd), 0);
+	struct perfdata_reader r;
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	u64 data_end = r.data_offset + r.data_size, desc_off, desc_size;
+	assert_true(perfdata_read_feature(&r, HEADER_EVENT_DESC, &desc_off, &desc_size));
+	for (u64 len = data_end; len < f->mem.len; len++) {
+		assert_int_equal(count_samples(f->buf, len), 100);
+		assert_int_equal(perfdata_read_open(&r, f->buf, len), 0);
+		bool named = r.attrs[0].name != NULL;
+		if (named != (len >= desc_off + desc_size))
+			fail_msg("cut at %llu: event names %s, EVENT_DESC ends at %llu",
+				 (unsigned long long)len, named ? "kept" : "lost",
+				 (unsigned long long)(desc_off + desc_size));
+	}
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
 static void test_reader_rejects_corruption(void **state)
 {
 	struct mem_file *f = mem_file_new();
@@ -410,7 +494,7 @@ static int ignore_write_at(void *ctx, u64 offset, const void *data, size_t len) 
 static void test_sample_throughput(void **state)
 {
 	struct mem_file *f = mem_file_new();
-	struct perfdata_sink sink = { counting_append, ignore_write_at, f };
+	struct perfdata_sink sink = { .append = counting_append, .write_at = ignore_write_at, .ctx = f };
 	struct perfdata *pd = perfdata_open(&sink, &test_cfg, NULL, 0);
 	const int n = 2000000;
 	double t0, dt;
@@ -445,6 +529,8 @@ int main(void)
 		cmocka_unit_test(test_flush_makes_cut_file_readable),
 		cmocka_unit_test(test_bad_input_is_refused),
 		cmocka_unit_test(test_sink_failure_is_reported),
+		cmocka_unit_test(test_salvage_after_full_disk),
+		cmocka_unit_test(test_cut_in_features_reads_whole),
 		cmocka_unit_test(test_reader_rejects_corruption),
 		cmocka_unit_test(test_sample_throughput),
 	};

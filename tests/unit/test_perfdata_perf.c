@@ -189,7 +189,7 @@ static void out_open(struct out_file *o, const char *name, const char *mmap_name
 	snprintf(o->path, sizeof(o->path), "%s/%s", fx.dir, name);
 	o->f = fopen(o->path, "w+b");
 	assert_non_null(o->f);
-	o->sink = (struct perfdata_sink){ file_append, file_write_at, o->f };
+	o->sink = (struct perfdata_sink){ .append = file_append, .write_at = file_write_at, .ctx = o->f };
 	o->pd = perfdata_open(&o->sink, &perf_cfg, NULL, 0);
 	assert_non_null(o->pd);
 	for (int i = 0; i < nr; i++)

@@ -111,6 +111,25 @@ static int run(const char *args)
 	return rc;
 }
 
+/* The host twin's own recordings name its functions (issue 19 item 15):
+ * its mapping is named after its own path, not bareperf.elf, and matches
+ * its embedded table. */
+static void test_own_recording_named(void **state)
+{
+	char line[] = "bareperf --pmu=sim:icx record -q -o own.data soak -n 2000000";
+	char *argv[CLI_MAX_ARGS + 1];
+	const char *err;
+	struct global_opts g = { 0 };
+	int argc = cli_split(line, argv, CLI_MAX_ARGS, &err);
+	host_capture_start(out, sizeof(out));
+	int rc = cli_main(argc, argv, &g);
+	host_capture_stop();
+	assert_int_equal(rc, EXIT_OK);
+	assert_int_equal(run("-i own.data"), EXIT_OK);
+	if (!strstr(out, "[.] soak_hot"))
+		fail_msg("report names no soak function:\n%s", out);
+}
+
 /* cycles: a 40%, b 25%, c 15%, d 10%, e 6%, f 3%, unknown 1% by period,
  * with two periods in use so shares are not just sample counts. The
  * second event: b 80%, a 20%. */
@@ -289,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_big_file_in_chunks),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_top5_equal_perf),
+		cmocka_unit_test(test_own_recording_named),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -93,20 +93,40 @@ static void test_one_record_pebs_every_model(void **state)
 	}
 }
 
+/* -c below SAMPLING_MIN_PEBS_PERIOD: PEBS events get the shortest PEBS
+ * period, records carry it, and the mode line says what was asked. */
+static void test_short_pebs_period_raised(void **state)
+{
+	struct sampling_opts o = opts_period(2);
+	o.threshold.mode = PEBS_THRESHOLD_ONE;
+	start_pebs("icx", 1, &o);
+	assert_int_equal(smp.period[0], SAMPLING_MIN_PEBS_PERIOD);
+	assert_int_equal(smp.pebs_period_asked, 2);
+	char line[320];
+	sampling_describe(&smp, line, sizeof(line));
+	assert_non_null(strstr(line, "PEBS events sample every 128 events, not 2"));
+	branches(events_per_record(0, SAMPLING_MIN_PEBS_PERIOD) * 10, RUN_IP);
+	stop_sampling();
+	assert_int_equal(ngot, 10);
+	assert_int_equal(got[0].period, SAMPLING_MIN_PEBS_PERIOD);
+	assert_pebs_accounting();
+	finish_sampling();
+}
+
 /* Large PEBS (format 3+ with a fixed period and only fields the record
  * has): one PMI per threshold's worth of records. */
 static void test_large_pebs_one_pmi_per_threshold(void **state)
 {
 	static const char *models[] = { "icx", "skl", "spr", "adl" };
 	for (size_t m = 0; m < 4; m++) {
-		struct sampling_opts o = opts_period(101);
+		struct sampling_opts o = opts_period(131);
 		o.pebs_buffer_bytes = 64 * 1024;
 		start_pebs(models[m], 1, &o);
 		u64 threshold = smp.threshold.records;
 		assert_true(smp.threshold.large);
 		assert_true(threshold > 100);
 		u64 records = 3 * threshold + threshold / 2;
-		branches(events_per_record(0, 101) * records, RUN_IP);
+		branches(events_per_record(0, 131) * records, RUN_IP);
 		struct sim_stats st = model_stats();
 		assert_int_equal(st.pebs_records, records);
 		assert_int_equal(st.pmis_delivered, records / threshold);
@@ -197,7 +217,7 @@ static void test_pmi_while_pebs_armed(void **state)
  * invariant holds for the records the CPU wrote. */
 static void test_full_ds_buffer(void **state)
 {
-	struct sampling_opts o = opts_period(101);
+	struct sampling_opts o = opts_period(131);
 	o.pebs_buffer_bytes = 4096;
 	o.threshold.mode = PEBS_THRESHOLD_ONE;
 	start_pebs("icx", 1, &o);
@@ -209,7 +229,7 @@ static void test_full_ds_buffer(void **state)
 	 * entirely"), so the counter counts on from zero and overflows no
 	 * more: one assist lost, whatever comes after. */
 	hw_mmio_write32(XAPIC_BASE + APIC_LVT_PERFCNT, APIC_LVT_MASKED | smp.pmi.vector);
-	branches(events_per_record(0, 101) * (max + 25), RUN_IP);
+	branches(events_per_record(0, 131) * (max + 25), RUN_IP);
 	struct sim_stats st = model_stats();
 	assert_int_equal(st.pebs_records, max);
 	assert_int_equal(st.pebs_lost, 1);
@@ -219,7 +239,7 @@ static void test_full_ds_buffer(void **state)
 	 * sampling goes on: 10 more records, a PMI each. */
 	hw_mmio_write32(XAPIC_BASE + APIC_LVT_PERFCNT, smp.pmi.vector);
 	sim_inject_spurious_pmi();
-	branches(events_per_record(0, 101) * 10, RUN_IP);
+	branches(events_per_record(0, 131) * 10, RUN_IP);
 	st = model_stats();
 	assert_int_equal(st.pebs_records, max + 10);
 	assert_int_equal(st.pebs_lost, 1);
@@ -283,12 +303,12 @@ static void test_load_weight_per_part(void **state)
 {
 	static const char *const models[] = { "icx", "spr", "adl" };
 	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
-		struct sampling_opts o = opts_period(101);
+		struct sampling_opts o = opts_period(131);
 		o.threshold.mode = PEBS_THRESHOLD_ONE;
 		start_sampling(models[m], "MEM_LOAD_RETIRED.L3_MISS:pp", &o, false);
 		assert_int_equal(caps_pebs_latency_split(&caps), m > 0);
 		struct sim_occ occ = { .event = 0xD1, .umask = 0x20,
-				       .count = events_per_record(0, 101) * 3, .ip = RUN_IP,
+				       .count = events_per_record(0, 131) * 3, .ip = RUN_IP,
 				       .insn_len = 4, .data_addr = 0x7000, .latency = 321,
 				       .instr_latency = 9, .data_src = 0x4 };
 		sim_event(&occ);
@@ -337,6 +357,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_one_record_pebs_every_model, close_model),
+		cmocka_unit_test_teardown(test_short_pebs_period_raised, close_model),
 		cmocka_unit_test_teardown(test_large_pebs_one_pmi_per_threshold, close_model),
 		cmocka_unit_test_teardown(test_several_pebs_counters, close_model),
 		cmocka_unit_test_teardown(test_pmi_while_pebs_armed, close_model),

@@ -199,7 +199,7 @@ static void test_pmi_storm_throttles(void **state)
 {
 	struct sampling_opts o = opts_period(100);
 	start_sampling("icx", "cycles", &o, true);
-	u64 limit = smp.pmi.max_pmis_per_window;
+	u64 limit = smp.pmi.max_samples_per_window;
 	assert_true(limit > 0);
 	sim_run(100 * (limit + 500), 1000, RUN_IP);	/* in microseconds of real time */
 	assert_int_equal(smp.pmi.st.throttle_events, 1);
@@ -215,6 +215,69 @@ static void test_pmi_storm_throttles(void **state)
 	assert_false(smp.pmi.throttled);
 	sim_run(1000, 10, RUN_IP);
 	assert_int_equal(smp.pmi.st.pmis, pmis + 10);
+	stop_sampling();
+	assert_accounting(model_stats().overflows);
+	finish_sampling();
+}
+
+/* A handler slower than the PMI rate limit can see (Linux:
+ * perf_cpu_time_max_percent): the handlers' time is a debt paid back at
+ * 25 % of the time that passes, and may reach 25 % of 100 ms (one long
+ * drain passes). Over it, the next PMI throttles; the samples already
+ * taken stay, and the main flow's tick starts sampling again only once
+ * the debt is paid. TSC at 100 kHz: the debt may reach 2500 ticks. The
+ * handlers' time is set by hand (on the model it is no emulated time). */
+static void test_slow_handler_throttles(void **state)
+{
+	struct sampling_opts o = opts_period(100);
+	start_sampling("icx", "cycles", &o, true);
+	assert_int_equal(smp.pmi.max_busy_percent, 0);	/* not on the platform's clock */
+	sampling_set_tsc_clock(&smp, 100 * 1000);
+	assert_int_equal(smp.pmi.max_busy_percent, SAMPLING_MAX_CPU_PERCENT);
+	assert_int_equal(smp.pmi.max_busy_debt, 2500);
+	smp.pmi.max_samples_per_window = 0;
+	smp.pmi.busy_debt = 2400;	/* one long drain: under the limit */
+	sim_run(100 * 100, 1000, RUN_IP);
+	assert_int_equal(smp.pmi.st.pmis, 100);
+	assert_int_equal(smp.pmi.st.throttle_events, 0);
+
+	smp.pmi.busy_debt = 1000000;	/* far over: the next PMI throttles */
+	sim_run(100 * 100, 1000, RUN_IP);
+	assert_int_equal(smp.pmi.st.pmis, 101);
+	assert_int_equal(smp.pmi.st.samples, 100);
+	assert_int_equal(smp.pmi.st.throttled, 1);
+	assert_int_equal(smp.pmi.st.throttle_events, 1);
+	assert_int_equal(smp.pmi.st.throttle_cpu, 1);
+	assert_false(sim_regs()->global_ctrl & BIT(pmu_counter_of(&pmu, smp.id[0])));
+	poll_samples();
+	sampling_tick(&smp);
+	assert_true(smp.pmi.throttled);		/* not paid back yet */
+	smp.pmi.busy_debt = 0;
+	sampling_tick(&smp);
+	assert_false(smp.pmi.throttled);
+	sim_run(1000, 10, RUN_IP);
+	assert_int_equal(smp.pmi.st.pmis, 101 + 10);
+	assert_int_equal(smp.pmi.st.throttle_cpu, 1);
+	stop_sampling();
+	assert_accounting(model_stats().overflows);
+	finish_sampling();
+}
+
+/* The main flow's own work: held, the counters stop and nothing is
+ * counted or sampled; released, they run on from where they were. */
+static void test_hold_stops_counting(void **state)
+{
+	struct sampling_opts o = opts_period(100);
+	start_sampling("icx", "cycles", &o, true);
+	sampling_hold(&smp);
+	sampling_hold(&smp);		/* once is enough: the second is a no-op */
+	assert_int_equal(sim_regs()->global_ctrl, 0);
+	sim_run(100 * 50, 1000, RUN_IP);
+	assert_int_equal(smp.pmi.st.pmis, 0);
+	sampling_release(&smp);
+	assert_int_equal(pmu.disabled, 0);
+	sim_run(1000, 10, RUN_IP);
+	assert_int_equal(smp.pmi.st.pmis, 10);
 	stop_sampling();
 	assert_accounting(model_stats().overflows);
 	finish_sampling();
@@ -299,6 +362,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_ecore_unmasks_before_enable, close_model),
 		cmocka_unit_test_teardown(test_pmi_right_after_enable, close_model),
 		cmocka_unit_test_teardown(test_pmi_storm_throttles, close_model),
+		cmocka_unit_test_teardown(test_slow_handler_throttles, close_model),
+		cmocka_unit_test_teardown(test_hold_stops_counting, close_model),
 		cmocka_unit_test_teardown(test_stuck_status_bit, close_model),
 		cmocka_unit_test_teardown(test_overflow_before_unmask, close_model),
 		cmocka_unit_test(test_pmi_stats_add_every_field),
