@@ -30,10 +30,12 @@ static void print_identity(const struct pmu_caps *c)
 static void print_counters(const struct pmu_caps *c)
 {
 	out_printf("perfmon:      version %u\n", c->version);
+	const char *source = c->has_leaf_23 ? " [CPUID.23H]" :
+			     c->hybrid_core_extra ? " [CPUID.0AH's common ones and this P-core's own]" : "";
 	out_printf("gp counters:  %u x %u bits (mask 0x%x)%s\n", c->num_gp, c->gp_width,
-		   c->gp_mask, c->has_leaf_23 ? " [CPUID.23H]" : "");
-	out_printf("fixed:        %u x %u bits (mask 0x%x)\n", c->num_fixed,
-		   c->fixed_width, c->fixed_mask);
+		   c->gp_mask, source);
+	out_printf("fixed:        %u x %u bits (mask 0x%x)%s\n", c->num_fixed,
+		   c->fixed_width, c->fixed_mask, c->hybrid_core_extra ? source : "");
 	out_printf("arch events:  %u enumerated\n", c->arch_events_len);
 	for (unsigned e = 0; e < ARCH_EVENT_COUNT && e < c->arch_events_len; e++)
 		out_printf("  %-28s %s\n", caps_arch_event_name(e),

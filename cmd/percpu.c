@@ -501,6 +501,16 @@ void percpu_stop(struct percpu *p)
 			exec_reporting(p, p->cpu[i], cpu_stop, "while stopping");
 }
 
+/* A CPU whose PMU could not be given back (its procedure never ran: MP
+ * services timed out) may still count, and write PEBS records into its
+ * DS area: its pages (its arena) and its state stay reserved for good, so
+ * that no one else is handed memory its PEBS assist writes into. */
+static void keep_unreturned(struct percpu *p, struct percpu_cpu *c)
+{
+	err_printf("bareperf %s: CPU %u: its PMU was not given back; its DS/PEBS memory stays "
+		   "reserved until the machine is reset\n", p->cmd, c->cpu);
+}
+
 void percpu_close(struct percpu *p)
 {
 	if (p->closed)
@@ -515,10 +525,15 @@ void percpu_close(struct percpu *p)
 		plat_pmi_remove();
 	u32 self = plat_cpu_self();
 	for (u32 i = 0; i < p->count; i++) {
-		if (!p->emulated && p->cpu[i]->cpu != self)
-			plat_cpu_release(p->cpu[i]->cpu);
-		plat_free(p->cpu[i]);
+		struct percpu_cpu *c = p->cpu[i];
 		p->cpu[i] = NULL;
+		if (c->open) {
+			keep_unreturned(p, c);
+			continue;
+		}
+		if (!p->emulated && c->cpu != self)
+			plat_cpu_release(c->cpu);
+		plat_free(c);
 	}
 	bp_memset(p->by_number, 0, sizeof(p->by_number));
 	p->count = 0;

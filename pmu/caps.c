@@ -101,6 +101,25 @@ void caps_decode_leaf23_counters(struct pmu_caps *c, const struct cpuid_regs *r)
 	}
 }
 
+/* A hybrid part's CPUID.0AH reports the counters every core type has; a
+ * P-core of Alder Lake and Raptor Lake (no CPUID.23H to enumerate its
+ * own) has 2 general-purpose and 1 fixed counter more. Linux adds them
+ * the same way (arch/x86/events/intel/core.c, intel_pmu_init, Alder
+ * Lake: num_counters + 2, num_counters_fixed + 1 when the CPU is hybrid;
+ * with the E-cores disabled the part is not hybrid and CPUID.0AH reports
+ * the P-core's own counters). */
+void caps_add_hybrid_core_counters(struct pmu_caps *c)
+{
+	if (!c->hybrid || c->core_type != CPUID_1A_CORE_TYPE_CORE || c->has_leaf_23 ||
+	    !c->num_gp || c->num_gp + 2 > 32 || c->num_fixed + 1 > 32)
+		return;
+	c->num_gp += 2;
+	c->gp_mask = (u32)GENMASK(c->num_gp - 1, 0);
+	c->num_fixed += 1;
+	c->fixed_mask |= BIT(c->num_fixed - 1);
+	c->hybrid_core_extra = true;
+}
+
 void caps_decode_perf_capabilities(struct pmu_caps *c, u64 v)
 {
 	c->perf_capabilities = v;
@@ -180,6 +199,7 @@ void pmu_caps_read(struct pmu_caps *c)
 			caps_decode_leaf23_counters(c, &r);
 		}
 	}
+	caps_add_hybrid_core_counters(c);
 	if (c->pdcm) {
 		u64 v;
 		if (hw_rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v) == 0)

@@ -37,6 +37,8 @@ struct pmu_caps {
 	u32 arch_events;	/* bit i: architectural event i available */
 	bool anythread_deprecated;
 	bool has_leaf_23;
+	bool hybrid_core_extra;	/* a hybrid P-core's counters beyond CPUID.0AH's
+				 * common ones were added (caps_add_hybrid_core_counters) */
 
 	/* IA32_PERF_CAPABILITIES (valid when pdcm) */
 	u64 perf_capabilities;
@@ -55,6 +57,8 @@ void caps_decode_leaf01(struct pmu_caps *c, const struct cpuid_regs *r);
 void caps_decode_leaf0a(struct pmu_caps *c, const struct cpuid_regs *r);
 /* Sub-leaf 1 of CPUID.23H: exact counter bitmaps, preferred over 0AH. */
 void caps_decode_leaf23_counters(struct pmu_caps *c, const struct cpuid_regs *r);
+/* A hybrid P-core without CPUID.23H: the counters CPUID.0AH leaves out. */
+void caps_add_hybrid_core_counters(struct pmu_caps *c);
 void caps_decode_perf_capabilities(struct pmu_caps *c, u64 value);
 
 /* Reads everything through the hardware seam. */

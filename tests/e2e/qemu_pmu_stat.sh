@@ -30,3 +30,15 @@ QEMU_RUN_OPTS="--pmu icx --smp 4" qemu stat -a -A -e instructions soak -n 100000
 expect_rc 0
 cpus=$(grep -c "CPU[0-3] .* instructions" "$tmp/console")
 [ "$cpus" -eq 4 ] || fail "per-CPU lines for $cpus CPUs, expected 4"
+# A hybrid P-core has 2 GP counters more than CPUID.0AH's common 6 (adl:
+# CPUs 0 and 2 are P-cores, 1 and 3 E-cores; Linux adds them the same
+# way, intel_pmu_init): 8 GP-only events count at once on CPU 0, and are
+# multiplexed on the E-core, CPU 1.
+ev=branches,branch-misses,cache-references,cache-misses,r01c4,r02c4,r04c4,r08c4
+QEMU_RUN_OPTS="--pmu adl --smp 2" qemu stat -C 0 -e $ev soak -n 1000000
+expect_rc 0
+! grep -q "%)" "$tmp/console" || fail "8 GP events were multiplexed on the P-core"
+QEMU_RUN_OPTS="--pmu adl --smp 2" qemu stat -C 1 -e $ev soak -n 1000000
+expect_rc 0
+grep -q "branches .*(.*%)" "$tmp/console" || fail "8 GP events fit the E-core's 6 counters"
+exit 0

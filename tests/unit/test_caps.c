@@ -47,21 +47,24 @@ static const struct fake_msr spr_msrs[] = {
 	FAKE_END_MSR,
 };
 
-/* Alder Lake, i9-12900K (06_97H stepping 2): the two core types report
- * different counter sets; CPUID.1AH tells which one we run on. */
+/* Alder Lake, i9-12900K (06_97H stepping 2): CPUID.0AH reports the
+ * counters both core types have (6 GP, 3 fixed) on either; the P-core has
+ * 2 GP and 1 fixed more (Linux, intel_pmu_init: num_counters + 2,
+ * num_counters_fixed + 1 on a hybrid CPU); CPUID.1AH tells which core
+ * type we run on. */
 #define ADL_COMMON \
 	INTEL_VENDOR(0x20), \
 	{ 0x1, 0, { 0x00090672, 0x00800800, 0x7FFAFBFF, 0xBFEBFBFF } }, \
 	{ 0x7, 0, { 0x00000002, 0x239CA7EB, 0x98C027AC, 0xFC1CC410 } }
 static const struct fake_cpuid adl_p_cpuid[] = {
 	ADL_COMMON,
-	{ 0xA, 0, { 0x08300805, 0x00000000, 0x00000000, 0x00008604 } },
+	{ 0xA, 0, { 0x07300605, 0x00000000, 0x00000007, 0x00008603 } },
 	{ 0x1A, 0, { 0x40000001, 0, 0, 0 } },
 	FAKE_END_CPUID,
 };
 static const struct fake_cpuid adl_e_cpuid[] = {
 	ADL_COMMON,
-	{ 0xA, 0, { 0x07300605, 0x00000000, 0x00000000, 0x00008603 } },
+	{ 0xA, 0, { 0x07300605, 0x00000000, 0x00000007, 0x00008603 } },
 	{ 0x1A, 0, { 0x20000001, 0, 0, 0 } },
 	FAKE_END_CPUID,
 };
@@ -157,10 +160,13 @@ static void test_alder_lake_core_types(void **state)
 	assert_int_equal(p.core_type, CPUID_1A_CORE_TYPE_CORE);
 	assert_int_equal(e.core_type, CPUID_1A_CORE_TYPE_ATOM);
 	assert_int_equal(p.num_gp, 8);
+	assert_int_equal(p.gp_mask, 0xFF);
 	assert_int_equal(e.num_gp, 6);
 	assert_int_equal(e.gp_mask, 0x3F);
 	assert_int_equal(p.num_fixed, 4);
+	assert_int_equal(p.fixed_mask, 0xF);
 	assert_int_equal(e.num_fixed, 3);
+	assert_int_equal(e.fixed_mask, 0x7);
 	assert_string_equal(caps_core_type_name(e.core_type), "efficiency core (Atom)");
 }
 

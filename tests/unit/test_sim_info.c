@@ -64,8 +64,9 @@ static void test_info_adl_hybrid(void **state)
 	static const char *const lines[] = {
 		"signature 0x00090672",
 		"hybrid:       yes; this CPU is a performance core (Core) (0x40)",
-		"gp counters:  6 x 48 bits (mask 0x3f)",	/* CPUID.0AH's common view */
-		"fixed:        3 x 48 bits (mask 0x7)",
+		/* CPUID.0AH's common 6 + 3, and the P-core's 2 + 1 (Linux) */
+		"gp counters:  8 x 48 bits (mask 0xff) [CPUID.0AH's common ones and this P-core's own]",
+		"fixed:        4 x 48 bits (mask 0xf) [CPUID.0AH's common ones and this P-core's own]",
 		"  PEBS record format     4",
 		"  perf metrics           no",
 		NULL };

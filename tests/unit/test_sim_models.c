@@ -105,7 +105,11 @@ static void test_adl_hybrid_cpus(void **state)
 	assert_int_equal(sim_cpu_count(), 2);
 	assert_true(c.hybrid);
 	assert_int_equal(c.core_type, CPUID_1A_CORE_TYPE_CORE);
-	assert_int_equal(c.num_gp, 6);
+	struct cpuid_regs leaf0a;
+	hw_cpuid(CPUID_LEAF_ARCH_PERFMON, 0, &leaf0a);
+	assert_int_equal(FIELD(leaf0a.eax, 15, 8), 6);	/* the common view */
+	assert_int_equal(c.num_gp, 8);			/* caps adds the P-core's 2 */
+	assert_int_equal(c.num_fixed, 4);
 	hw_wrmsr(msr_a_pmc(7), 0x1234);	/* P-core GP7 exists */
 	assert_int_equal(hw_rdmsr(msr_pmc(7)), 0x1234);
 	hw_wrmsr(msr_fixed_ctr(3), 5);
@@ -113,6 +117,8 @@ static void test_adl_hybrid_cpus(void **state)
 	sim_set_cpu(1);
 	pmu_caps_read(&c);
 	assert_int_equal(c.core_type, CPUID_1A_CORE_TYPE_ATOM);
+	assert_int_equal(c.num_gp, 6);
+	assert_int_equal(c.num_fixed, 3);
 	assert_int_equal(fault_count, 0);
 	expect_rdmsr_gp(msr_pmc(6), "not implemented");
 	expect_wrmsr_gp(msr_fixed_ctr(3), 0, "not implemented");
