@@ -520,10 +520,21 @@ static void end_before_os(void *ctx)
 	record_end(ctx);
 }
 
+/* Events bareperf added that the user did not type: said, not hidden. */
+static void say_added_events(const struct record_run *r)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->ev[i].count_only && r->ev[i].group >= 0 && r->ev[i].group < r->n)
+			out_printf("[ bareperf record: %s added to the group of %s, counting only: this "
+				   "core's load-latency facility reports latency and data source only "
+				   "while it counts ]\n", r->ev[i].name, r->ev[r->ev[i].group].name);
+}
+
 static int record_target(struct record_run *r, struct target *t)
 {
 	char line[320];
 
+	say_added_events(r);
 	sampling_describe(first_sampling(r), line, sizeof(line));
 	out_printf("[ bareperf record: %s; %u CPU%s; %u other images mapped ]\n", line,
 		   percpu_ready(&r->pc), percpu_ready(&r->pc) == 1 ? "" : "s", r->images);

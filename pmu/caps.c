@@ -259,6 +259,24 @@ bool caps_pebs_latency_split(const struct pmu_caps *c)
 	return c->pebs_format >= 4 && !caps_model_in(c, single_latency, ARRAY_SIZE(single_latency));
 }
 
+/* Linux, arch/x86/events/intel/core.c: PMU_FL_MEM_LOADS_AUX on Sapphire
+ * and Emerald Rapids and on the P-cores of hybrid Alder and Raptor Lake;
+ * intel_pmu_hw_config refuses a load-latency event that samples the data
+ * source unless mem-loads-aux is in its group ("the mem-loads event cannot
+ * report the accurate data source and latency" without it). */
+bool caps_mem_loads_aux(const struct pmu_caps *c)
+{
+	static const u8 servers[] = { MODEL_SAPPHIRERAPIDS_X, MODEL_EMERALDRAPIDS_X };
+	static const u8 hybrid[] = {
+		MODEL_ALDERLAKE, MODEL_ALDERLAKE_L, MODEL_RAPTORLAKE, MODEL_RAPTORLAKE_P,
+		MODEL_RAPTORLAKE_S,
+	};
+	if (caps_model_in(c, servers, ARRAY_SIZE(servers)))
+		return true;
+	return caps_model_in(c, hybrid, ARRAY_SIZE(hybrid)) &&
+	       (!c->hybrid || c->core_type == CPUID_1A_CORE_TYPE_CORE);
+}
+
 bool caps_gracemont(const struct pmu_caps *c)
 {
 	static const u8 hybrid_gracemont[] = {

@@ -46,6 +46,7 @@ struct pmu_event {
 	u64 sample_after;	/* default period from the event tables; 0: none */
 	u64 period;		/* period=N given in cpu/.../; 0: none */
 	int group;		/* index of the group's leader in its list; -1: none */
+	bool count_only;	/* never samples (an auxiliary event bareperf added) */
 };
 
 #endif

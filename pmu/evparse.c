@@ -737,6 +737,61 @@ static int add_event(struct list_state *st, const char *s, size_t len)
 	return 0;
 }
 
+static bool is_load_latency(const struct pmu_event *e)
+{
+	return e->event == EVENT_MEM_TRANS_RETIRED && e->umask == UMASK_LOAD_LATENCY;
+}
+
+static bool unit_has_aux(const struct pmu_event *ev, int n, int unit)
+{
+	for (int i = 0; i < n; i++)
+		if ((ev[i].group == unit || i == unit) && ev[i].event == EVENT_MEM_LOADS_AUX &&
+		    ev[i].umask == UMASK_MEM_LOADS_AUX)
+			return true;
+	return false;
+}
+
+/* The auxiliary event for load-latency event e: counting only, in the
+ * same privilege levels. */
+static int fill_aux(struct list_state *st, const struct pmu_event *e, struct pmu_event *aux)
+{
+	char raw[16];
+	bp_snprintf(raw, sizeof(raw), "r%02x%02x", UMASK_MEM_LOADS_AUX, EVENT_MEM_LOADS_AUX);
+	if (evparse_event(raw, st->c.t, st->c.caps, aux, st->c.err, st->c.errlen))
+		return -1;
+	bp_strlcpy(aux->name, "mem-loads-aux", sizeof(aux->name));
+	aux->exclude_user = e->exclude_user;
+	aux->exclude_kernel = e->exclude_kernel;
+	aux->count_only = true;
+	return 0;
+}
+
+/* Where a sampled load-latency event needs its auxiliary event counting
+ * beside it (caps_mem_loads_aux), one is added to its group, as perf mem
+ * records {mem-loads-aux,mem-loads}, unless the group has one. It goes at
+ * the end of the list, so every event typed keeps its index (a hybrid
+ * part's other core type adds none). */
+static int add_mem_loads_aux(struct list_state *st)
+{
+	if (!st->c.caps || !caps_mem_loads_aux(st->c.caps))
+		return st->count;
+	for (int i = 0, typed = st->count; i < typed; i++) {
+		struct pmu_event *e = &st->out[i];
+		int unit = e->group >= 0 ? e->group : i;
+		if (!is_load_latency(e) || !e->precise || unit_has_aux(st->out, st->count, unit))
+			continue;
+		if (st->count == st->max)
+			return fail(&st->c, "'%s' needs mem-loads-aux counting in its group on this "
+				    "core, and the list has no room for it (at most %d events)",
+				    e->name, st->max);
+		if (fill_aux(st, e, &st->out[st->count]))
+			return -1;
+		e->group = unit;
+		st->out[st->count++].group = unit;
+	}
+	return st->count;
+}
+
 static int close_group(struct list_state *st, const char **p)
 {
 	if (st->leader < 0)
@@ -791,5 +846,5 @@ int evparse_list(const char *text, const struct event_table *t,
 	}
 	if (st.leader >= 0)
 		return fail(&st.c, "group opened with '{' is never closed");
-	return st.count;
+	return add_mem_loads_aux(&st);
 }

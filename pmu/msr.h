@@ -56,6 +56,18 @@
 #define MODEL_RAPTORLAKE_P           0xBA
 #define MODEL_RAPTORLAKE_S           0xBF
 #define CPUID_1A_CORE_TYPE_CORE      0x40	/* performance core */
+/* Golden Cove servers: with the hybrid P-cores above, the parts whose
+ * load-latency facility needs its auxiliary event (Linux:
+ * PMU_FL_MEM_LOADS_AUX). */
+#define MODEL_SAPPHIRERAPIDS_X       0x8F
+#define MODEL_EMERALDRAPIDS_X        0xCF
+/* The load-latency event (MEM_TRANS_RETIRED.LOAD_LATENCY_GT_*) and, on
+ * those parts, the auxiliary event it needs counting beside it (Linux's
+ * mem-loads-aux, event=0x03,umask=0x82: LD_BLOCKS.STORE_FORWARD). */
+#define EVENT_MEM_TRANS_RETIRED      0xCD
+#define UMASK_LOAD_LATENCY           0x01
+#define EVENT_MEM_LOADS_AUX          0x03
+#define UMASK_MEM_LOADS_AUX          0x82
 /* CPUID.0AH */
 #define CPUID_0A_EDX_ANYTHREAD_DEPRECATED BIT(15)
 /* CPUID.23H sub-leaves */

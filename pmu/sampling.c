@@ -6,6 +6,8 @@
 
 static u64 event_period(const struct pmu_event *e, const struct sampling_opts *o)
 {
+	if (e->count_only)
+		return 0;
 	if (o->freq)
 		return SAMPLING_DEFAULT_PERIOD;	/* a first guess, adapted on the timer */
 	if (o->period && e->precise && o->period < SAMPLING_MIN_PEBS_PERIOD)
@@ -66,7 +68,7 @@ static int add_events(struct sampling *s, const struct sampling_opts *o, char *e
 			s->id[e] = ids[m];
 			s->period[e] = event_period(&s->ev[e], o);
 			s->pmu->slot[ids[m]].period = s->period[e];
-			if (o->period && s->period[e] != o->period)
+			if (o->period && s->ev[e].precise && s->period[e] != o->period)
 				s->pebs_period_asked = o->period;
 		}
 	}

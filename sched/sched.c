@@ -100,11 +100,18 @@ static bool input_valid(const struct pmu_event *ev, int n)
 /* ---- condition 1: taken-alone ------------------------------------------ */
 
 /* The first taken-alone event in `set` when the set has more than one
- * event, else -1. */
+ * event, else -1. An auxiliary event the facility itself needs (count
+ * only: mem-loads-aux beside a load-latency event, which Intel's tables
+ * mark taken alone and Linux schedules with it) does not count. */
 static int alone_violation(const struct pmu_event *ev, u64 set)
 {
-	if (bit_count(set) < 2)
+	u64 counted = 0;
+	for (u64 m = set; m; m &= m - 1)
+		if (!ev[lowest_bit(m)].count_only)
+			counted |= BIT(lowest_bit(m));
+	if (bit_count(counted) < 2)
 		return -1;
+	set = counted;
 	for (u64 m = set; m; m &= m - 1)
 		if (ev[lowest_bit(m)].taken_alone)
 			return lowest_bit(m);

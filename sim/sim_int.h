@@ -18,6 +18,8 @@ struct sim_core_desc {
 	u64 frontend_valid;	/* MSR_PEBS_FRONTEND's valid bits; 0: no such MSR */
 	u64 offcore_valid[2];	/* MSR_OFFCORE_RSP_0/1 valid bits (when the model
 				 * has them); see pmu/msr.h */
+	bool ldlat_needs_aux;	/* load-latency records report data source and
+				 * latency only while mem-loads-aux counts */
 	bool latency_split;	/* meminfo latency: instruction [15:0] and cache
 				 * [47:32] latency (pmu/msr.h), Alder Lake and later */
 	u32 pdist_gp;		/* GP counters with PDist: the PEBS record is

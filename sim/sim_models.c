@@ -45,7 +45,7 @@ static const struct sim_core_desc core_golden_cove = {
 	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
 	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
 	.offcore_valid = { OFFCORE_RSP_VALID_GLC, OFFCORE_RSP_VALID_GLC },
-	.latency_split = true, .pdist_gp = PDIST_GP0,
+	.latency_split = true, .pdist_gp = PDIST_GP0, .ldlat_needs_aux = true,
 };
 /* Alder Lake: CPUID.0AH enumerates what both core types share (6 GP,
  * 3 fixed); the P-core has 8 GP and 4 fixed (Linux adds the difference by
@@ -57,7 +57,7 @@ static const struct sim_core_desc core_adl_p = {
 	.pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 6,
 	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
 	.offcore_valid = { OFFCORE_RSP_VALID_GLC, OFFCORE_RSP_VALID_GLC },
-	.latency_split = true, .pdist_gp = PDIST_GP0,
+	.latency_split = true, .pdist_gp = PDIST_GP0, .ldlat_needs_aux = true,
 };
 /* Gracemont's FRONTEND_RETIRED events are selected by umask alone
  * (alderlake_gracemont_core.json names no MSR), and Linux's Gracemont

@@ -125,6 +125,34 @@ static u64 meminfo_latency(const struct sim_cpu *c, const struct sim_point *pt)
 	return cache << PEBS_MEMINFO_CACHE_LAT_SHIFT | pt->instr_latency;
 }
 
+static bool evtsel_is(u64 evtsel, u8 event, u8 umask)
+{
+	return (evtsel & EVTSEL_EVENT_MASK) == event &&
+	       ((evtsel & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT) == umask;
+}
+
+/* Golden Cove (Sapphire Rapids, the Alder Lake P-core): a load-latency
+ * record has its data source and latency only while the auxiliary event
+ * counts on another counter; Linux requires mem-loads-aux in the group
+ * because without it "the mem-loads event cannot report the accurate data
+ * source and latency" (PMU_FL_MEM_LOADS_AUX): modelled as not reported. */
+static bool ldlat_unreported(const struct sim_cpu *c, u64 applicable)
+{
+	bool ldlat = false, aux = false;
+	if (!c->core->ldlat_needs_aux)
+		return false;
+	for (unsigned i = 0; i < c->core->num_gp; i++) {
+		u64 sel = c->r.evtsel[i];
+		if ((applicable & BIT(i)) &&
+		    evtsel_is(sel, EVENT_MEM_TRANS_RETIRED, UMASK_LOAD_LATENCY))
+			ldlat = true;
+		if ((sel & EVTSEL_EN) && (c->r.global_ctrl & BIT(i)) &&
+		    evtsel_is(sel, EVENT_MEM_LOADS_AUX, UMASK_MEM_LOADS_AUX))
+			aux = true;
+	}
+	return ldlat && !aux;
+}
+
 static void write_adaptive(struct sim_cpu *c, u8 *at, u32 size, u64 cfg, u64 applicable,
 			   const struct sim_point *pt)
 {
@@ -134,9 +162,10 @@ static void write_adaptive(struct sim_cpu *c, u8 *at, u32 size, u64 cfg, u64 app
 	put(&r, applicable);
 	put(&r, c->tsc);
 	if (cfg & PEBS_DATACFG_MEMINFO) {
+		bool unreported = ldlat_unreported(c, applicable);
 		put(&r, pt->data_addr);
-		put(&r, pt->data_src);
-		put(&r, meminfo_latency(c, pt));
+		put(&r, unreported ? 0 : pt->data_src);
+		put(&r, unreported ? 0 : meminfo_latency(c, pt));
 		put(&r, 0);	/* TSX tuning */
 	}
 	if (cfg & PEBS_DATACFG_GP)

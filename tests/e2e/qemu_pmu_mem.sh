@@ -23,3 +23,16 @@ print(max(a) - min(a), len(a))")
 echo "data addresses: span ${span% *} bytes over ${span#* } samples"
 [ "${span% *}" -lt $size ] || fail "addresses span ${span% *} bytes, more than the $size-byte working set"
 [ "${span% *}" -gt $((size / 2)) ] || fail "addresses span only ${span% *} bytes of $size"
+# Load latency on Sapphire Rapids (spr), whose facility reports a load's
+# latency and data source only while the auxiliary event counts beside it
+# (Linux: PMU_FL_MEM_LOADS_AUX; the model gives 0 without it): bareperf
+# adds mem-loads-aux to the event's group, says so, and every sample has
+# its weight.
+qemu_pmu spr record -e MEM_TRANS_RETIRED.LOAD_LATENCY_GT_32:pp -c 1009 chase
+expect_rc 0
+expect_console "mem-loads-aux added to the group of MEM_TRANS_RETIRED.LOAD_LATENCY_GT_32:pp"
+weights=$(HOME=$tmp/home perf script -i "$tmp/out/perf.data" -F weight 2>/dev/null |
+	awk '{ n++; if ($1 == 0) z++ } END { print n + 0, z + 0 }')
+echo "load latency on spr: ${weights% *} samples, ${weights#* } without a weight"
+[ "${weights% *}" -gt 1000 ] && [ "${weights#* }" -eq 0 ] ||
+	fail "load-latency samples on spr: ${weights% *}, of them ${weights#* } without a weight"

@@ -343,7 +343,7 @@ static void test_pmi_storm_shortest_period(void **state)
 
 /* A full disk (issue 19 item 2: perf read nothing of a file whose disk
  * filled, and the summary said "0 lost"). The host's RLIMIT_FSIZE fails
- * writes past 256 KiB (EFBIG) as a full ESP fails them: the file is cut
+ * writes past 128 KiB (EFBIG) as a full ESP fails them: the file is cut
  * back to the records stored whole, its header covers them, the command
  * says how many samples it holds and how many were not written, exits 1,
  * and bareperf's own report reads the file whole. */
@@ -352,7 +352,7 @@ static void test_disk_full(void **state)
 	struct rlimit old, small;
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
 	small = old;
-	small.rlim_cur = 256 * 1024;
+	small.rlim_cur = 128 * 1024;
 	void (*old_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
 	run_restored("icx", false, NULL, "record -c 10007 -o full.data soak -n 20000000",
@@ -376,7 +376,7 @@ static void test_disk_full(void **state)
 		at = strstr(at + 1, "[ bareperf record: ");
 	assert_non_null(at);
 	assert_int_equal(written, held);
-	assert_true(held > 1000 && unwritten > 1000);
+	assert_true(held > 500 && unwritten > 0);
 	assert_true(lost >= unwritten);
 	char want[64];
 	snprintf(want, sizeof(want), "# Samples: %llu  of event '", held);

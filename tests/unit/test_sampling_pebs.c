@@ -324,6 +324,55 @@ static void test_load_weight_per_part(void **state)
 	}
 }
 
+/* Load latency on Golden Cove (issue 15 item 7; Linux:
+ * PMU_FL_MEM_LOADS_AUX): the model reports a load's latency and data
+ * source only while the auxiliary event counts beside it, and bareperf
+ * adds that event (count only, in the load-latency event's group, after
+ * the events typed) on spr and on the adl P-core, not on icx. Without it,
+ * as the list would be without bareperf's rule, the weight is lost. */
+static void ldlat_samples(const char *model, bool drop_aux, int want_events, u64 want_weight)
+{
+	struct pmu_event ev[PMU_MAX_EVENTS];
+	struct sampling_opts o = opts_period(131);
+	o.threshold.mode = PEBS_THRESHOLD_ONE;
+	model_caps(model);
+	int n = parse("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_32:pp", ev, PMU_MAX_EVENTS);
+	assert_int_equal(n, want_events);
+	if (n == 2) {
+		assert_string_equal(ev[1].name, "mem-loads-aux");
+		assert_true(ev[1].count_only && ev[1].event == 0x03 && ev[1].umask == 0x82);
+		assert_int_equal(ev[0].group, 0);
+		assert_int_equal(ev[1].group, 0);
+	}
+	if (drop_aux) {
+		n = 1;
+		ev[0].group = -1;
+	}
+	start_events(ev, n, &o, false);
+	struct sim_occ occ = { .event = 0xCD, .umask = 0x01, .count = events_per_record(0, 131) * 3, .ip = RUN_IP,
+			       .insn_len = 4, .data_addr = 0x7000, .latency = 321,
+			       .instr_latency = 9, .data_src = 0x4 };
+	sim_event(&occ);
+	stop_sampling();
+	assert_int_equal(ngot, 3);
+	for (u32 k = 0; k < ngot; k++) {
+		assert_int_equal(got[k].event, 0);
+		assert_int_equal(got[k].weight, want_weight);
+		assert_int_equal(got[k].addr, 0x7000);
+	}
+	assert_pebs_accounting();
+	finish_sampling();
+	sim_close();
+}
+
+static void test_load_latency_aux_event(void **state)
+{
+	ldlat_samples("spr", false, 2, 321);
+	ldlat_samples("spr", true, 2, 0);	/* the hardware's rule, modelled */
+	ldlat_samples("adl", false, 2, 321);	/* CPU 0: a P-core */
+	ldlat_samples("icx", false, 1, 321);
+}
+
 /* Format 2 (hsw) records whose status field is 0 (the model's injection
  * of what Linux's intel_pmu_drain_pebs_nhm describes for Haswell and
  * earlier): with one PEBS counter each is still a sample of it; with two
@@ -364,6 +413,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_full_ds_buffer, close_model),
 		cmocka_unit_test_teardown(test_corrupted_index, close_model),
 		cmocka_unit_test_teardown(test_load_weight_per_part, close_model),
+		cmocka_unit_test_teardown(test_load_latency_aux_event, close_model),
 		cmocka_unit_test_teardown(test_zero_status_records, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
