@@ -65,7 +65,7 @@ static int run_mode(const struct mode *m, struct figures *f)
 		fprintf(stderr, "%s: %s\n", m->name, err);
 		return -1;
 	}
-	smp.pmi.max_samples_per_window = 0;	/* the model runs faster than real time */
+	smp.pmi.max_pmis_per_window = 0;	/* the model runs faster than real time */
 	sim_set_pmi_hook(deliver, NULL);
 	sampling_start(&smp);
 	hw_stats_reset();

@@ -105,9 +105,9 @@ static void throttle_check(struct pmi_ctx *c, u64 now)
 {
 	if (now - c->window_start >= c->window_ticks) {
 		c->window_start = now;
-		c->window_samples = 0;
+		c->window_pmis = 0;
 	}
-	if (c->max_samples_per_window && ++c->window_samples > c->max_samples_per_window)
+	if (c->max_pmis_per_window && ++c->window_pmis > c->max_pmis_per_window)
 		throttle_start(c);
 	busy_debt_decay(c, now);
 	if (over_cpu_share(c) && !c->throttled) {
@@ -355,6 +355,6 @@ void pmi_unthrottle(struct pmi_ctx *c)
 	if (c->throttled && !c->stopped && c->pmu->disabled == 0)
 		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->pmu->sh_global_ctrl);
 	c->throttled = false;
-	c->window_samples = 0;
+	c->window_pmis = 0;
 	c->window_start = now;
 }

@@ -68,12 +68,12 @@ struct pmi_ctx {
 	u32 cpu;
 	bool callchain;
 	u32 event_of_slot[PMU_MAX_EVENTS];	/* pmu slot -> bp_sample.event */
-	/* throttling: at most max_samples_per_window PMIs (each counted as
-	 * one sample, as Linux counts a PEBS drain) per window ticks; and
+	/* throttling: at most max_pmis_per_window PMIs per window ticks (a
+	 * PEBS drain is one, as Linux counts it); and
 	 * at most max_busy_percent of the time in the handler (0: no limit):
 	 * busy_debt, the handlers' ticks not yet paid back at that share
 	 * (as of busy_checked), may reach max_busy_debt */
-	u64 window_ticks, window_start, window_samples, max_samples_per_window;
+	u64 window_ticks, window_start, window_pmis, max_pmis_per_window;
 	u64 busy_debt, busy_checked, max_busy_debt;
 	u32 max_busy_percent;
 	bool tsc_clock;		/* windows in TSC ticks, not platform ticks */

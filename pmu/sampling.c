@@ -231,7 +231,7 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 	for (int i = 0; i < n; i++)
 		s->pmi.event_of_slot[s->id[i]] = (u32)i;
 	s->pmi.window_ticks = plat_ticks_per_second() / 100;	/* 10 ms windows */
-	s->pmi.max_samples_per_window = SAMPLING_MAX_PMIS_PER_S / 100;
+	s->pmi.max_pmis_per_window = SAMPLING_MAX_PMIS_PER_S / 100;
 	s->pmi.window_start = plat_ticks();
 	if (s->any_pebs && setup_pebs(s, o, err, errlen))
 		goto fail;

@@ -295,6 +295,28 @@ static void test_corrupted_index(void **state)
 	}
 }
 
+/* Three PEBS records' worth of loads of event/umask (latency 321 cycles,
+ * data at 0x7000) on the sampling started; each of the 3 samples is event
+ * 0's, with want_weight; then the PMU is given back and the model closed. */
+static void loads_sampled(u8 event, u8 umask, u64 want_weight)
+{
+	struct sim_occ occ = { .event = event, .umask = umask,
+			       .count = events_per_record(0, 131) * 3, .ip = RUN_IP,
+			       .insn_len = 4, .data_addr = 0x7000, .latency = 321,
+			       .instr_latency = 9, .data_src = 0x4 };
+	sim_event(&occ);
+	stop_sampling();
+	assert_int_equal(ngot, 3);
+	for (u32 k = 0; k < ngot; k++) {
+		assert_int_equal(got[k].event, 0);
+		assert_int_equal(got[k].weight, want_weight);
+		assert_int_equal(got[k].addr, 0x7000);
+	}
+	assert_pebs_accounting();
+	finish_sampling();
+	sim_close();
+}
+
 /* The weight of a load sample is its load latency on every modelled
  * part: icx writes it whole, spr and adl's P-core split the field
  * (instruction latency [15:0], cache latency [47:32]; Linux's struct
@@ -307,20 +329,7 @@ static void test_load_weight_per_part(void **state)
 		o.threshold.mode = PEBS_THRESHOLD_ONE;
 		start_sampling(models[m], "MEM_LOAD_RETIRED.L3_MISS:pp", &o, false);
 		assert_int_equal(caps_pebs_latency_split(&caps), m > 0);
-		struct sim_occ occ = { .event = 0xD1, .umask = 0x20,
-				       .count = events_per_record(0, 131) * 3, .ip = RUN_IP,
-				       .insn_len = 4, .data_addr = 0x7000, .latency = 321,
-				       .instr_latency = 9, .data_src = 0x4 };
-		sim_event(&occ);
-		stop_sampling();
-		assert_int_equal(ngot, 3);
-		for (u32 k = 0; k < ngot; k++) {
-			assert_int_equal(got[k].weight, 321);
-			assert_int_equal(got[k].addr, 0x7000);
-		}
-		assert_pebs_accounting();
-		finish_sampling();
-		sim_close();
+		loads_sampled(0xD1, 0x20, 321);
 	}
 }
 
@@ -349,20 +358,7 @@ static void ldlat_samples(const char *model, bool drop_aux, int want_events, u64
 		ev[0].group = -1;
 	}
 	start_events(ev, n, &o, false);
-	struct sim_occ occ = { .event = 0xCD, .umask = 0x01, .count = events_per_record(0, 131) * 3, .ip = RUN_IP,
-			       .insn_len = 4, .data_addr = 0x7000, .latency = 321,
-			       .instr_latency = 9, .data_src = 0x4 };
-	sim_event(&occ);
-	stop_sampling();
-	assert_int_equal(ngot, 3);
-	for (u32 k = 0; k < ngot; k++) {
-		assert_int_equal(got[k].event, 0);
-		assert_int_equal(got[k].weight, want_weight);
-		assert_int_equal(got[k].addr, 0x7000);
-	}
-	assert_pebs_accounting();
-	finish_sampling();
-	sim_close();
+	loads_sampled(0xCD, 0x01, want_weight);
 }
 
 static void test_load_latency_aux_event(void **state)

@@ -199,7 +199,7 @@ static void test_pmi_storm_throttles(void **state)
 {
 	struct sampling_opts o = opts_period(100);
 	start_sampling("icx", "cycles", &o, true);
-	u64 limit = smp.pmi.max_samples_per_window;
+	u64 limit = smp.pmi.max_pmis_per_window;
 	assert_true(limit > 0);
 	sim_run(100 * (limit + 500), 1000, RUN_IP);	/* in microseconds of real time */
 	assert_int_equal(smp.pmi.st.throttle_events, 1);
@@ -235,7 +235,7 @@ static void test_slow_handler_throttles(void **state)
 	sampling_set_tsc_clock(&smp, 100 * 1000);
 	assert_int_equal(smp.pmi.max_busy_percent, SAMPLING_MAX_CPU_PERCENT);
 	assert_int_equal(smp.pmi.max_busy_debt, 2500);
-	smp.pmi.max_samples_per_window = 0;
+	smp.pmi.max_pmis_per_window = 0;
 	smp.pmi.busy_debt = 2400;	/* one long drain: under the limit */
 	sim_run(100 * 100, 1000, RUN_IP);
 	assert_int_equal(smp.pmi.st.pmis, 100);

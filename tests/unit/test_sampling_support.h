@@ -42,7 +42,7 @@ static inline void start_events(const struct pmu_event *ev, int n, const struct 
 	if (sampling_setup(&smp, &pmu, ev, n, o, err, sizeof(err)))
 		fail_msg("sampling_setup: %s", err);
 	if (!throttle)
-		smp.pmi.max_samples_per_window = 0;
+		smp.pmi.max_pmis_per_window = 0;
 	ngot = 0;
 	sim_stats_reset();
 	sampling_start(&smp);
