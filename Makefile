@@ -40,7 +40,7 @@ EFI_CFLAGS  := $(COMMON_CFLAGS) -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 -
 	-fno-stack-check -fpic -fshort-wchar -mno-red-zone -maccumulate-outgoing-args \
 	-DGNU_EFI_USE_MS_ABI
 EFI_LDFLAGS := -nostdlib -znocombreloc -T linker.ld -shared -Bsymbolic \
-	--no-undefined -L$(EFI_LIB)
+	--no-undefined --build-id=sha1 -L$(EFI_LIB)
 EFI_OBJ := $(CORE_SRC:%.c=$(EFIDIR)/obj/%.o) $(BOOT_SRC:%.c=$(EFIDIR)/obj/%.o) \
 	$(BOOT_ASM:%.asm=$(EFIDIR)/obj/%.o) $(CORE_ASM:%.asm=$(EFIDIR)/obj/%.o)
 LIBGCC  := $(shell $(EFI_CC) -print-libgcc-file-name)
@@ -68,7 +68,7 @@ $(HOSTDIR)/obj/%.o: %.c
 $(HOSTDIR)/obj/%.o: %.asm
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	$(Q)nasm -f elf64 -g -o $@ $< && objcopy --discard-all $@
+	$(Q)nasm -f elf64 -g -MD $(@:.o=.d) -o $@ $< && objcopy $(NASM_LOCALS) $@
 
 $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@
@@ -97,18 +97,29 @@ $(EFIDIR)/obj/%.o: %.c
 $(EFIDIR)/obj/%.o: %.asm
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	$(Q)nasm -f elf64 -g -o $@ $< && objcopy --discard-all $@
+	$(Q)nasm -f elf64 -g -MD $(@:.o=.d) -o $@ $< && objcopy $(NASM_LOCALS) $@
 
 # bareperf.elf: the linked image with all symbols and debug info at its link
 # addresses (perf and gdb read this); bareperf.efi: the PE32+ made from it.
+# NASM's local labels (soak_hot.loop) go, so that samples name the function;
+# the DWARF line table stays, so that perf's srcline finds the .asm line.
+NASM_LOCALS := -w --strip-symbol='[A-Za-z_]*.*'
+
+# GNU-EFI's ImageBase symbol sits at address 0, where perf's addr2line
+# sentinel (a query for address 0 that must answer "??") expects nothing:
+# with it, `perf report --sort srcline` waits forever. The link has used it
+# already; the ELF perf reads does without.
+STRIP_IMAGEBASE := objcopy --strip-symbol=ImageBase
+
 $(BUILD)/bareperf.elf: $(EFI_OBJ) linker.ld $(SYMTAB_DEPS)
 	@echo "  LD      $@"
 	$(Q)$(SYMTAB_LINK) $@ "$(EFI_CC) $(EFI_CFLAGS)" ld $(EFI_LDFLAGS) \
 		$(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJ) @SYMTAB@ -o @OUT@ \
 		-lefi -lgnuefi $(LIBGCC)
+	$(Q)$(STRIP_IMAGEBASE) $@
 
 $(BUILD)/bareperf.efi: $(BUILD)/bareperf.elf
-	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+	$(Q)objcopy -j .text -j .sdata -j .data -j .note.gnu.build-id -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
 	@echo "bareperf.efi: $$(stat -c %s $@) bytes (text $$(size -A $< | awk '$$1==".text"{print $$2}') bytes)"
 
@@ -123,6 +134,7 @@ $(BUILD)/tests/%.elf: $(EFIDIR)/obj/tests/efi/%.o tests/efi/hello.lds
 	@echo "  LD      $@"
 	$(Q)ld $(filter-out -T linker.ld,$(EFI_LDFLAGS)) -T tests/efi/hello.lds \
 		$(EFI_LIB)/crt0-efi-x86_64.o $(filter %.o,$^) -o $@ -lefi -lgnuefi $(LIBGCC)
+	$(Q)$(STRIP_IMAGEBASE) $@
 $(BUILD)/tests/pmudiff.elf: $(EFIDIR)/obj/tests/diff/pmu_diff.o
 # The ELFs are kept: perf reads hello.elf's symbols.
 .PRECIOUS: $(BUILD)/tests/%.elf

@@ -57,9 +57,12 @@ struct fv2_protocol {
 /* A driver from a firmware volume (no debug directory in most release
  * builds, Debian's OVMF included) by the name in its file's
  * USER_INTERFACE section, as EDK2 prints it ("PciBusDxe" becomes
- * "/PciBusDxe.efi"), else by its file GUID in the UEFI device path text
- * form, "/FvFile(D6A2CB7F-6A18-4E2F-B43B-9920A733700A)" (an EDK2 build's
- * Build/.../FV/Guid.xref names the module of each GUID). */
+ * "[PciBusDxe.efi]"), else by its file GUID in the UEFI device path text
+ * form, "[FvFile(D6A2CB7F-6A18-4E2F-B43B-9920A733700A)]" (an EDK2 build's
+ * Build/.../FV/Guid.xref names the module of each GUID). In brackets: such
+ * an image has no file anywhere, and perf runs addr2line on the path of
+ * every mapping it found no file for (perf 6.1's srcline, which then dies
+ * of SIGPIPE), except names that start with '['. */
 static bool fv_file_name(EFI_LOADED_IMAGE *li, char *out, size_t cap)
 {
 	static EFI_GUID fv2_guid = FV2_PROTOCOL_GUID;
@@ -78,11 +81,11 @@ static bool fv_file_name(EFI_LOADED_IMAGE *li, char *out, size_t cap)
 		narrow(buf, name, sizeof(name));
 		FreePool(buf);
 		if (name[0]) {
-			bp_snprintf(out, cap, "/%s.efi", name);
+			bp_snprintf(out, cap, "[%s.efi]", name);
 			return true;
 		}
 	}
-	bp_snprintf(out, cap, "/FvFile(%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X)",
+	bp_snprintf(out, cap, "[FvFile(%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X)]",
 		    g->Data1, g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2],
 		    g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
 	return true;

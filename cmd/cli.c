@@ -4,7 +4,7 @@
 #include "../lib/out.h"
 #include "../lib/str.h"
 
-#define BP_VERSION "0.1"
+
 
 bool cli_is_help(const char *arg)
 {

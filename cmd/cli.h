@@ -3,6 +3,9 @@
  * twin (argv from the shell). */
 #ifndef BP_CLI_H
 #define BP_CLI_H
+
+/* bareperf's version: `bareperf --version` and perf.data's VERSION. */
+#define BP_VERSION "0.1"
 #include "../lib/types.h"
 
 #define CLI_MAX_ARGS 64

@@ -53,6 +53,8 @@ struct record_run {
 	u64 cpu_samples[PERCPU_MAX];	/* delivered, per position in pc */
 	u64 delivered;			/* all CPUs */
 	const char *output;
+	int argc;			/* the command line, for perf.data */
+	char **argv;
 	bool ended;			/* record_end ran */
 	int end_rc;
 	struct bp_sample batch[RECORD_BATCH];
@@ -282,9 +284,44 @@ static int durable_flush(struct record_run *r)
 	return plat_file_sync(r->file);
 }
 
+/* The attr config perf itself would write for the event on the cpu PMU
+ * (arch/x86/events/intel: event, umask, edge, any, inv, cmask and umask2;
+ * the enable, ring and interrupt bits are the attr's own fields), and
+ * config1 the extra register's value (perf's ldlat, offcore_rsp and
+ * frontend formats are config1). */
+static void attr_encoding(const struct pmu_event *e, struct perfdata_event *pe)
+{
+	u64 evtsel = counter_evtsel(e, (struct counter_mode){ 0 });
+	pe->config = evtsel & 0xFFFFFFFFULL &
+		     ~(u64)(EVTSEL_EN | EVTSEL_INT | EVTSEL_USR | EVTSEL_OS);
+	pe->config |= (u64)e->umask_ext << 40;
+	pe->config1 = e->extra_msr ? e->extra_value : 0;
+	pe->exclude_user = e->exclude_user;
+	pe->exclude_kernel = e->exclude_kernel;
+}
+
+/* The leader's group size: its members follow it in r->ev. */
+static u32 group_size(const struct record_run *r, int leader)
+{
+	u32 n = 0;
+	for (int i = 0; i < r->n; i++)
+		n += r->ev[i].group == leader;
+	return r->ev[leader].group == leader ? n : 0;
+}
+
+static void add_build_id(struct record_run *r)
+{
+	u8 id[PERFDATA_BUILD_ID_MAX];
+	u32 len = plat_image_build_id(id, sizeof(id));
+	if (len)
+		perfdata_build_id(r->pd, plat_image_path(), id, len);
+}
+
 static int open_output(struct record_run *r, const struct record_opts *o, const struct target *t)
 {
-	static char cpuid[64];
+	static char cpuid[64], hostname[64], firmware[96];
+	static const char *argv[PERFDATA_MAX_ARGS];
+	u32 argc = 0;
 	const struct pmu_caps *c = &r->s.caps;
 	bp_snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", c->vendor, c->family, c->model, c->stepping);
 	if (keep_previous(o->output))
@@ -295,10 +332,18 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		return -1;
 	}
 	perfdata_file_sink_init(&r->sink, r->file);
+	argv[argc++] = "bareperf";
+	for (int i = 0; i < r->argc && argc < PERFDATA_MAX_ARGS; i++)
+		argv[argc++] = r->argv[i];
+	plat_hostname(hostname, sizeof(hostname));
+	bp_snprintf(firmware, sizeof(firmware), "%s, revision 0x%08x", plat_firmware_vendor(),
+		    plat_firmware_revision());
 	struct perfdata_config cfg = {
 		.tsc_hz = r->tsc_hz, .comm = t->comm, .cpudesc = c->brand, .cpuid = cpuid,
-		.osrelease = r->s.emulated ? "bareperf emulated PMU" : plat_firmware_vendor(),
-		.version = "bareperf 0.1", .nr_cpus_online = plat_cpu_count(),
+		.osrelease = firmware, .version = "bareperf " BP_VERSION, .nr_cpus_online = plat_cpu_count(),
+		.hostname = hostname[0] ? hostname : plat_name(),
+		.argc = argc, .argv = argv, .total_mem_kb = plat_memory_kb(),
+		.start_tsc = hw_rdtsc(), .tod_ns = plat_wallclock_ns(),
 	};
 	r->pd = perfdata_open(&r->sink, &cfg, NULL, 0);
 	if (!r->pd) {
@@ -309,14 +354,15 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		const struct pmu_event *e = &r->ev[i];
 		struct perfdata_event pe = {
 			.name = e->name, .type = PERF_TYPE_RAW,
-			.config = counter_evtsel(e, (struct counter_mode){ 0 }) & 0xFFFFFFFFULL,
-			.precise = e->precise, .freq = o->so.freq != 0,
+			.precise = e->precise, .freq = o->so.freq != 0, .group_size = group_size(r, i),
 			.sample_period = o->so.freq ? o->so.freq : first_sampling(r)->period[i],
 			.sample_type = sample_type_of(e, &o->so),
 		};
+		attr_encoding(e, &pe);
 		if (perfdata_add_event(r->pd, &pe) < 0)
 			return -1;
 	}
+	add_build_id(r);
 	/* On the disk before the first sample: a file cut at any moment is
 	 * then a perf.data that perf reads (issue 19), with the samples up to
 	 * the last rewrite (on_timer, once a second). */
@@ -621,6 +667,8 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	r->tsc_hz = calibrate_tsc();
 	percpu_set_tsc_clock(&r->pc, r->tsc_hz);
 	r->output = o.output;
+	r->argc = argc;
+	r->argv = argv;
 	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (rc == EXIT_OK)
 		rc = record_target(r, &t);

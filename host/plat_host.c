@@ -345,3 +345,62 @@ void plat_abort(const char *why)
 	fprintf(stderr, "bareperf: aborted: %s\n", why);
 	exit(1);
 }
+
+void plat_hostname(char *out, size_t cap)
+{
+	if (gethostname(out, cap) != 0 && cap)
+		out[0] = 0;
+	if (cap)
+		out[cap - 1] = 0;
+}
+
+u64 plat_memory_kb(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (u64)pages * (u64)size / 1024 : 0;
+}
+
+u64 plat_wallclock_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return 0;
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* The executable's NT_GNU_BUILD_ID note, found through its PT_NOTE
+ * segments (the first object dl_iterate_phdr reports is the program). */
+struct build_id_find {
+	u8 *out;
+	u32 cap, len;
+};
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct build_id_find *f = data;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const u8 *p = (const u8 *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+		while (p + 12 <= end) {
+			const u32 *n = (const u32 *)p;
+			u32 namesz = (n[0] + 3) & ~3u, descsz = (n[1] + 3) & ~3u;
+			if (n[2] == NT_GNU_BUILD_ID && n[1] <= f->cap && p + 12 + namesz + n[1] <= end) {
+				memcpy(f->out, p + 12 + namesz, n[1]);
+				f->len = n[1];
+				return 1;
+			}
+			p += 12 + namesz + descsz;
+		}
+	}
+	return 1;	/* only the program itself */
+}
+
+u32 plat_image_build_id(u8 *out, u32 cap)
+{
+	struct build_id_find f = { out, cap, 0 };
+	dl_iterate_phdr(find_build_id, &f);
+	return f.len;
+}

@@ -3,49 +3,10 @@
  * so records are composed in place as u64 words (x86 is little-endian, as
  * perf.data is). */
 #include "perfdata.h"
+#include "perfdata_int.h"
 #include "fmt.h"
 #include "plat.h"
 #include "str.h"
-
-#define MAX_STRING	128	/* config strings are cut to this, with NUL */
-#define MAX_FILENAME	1024
-/* Largest record the writer composes: MMAP2 with the longest filename. */
-#define MAX_RECORD	(64 + MAX_FILENAME + 8)
-/* perf pads header strings to this (NAME_ALIGN in tools/perf/util/header.c). */
-#define NAME_ALIGN	64
-#define FEATURE_WORDS	4	/* 256-bit feature bitmap */
-
-enum pd_state { PD_OPEN, PD_STARTED, PD_FINISHED };
-
-struct pd_event {
-	struct perfdata_event ev;	/* ev.name points to name[] */
-	char name[PERFDATA_MAX_NAME];
-};
-
-struct perfdata {
-	struct perfdata_sink sink;
-	u64 tsc_hz;
-	u32 pid;
-	u32 nr_cpus_online, nr_cpus_avail;
-	char comm[32];
-	char cpudesc[MAX_STRING], cpuid[MAX_STRING], arch[MAX_STRING];
-	char hostname[MAX_STRING], osrelease[MAX_STRING], version[MAX_STRING];
-	struct pd_event events[PERFDATA_MAX_EVENTS];
-	u32 nr_events;
-	enum pd_state state;
-	int status;
-	char err[160];
-	u64 data_offset;	/* where the data section starts */
-	u64 sunk;		/* bytes handed to the sink so far */
-	u64 samples;
-	u64 buffered_samples;	/* of samples, those not yet sunk */
-	u64 records_end;	/* finishing: where the records end (the
-				 * feature sections follow); 0 before */
-	bool allocated;
-	size_t alloc_size;
-	u64 *buf;		/* output buffer, 8-byte aligned */
-	size_t buf_size, buf_len;	/* in bytes */
-};
 
 static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
@@ -80,6 +41,12 @@ static void copy_config(struct perfdata *pd, const struct perfdata_config *cfg)
 	bp_strlcpy(pd->hostname, cfg->hostname ? cfg->hostname : "", MAX_STRING);
 	bp_strlcpy(pd->osrelease, cfg->osrelease ? cfg->osrelease : "", MAX_STRING);
 	bp_strlcpy(pd->version, cfg->version ? cfg->version : "", MAX_STRING);
+	pd->start_tsc = cfg->start_tsc;
+	pd->tod_ns = cfg->tod_ns;
+	pd->total_mem_kb = cfg->total_mem_kb;
+	pd->argc = MIN(cfg->argv ? cfg->argc : 0, PERFDATA_MAX_ARGS);
+	for (u32 i = 0; i < pd->argc; i++)
+		bp_strlcpy(pd->args[i], cfg->argv[i] ? cfg->argv[i] : "", MAX_STRING);
 	pd->nr_cpus_online = cfg->nr_cpus_online;
 	pd->nr_cpus_avail = cfg->nr_cpus_avail ? cfg->nr_cpus_avail
 					       : cfg->nr_cpus_online;
@@ -169,6 +136,26 @@ int perfdata_add_event(struct perfdata *pd, const struct perfdata_event *ev)
 	return (int)pd->nr_events++;
 }
 
+int perfdata_build_id(struct perfdata *pd, const char *filename, const u8 *id, u32 len)
+{
+	struct pd_build_id *b;
+	if (pd->status)
+		return pd->status;
+	if (!filename || !filename[0] || !len || len > PERFDATA_BUILD_ID_MAX)
+		return fail(pd, -1, "perf.data: a build-id needs a file name and 1 to %d bytes",
+			    PERFDATA_BUILD_ID_MAX);
+	if (bp_strlen(filename) >= MAX_FILENAME)
+		return fail(pd, -1, "perf.data: build-id file name longer than %d characters",
+			    MAX_FILENAME - 1);
+	if (pd->nr_build_ids == PERFDATA_MAX_BUILD_IDS)
+		return fail(pd, -1, "perf.data: more than %d build-ids", PERFDATA_MAX_BUILD_IDS);
+	b = &pd->build_ids[pd->nr_build_ids++];
+	bp_memcpy(b->id, id, len);
+	b->len = len;
+	bp_strlcpy(b->filename, filename, sizeof(b->filename));
+	return 0;
+}
+
 /* ---- output buffer ------------------------------------------------------ */
 
 static int sink_buffer(struct perfdata *pd)
@@ -197,7 +184,7 @@ static u64 *reserve(struct perfdata *pd, size_t bytes)
 static void commit(struct perfdata *pd, size_t bytes) { pd->buf_len += bytes; }
 
 /* Copies arbitrary bytes (attrs, features) through the buffer. */
-static int put_bytes(struct perfdata *pd, const void *data, size_t len)
+int pd_put_bytes(struct perfdata *pd, const void *data, size_t len)
 {
 	const u8 *src = data;
 	while (len) {
@@ -215,7 +202,7 @@ static int put_bytes(struct perfdata *pd, const void *data, size_t len)
 	return 0;
 }
 
-static void put_le(u8 *p, u64 v, unsigned bytes)
+void pd_put_le(u8 *p, u64 v, unsigned bytes)
 {
 	for (unsigned i = 0; i < bytes; i++)
 		p[i] = (u8)(v >> (8 * i));
@@ -233,22 +220,31 @@ static u64 event_sample_type(const struct perfdata *pd, u32 i)
 	return t;
 }
 
-static void encode_attr(const struct perfdata *pd, u32 i, u8 attr[PERFDATA_ATTR_SIZE])
+void pd_encode_attr(const struct perfdata *pd, u32 i, u8 attr[PERFDATA_ATTR_SIZE])
 {
 	const struct perfdata_event *ev = &pd->events[i].ev;
-	u64 flags = PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV |
-		    ((u64)ev->precise << PERF_ATTR_PRECISE_SHIFT);
+	/* What was counted: ring 0 unless :u, ring 3 unless :k (perf sets
+	 * exclude_hv along with either, as its modifiers do). */
+	u64 flags = ((u64)ev->precise << PERF_ATTR_PRECISE_SHIFT) | PERF_ATTR_FLAG_SAMPLE_ID_ALL;
+	if (ev->exclude_user)
+		flags |= PERF_ATTR_FLAG_EXCLUDE_USER | PERF_ATTR_FLAG_EXCLUDE_HV;
+	if (ev->exclude_kernel)
+		flags |= PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV;
 	if (ev->freq)
 		flags |= PERF_ATTR_FLAG_FREQ;
+	if (pd->tsc_hz)
+		flags |= PERF_ATTR_FLAG_USE_CLOCKID;
 	bp_memset(attr, 0, PERFDATA_ATTR_SIZE);
-	put_le(attr + 0, ev->type, 4);
-	put_le(attr + 4, PERFDATA_ATTR_SIZE, 4);
-	put_le(attr + 8, ev->config, 8);
-	put_le(attr + 16, ev->sample_period, 8);
-	put_le(attr + 24, event_sample_type(pd, i), 8);
-	put_le(attr + 40, flags, 8);
-	put_le(attr + 56, ev->config1, 8);
-	put_le(attr + 64, ev->config2, 8);
+	pd_put_le(attr + 0, ev->type, 4);
+	pd_put_le(attr + 4, PERFDATA_ATTR_SIZE, 4);
+	pd_put_le(attr + 8, ev->config, 8);
+	pd_put_le(attr + 16, ev->sample_period, 8);
+	pd_put_le(attr + 24, event_sample_type(pd, i), 8);
+	pd_put_le(attr + 40, flags, 8);
+	pd_put_le(attr + 56, ev->config1, 8);
+	pd_put_le(attr + 64, ev->config2, 8);
+	if (pd->tsc_hz)
+		pd_put_le(attr + PERF_ATTR_CLOCKID_OFFSET, PERFDATA_CLOCKID, 4);
 }
 
 static u64 data_size(const struct perfdata *pd)
@@ -260,17 +256,19 @@ static void encode_header(const struct perfdata *pd, u64 data_bytes,
 			  const u64 features[FEATURE_WORDS], u8 hdr[PERFDATA_HEADER_SIZE])
 {
 	bp_memcpy(hdr, "PERFILE2", 8);
-	put_le(hdr + 8, PERFDATA_HEADER_SIZE, 8);
-	put_le(hdr + 16, PERFDATA_FILE_ATTR_SIZE, 8);
-	put_le(hdr + 24, PERFDATA_HEADER_SIZE, 8);		/* attrs.offset */
-	put_le(hdr + 32, (u64)pd->nr_events * PERFDATA_FILE_ATTR_SIZE, 8);
-	put_le(hdr + 40, pd->data_offset, 8);
-	put_le(hdr + 48, data_bytes, 8);
-	put_le(hdr + 56, 0, 8);					/* event_types */
-	put_le(hdr + 64, 0, 8);
+	pd_put_le(hdr + 8, PERFDATA_HEADER_SIZE, 8);
+	pd_put_le(hdr + 16, PERFDATA_FILE_ATTR_SIZE, 8);
+	pd_put_le(hdr + 24, PERFDATA_HEADER_SIZE, 8);		/* attrs.offset */
+	pd_put_le(hdr + 32, (u64)pd->nr_events * PERFDATA_FILE_ATTR_SIZE, 8);
+	pd_put_le(hdr + 40, pd->data_offset, 8);
+	pd_put_le(hdr + 48, data_bytes, 8);
+	pd_put_le(hdr + 56, 0, 8);					/* event_types */
+	pd_put_le(hdr + 64, 0, 8);
 	for (int w = 0; w < FEATURE_WORDS; w++)
-		put_le(hdr + 72 + 8 * w, features[w], 8);
+		pd_put_le(hdr + 72 + 8 * w, features[w], 8);
 }
+
+static void write_preamble(struct perfdata *pd);
 
 int perfdata_start(struct perfdata *pd)
 {
@@ -286,18 +284,20 @@ int perfdata_start(struct perfdata *pd)
 	ids_offset = PERFDATA_HEADER_SIZE + (u64)pd->nr_events * PERFDATA_FILE_ATTR_SIZE;
 	pd->data_offset = ids_offset + 8ULL * pd->nr_events;
 	encode_header(pd, 0, no_features, hdr);
-	put_bytes(pd, hdr, sizeof(hdr));
+	pd_put_bytes(pd, hdr, sizeof(hdr));
 	for (u32 i = 0; i < pd->nr_events; i++) {
-		encode_attr(pd, i, attr);
-		put_le(attr + PERFDATA_ATTR_SIZE, ids_offset + 8ULL * i, 8);
-		put_le(attr + PERFDATA_ATTR_SIZE + 8, 8, 8);
-		put_bytes(pd, attr, sizeof(attr));
+		pd_encode_attr(pd, i, attr);
+		pd_put_le(attr + PERFDATA_ATTR_SIZE, ids_offset + 8ULL * i, 8);
+		pd_put_le(attr + PERFDATA_ATTR_SIZE + 8, 8, 8);
+		pd_put_bytes(pd, attr, sizeof(attr));
 	}
 	for (u32 i = 0; i < pd->nr_events; i++) {
 		u64 id = perfdata_event_id(pd, i);
-		put_bytes(pd, &id, 8);
+		pd_put_bytes(pd, &id, 8);
 	}
 	pd->state = PD_STARTED;
+	if (!pd->status)
+		write_preamble(pd);
 	return pd->status;
 }
 
@@ -329,6 +329,76 @@ static size_t put_string_words(u64 *p, const char *s, size_t len)
 	return words;
 }
 
+/* sample_id_all's trailer, in the order the kernel appends it
+ * (__perf_event__output_id_sample): TID, TIME, CPU, then IDENTIFIER when
+ * the attr has it. Every event's sample_type has the same id bits, so
+ * event 0's stands for all. */
+static u64 *put_sample_id(const struct perfdata *pd, u64 *p, u64 time_ns, u32 cpu)
+{
+	u64 type = event_sample_type(pd, 0);
+	if (type & PERF_SAMPLE_TID)
+		*p++ = pd->pid | (u64)pd->pid << 32;
+	if (type & PERF_SAMPLE_TIME)
+		*p++ = time_ns;
+	if (type & PERF_SAMPLE_ID)
+		*p++ = perfdata_event_id(pd, 0);
+	if (type & PERF_SAMPLE_CPU)
+		*p++ = cpu;
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		*p++ = perfdata_event_id(pd, 0);
+	return p;
+}
+
+static u64 start_ns(const struct perfdata *pd)
+{
+	return pd_tsc_to_ns(pd->start_tsc, pd->tsc_hz);
+}
+
+/* PERF_RECORD_EVENT_UPDATE with the event's name: perf report and script
+ * take it (perf_event__process_event_update) where no EVENT_DESC exists,
+ * i.e. in a file cut before perfdata_finish. */
+static void write_event_name(struct perfdata *pd, u32 i)
+{
+	const char *name = pd->events[i].name;
+	u64 *p = reserve(pd, 24 + PERFDATA_MAX_NAME + 8);
+	size_t words;
+	if (!p)
+		return;
+	p[1] = PERF_EVENT_UPDATE_NAME;
+	p[2] = perfdata_event_id(pd, i);
+	words = 3 + put_string_words(p + 3, name, bp_strlen(name));
+	p[0] = record_header(PERF_RECORD_EVENT_UPDATE, 0, words * 8);
+	commit(pd, words * 8);
+}
+
+/* An empty kernel mapping, in the upper half where no firmware address is:
+ * with attrs that count ring 0, perf report warns that kernel samples
+ * cannot be resolved unless a kernel mapping exists (the kernel map perf
+ * builds from an MMAP named "[kernel.kallsyms]..." with misc KERNEL). */
+#define PERFDATA_KERNEL_START	0xffff800000000000ULL
+#define PERFDATA_KERNEL_NAME	"[kernel.kallsyms]_text"
+static void write_kernel_placeholder(struct perfdata *pd)
+{
+	u64 *p = reserve(pd, MAX_RECORD), *end;
+	if (!p)
+		return;
+	p[1] = 0xffffffffULL;		/* pid -1, tid 0: the kernel's */
+	p[2] = PERFDATA_KERNEL_START;
+	p[3] = 4096;
+	p[4] = 0;
+	end = p + 5 + put_string_words(p + 5, PERFDATA_KERNEL_NAME, bp_strlen(PERFDATA_KERNEL_NAME));
+	end = put_sample_id(pd, end, start_ns(pd), 0);
+	p[0] = record_header(PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, (size_t)(end - p) * 8);
+	commit(pd, (size_t)(end - p) * 8);
+}
+
+static void write_preamble(struct perfdata *pd)
+{
+	for (u32 i = 0; i < pd->nr_events; i++)
+		write_event_name(pd, i);
+	write_kernel_placeholder(pd);
+}
+
 int perfdata_comm(struct perfdata *pd)
 {
 	size_t len = bp_strlen(pd->comm), words;
@@ -337,6 +407,7 @@ int perfdata_comm(struct perfdata *pd)
 		return pd->status;
 	p[1] = pd->pid | (u64)pd->pid << 32;
 	words = 2 + put_string_words(p + 2, pd->comm, len);
+	words = (size_t)(put_sample_id(pd, p + words, start_ns(pd), 0) - p);
 	p[0] = record_header(PERF_RECORD_COMM, 0, words * 8);
 	commit(pd, words * 8);
 	return 0;
@@ -365,6 +436,7 @@ int perfdata_mmap2(struct perfdata *pd, const struct perfdata_mmap *m)
 	p[7] = 0;		/* ino_generation */
 	p[8] = 5 | (u64)2 << 32;	/* PROT_READ|PROT_EXEC, MAP_PRIVATE */
 	words = 9 + put_string_words(p + 9, m->filename, len);
+	words = (size_t)(put_sample_id(pd, p + words, start_ns(pd), 0) - p);
 	p[0] = record_header(PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, words * 8);
 	commit(pd, words * 8);
 	return 0;
@@ -372,35 +444,37 @@ int perfdata_mmap2(struct perfdata *pd, const struct perfdata_mmap *m)
 
 int perfdata_lost(struct perfdata *pd, u32 event, u64 count)
 {
-	u64 *p;
+	u64 *p, *end;
 	if (ready_for_record(pd))
 		return pd->status;
 	if (event >= pd->nr_events)
 		return fail(pd, -1, "perf.data: LOST for event %u of %u", event, pd->nr_events);
-	if (!(p = reserve(pd, 24)))
+	if (!(p = reserve(pd, 24 + ID_TRAILER_MAX)))
 		return pd->status;
-	p[0] = record_header(PERF_RECORD_LOST, 0, 24);
 	p[1] = perfdata_event_id(pd, event);
 	p[2] = count;
-	commit(pd, 24);
+	end = put_sample_id(pd, p + 3, pd->last_sample_ns, 0);
+	p[0] = record_header(PERF_RECORD_LOST, 0, (size_t)(end - p) * 8);
+	commit(pd, (size_t)(end - p) * 8);
 	return 0;
 }
 
 int perfdata_lost_samples(struct perfdata *pd, u64 count)
 {
-	u64 *p;
-	if (ready_for_record(pd) || !(p = reserve(pd, 16)))
+	u64 *p, *end;
+	if (ready_for_record(pd) || !(p = reserve(pd, 16 + ID_TRAILER_MAX)))
 		return pd->status;
-	p[0] = record_header(PERF_RECORD_LOST_SAMPLES, 0, 16);
 	p[1] = count;
-	commit(pd, 16);
+	end = put_sample_id(pd, p + 2, pd->last_sample_ns, 0);
+	p[0] = record_header(PERF_RECORD_LOST_SAMPLES, 0, (size_t)(end - p) * 8);
+	commit(pd, (size_t)(end - p) * 8);
 	return 0;
 }
 
 /* TSC ticks to ns without overflow for any 64-bit count and no floating
  * point: whole seconds and the remainder are scaled apart. The remainder
  * product stays below 2^64 for TSC rates up to 18 GHz. */
-static u64 tsc_to_ns(u64 tsc, u64 hz)
+u64 pd_tsc_to_ns(u64 tsc, u64 hz)
 {
 	if (!hz)
 		return tsc;
@@ -423,6 +497,21 @@ static u64 *put_callchain(u64 *p, const struct bp_sample *s)
 	for (u32 i = 0; i < n; i++)
 		*p++ = s->callchain[i];
 	return p;
+}
+
+/* The sample's time in ns, kept for HEADER_SAMPLE_TIME (the first and the
+ * last sample's time). */
+static u64 sample_time(struct perfdata *pd, const struct bp_sample *s)
+{
+	u64 ns;
+	if (!(s->flags & BP_SAMPLE_TIME))
+		return 0;
+	ns = pd_tsc_to_ns(s->tsc, pd->tsc_hz);
+	if (!pd->first_sample_ns || ns < pd->first_sample_ns)
+		pd->first_sample_ns = ns;
+	if (ns > pd->last_sample_ns)
+		pd->last_sample_ns = ns;
+	return ns;
 }
 
 int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
@@ -452,7 +541,7 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
 	if (type & PERF_SAMPLE_TID)
 		*p++ = pd->pid | (u64)pd->pid << 32;
 	if (type & PERF_SAMPLE_TIME)
-		*p++ = (s->flags & BP_SAMPLE_TIME) ? tsc_to_ns(s->tsc, pd->tsc_hz) : 0;
+		*p++ = sample_time(pd, s);
 	if (type & PERF_SAMPLE_ADDR)
 		*p++ = (s->flags & BP_SAMPLE_ADDR) ? s->addr : 0;
 	if (type & PERF_SAMPLE_ID)
@@ -532,80 +621,10 @@ int perfdata_salvage(struct perfdata *pd)
 	return 0;
 }
 
-/* Feature sections: each writer emits its section, or with pd NULL only
- * counts. A small cursor keeps the two passes identical. */
-struct feat_out {
-	struct perfdata *pd;	/* NULL: count only */
-	u64 bytes;
-};
-
-static void feat_put(struct feat_out *o, const void *data, size_t len)
-{
-	if (o->pd)
-		put_bytes(o->pd, data, len);
-	o->bytes += len;
-}
-
-static void feat_u32(struct feat_out *o, u32 v) { feat_put(o, &v, 4); }
-
-/* perf's header string: u32 length (NUL included, padded to NAME_ALIGN),
- * then the bytes. */
-static void feat_string(struct feat_out *o, const char *s)
-{
-	static const u8 zeros[NAME_ALIGN];
-	u32 len = (u32)bp_strlen(s), padded = (len + 1 + NAME_ALIGN - 1) & ~(u32)(NAME_ALIGN - 1);
-	feat_u32(o, padded);
-	feat_put(o, s, len);
-	feat_put(o, zeros, padded - len);
-}
-
-static void feat_event_desc(struct feat_out *o, const struct perfdata *pd)
-{
-	u8 attr[PERFDATA_ATTR_SIZE];
-	feat_u32(o, pd->nr_events);
-	feat_u32(o, PERFDATA_ATTR_SIZE);
-	for (u32 i = 0; i < pd->nr_events; i++) {
-		u64 id = perfdata_event_id(pd, i);
-		encode_attr(pd, i, attr);
-		feat_put(o, attr, sizeof(attr));
-		feat_u32(o, 1);
-		feat_string(o, pd->events[i].name);
-		feat_put(o, &id, 8);
-	}
-}
-
-/* Emits feature bit's section; false if this file does not have it. */
-static bool feature(struct feat_out *o, const struct perfdata *pd, int bit)
-{
-	switch (bit) {
-	case HEADER_HOSTNAME:	if (!pd->hostname[0]) return false;
-				feat_string(o, pd->hostname); return true;
-	case HEADER_OSRELEASE:	if (!pd->osrelease[0]) return false;
-				feat_string(o, pd->osrelease); return true;
-	case HEADER_VERSION:	if (!pd->version[0]) return false;
-				feat_string(o, pd->version); return true;
-	case HEADER_ARCH:	feat_string(o, pd->arch); return true;
-	case HEADER_NRCPUS:	if (!pd->nr_cpus_online) return false;
-				feat_u32(o, pd->nr_cpus_avail);
-				feat_u32(o, pd->nr_cpus_online); return true;
-	case HEADER_CPUDESC:	if (!pd->cpudesc[0]) return false;
-				feat_string(o, pd->cpudesc); return true;
-	case HEADER_CPUID:	if (!pd->cpuid[0]) return false;
-				feat_string(o, pd->cpuid); return true;
-	case HEADER_EVENT_DESC:	feat_event_desc(o, pd); return true;
-	default:		return false;
-	}
-}
-
-static const int feature_bits[] = {
-	HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION, HEADER_ARCH,
-	HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID, HEADER_EVENT_DESC,
-};
-
 int perfdata_finish(struct perfdata *pd)
 {
 	u64 features[FEATURE_WORDS] = { 0 }, offset, data_end;
-	u64 sizes[ARRAY_SIZE(feature_bits)];
+	u64 sizes[PD_NR_FEATURES];
 	u32 nr = 0;
 
 	/* The records go first, so that a failure in the feature sections
@@ -615,27 +634,27 @@ int perfdata_finish(struct perfdata *pd)
 	pd->records_end = pd->sunk;
 	/* Pass 1: which sections exist and their sizes, so the table of
 	 * {offset, size} (in bit order, right after the data) can go first. */
-	for (u32 i = 0; i < ARRAY_SIZE(feature_bits); i++) {
+	for (u32 i = 0; i < PD_NR_FEATURES; i++) {
 		struct feat_out count = { NULL, 0 };
-		sizes[i] = feature(&count, pd, feature_bits[i]) ? count.bytes : 0;
+		sizes[i] = pd_feature(&count, pd, pd_feature_bits[i]) ? count.bytes : 0;
 		if (sizes[i]) {
-			features[feature_bits[i] / 64] |= BIT(feature_bits[i] % 64);
+			features[pd_feature_bits[i] / 64] |= BIT(pd_feature_bits[i] % 64);
 			nr++;
 		}
 	}
 	data_end = pd->data_offset + data_size(pd);
 	offset = data_end + 16ULL * nr;
-	for (u32 i = 0; i < ARRAY_SIZE(feature_bits); i++) {
+	for (u32 i = 0; i < PD_NR_FEATURES; i++) {
 		u64 entry[2] = { offset, sizes[i] };
 		if (!sizes[i])
 			continue;
-		put_bytes(pd, entry, sizeof(entry));
+		pd_put_bytes(pd, entry, sizeof(entry));
 		offset += sizes[i];
 	}
-	for (u32 i = 0; i < ARRAY_SIZE(feature_bits); i++) {
+	for (u32 i = 0; i < PD_NR_FEATURES; i++) {
 		struct feat_out emit = { pd, 0 };
 		if (sizes[i])
-			feature(&emit, pd, feature_bits[i]);
+			pd_feature(&emit, pd, pd_feature_bits[i]);
 	}
 	/* The header's data size stops where the feature table starts. */
 	if (sink_buffer(pd) || rewrite_header(pd, data_end - pd->data_offset, features))

@@ -30,8 +30,18 @@
  * Records carry the fixed pid/tid of the config (default PERFDATA_PID = 1,
  * tid = pid): the whole firmware run is one "process", named by the COMM
  * record (default "bareperf"). Samples, MMAP2 and COMM are tagged user space
- * (misc = PERF_RECORD_MISC_USER) and attrs set exclude_kernel/exclude_hv, so
- * perf resolves IPs through the MMAP2'd ELF instead of asking for kallsyms.
+ * (misc = PERF_RECORD_MISC_USER), so perf resolves IPs through the MMAP2'd
+ * ELF instead of asking for kallsyms, while the attrs say what was counted
+ * (exclude_kernel only for :u). perf warns of a missing kernel symbol table
+ * whenever an attr counts ring 0 and no kernel mapping exists, so the file
+ * maps an empty "[kernel.kallsyms]" in the upper half, where no firmware
+ * address is (perf's own name for the kernel; nothing is ever sampled in it).
+ *
+ * Every non-sample record carries sample_id_all's trailer (pid/tid, time,
+ * cpu, id), so perf sorts records by time (it does so only then) and
+ * COMM/MMAP2 have their time and CPU. Event names are written twice: in the
+ * EVENT_DESC feature and as EVENT_UPDATE records right after the attrs, so
+ * a file cut before its features still names its events.
  *
  * Cost: perfdata_sample() is O(1): it encodes the record into an internal
  * buffer (default 64 KiB) and calls the sink only when the buffer is full.
@@ -66,11 +76,15 @@
 
 /* perf_event_attr flag bits (the bitfield word at offset 40). */
 #define PERF_ATTR_FLAG_DISABLED		BIT(0)
+#define PERF_ATTR_FLAG_EXCLUDE_USER	BIT(4)
 #define PERF_ATTR_FLAG_EXCLUDE_KERNEL	BIT(5)
 #define PERF_ATTR_FLAG_EXCLUDE_HV	BIT(6)
 #define PERF_ATTR_FLAG_FREQ		BIT(10)
 #define PERF_ATTR_PRECISE_SHIFT		15	/* precise_ip: bits 16:15 */
 #define PERF_ATTR_FLAG_SAMPLE_ID_ALL	BIT(18)
+#define PERF_ATTR_FLAG_USE_CLOCKID	BIT(25)
+#define PERF_ATTR_CLOCKID_OFFSET	92	/* s32 clockid in the attr */
+#define PERFDATA_CLOCKID	4	/* CLOCK_MONOTONIC_RAW: the TSC */
 
 /* Record types and header.misc bits. */
 #define PERF_RECORD_MMAP	1
@@ -79,7 +93,12 @@
 #define PERF_RECORD_SAMPLE	9
 #define PERF_RECORD_MMAP2	10
 #define PERF_RECORD_LOST_SAMPLES 13
+#define PERF_RECORD_HEADER_BUILD_ID	67
+#define PERF_RECORD_EVENT_UPDATE	78
+#define PERF_EVENT_UPDATE_NAME		2	/* enum perf_event_update_type */
+#define PERF_RECORD_MISC_KERNEL		1
 #define PERF_RECORD_MISC_USER		2
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	BIT(15)
 #define PERF_RECORD_MISC_EXACT_IP	BIT(14)
 /* Marks the start of the user part of a callchain (perf's
  * PERF_CONTEXT_USER = (u64)-512). */
@@ -93,7 +112,18 @@
 #define HEADER_NRCPUS		7
 #define HEADER_CPUDESC		8
 #define HEADER_CPUID		9
+#define HEADER_BUILD_ID		2
+#define HEADER_TOTAL_MEM	10
+#define HEADER_CMDLINE		11
 #define HEADER_EVENT_DESC	12
+#define HEADER_CPU_TOPOLOGY	13
+#define HEADER_NUMA_TOPOLOGY	14
+#define HEADER_PMU_MAPPINGS	16
+#define HEADER_GROUP_DESC	17
+#define HEADER_SAMPLE_TIME	21
+#define HEADER_MEM_TOPOLOGY	22
+#define HEADER_CLOCKID		23
+#define HEADER_CLOCK_DATA	29
 
 #define PERFDATA_HEADER_SIZE	104
 #define PERFDATA_ATTR_SIZE	128	/* perf_event_attr, PERF_ATTR_SIZE_VER7 */
@@ -102,6 +132,9 @@
 #define PERFDATA_MAX_NAME	128	/* event name as typed, with NUL */
 #define PERFDATA_PID		1
 #define PERFDATA_ID_BASE	1000	/* event i has id PERFDATA_ID_BASE + i */
+#define PERFDATA_MAX_BUILD_IDS	8
+#define PERFDATA_BUILD_ID_MAX	20	/* bytes: a GNU build-id (SHA-1) */
+#define PERFDATA_MAX_ARGS	32	/* CMDLINE words kept */
 
 /* Where the bytes go. Both return 0 or a negative value on failure. */
 struct perfdata_sink {
@@ -132,6 +165,15 @@ struct perfdata_config {
 	const char *version;	/* optional HEADER_VERSION (bareperf's) */
 	u32 nr_cpus_online;	/* HEADER_NRCPUS; 0: feature omitted */
 	u32 nr_cpus_avail;	/* 0: same as online */
+	/* The command line (HEADER_CMDLINE), copied; argc 0: omitted. */
+	u32 argc;
+	const char *const *argv;
+	u64 total_mem_kb;	/* HEADER_TOTAL_MEM and the NUMA node; 0: omitted */
+	/* The clock (HEADER_CLOCKID, HEADER_CLOCK_DATA): the TSC read at
+	 * start_tsc was wall-clock time tod_ns (ns since 1970, UTC); 0:
+	 * omitted. start_tsc also times the COMM and MMAP2 records. */
+	u64 start_tsc;
+	u64 tod_ns;
 };
 
 /* One event. sample_type says which fields each sample record carries;
@@ -141,6 +183,11 @@ struct perfdata_event {
 	u32 type;		/* PERF_TYPE_RAW for bareperf's raw events */
 	u64 config, config1, config2;
 	u8 precise;		/* precise_ip 0..3 (the :p count) */
+	bool exclude_user;	/* ring 3 not counted (:k) */
+	bool exclude_kernel;	/* ring 0 not counted (:u) */
+	/* On a group's leader, the group's size (itself included; the
+	 * members are the events added right after it); 0 elsewhere. */
+	u32 group_size;
 	bool freq;		/* sample_period is a frequency in Hz */
 	u64 sample_period;	/* period, or frequency when freq */
 	u64 sample_type;	/* PERF_SAMPLE_* within SUPPORTED */
@@ -167,6 +214,9 @@ struct perfdata *perfdata_open(const struct perfdata_sink *sink,
  * the order added, which is bp_sample.event, or -1 (perfdata_error says
  * why). */
 int perfdata_add_event(struct perfdata *pd, const struct perfdata_event *ev);
+/* A GNU build-id for a file a mapping names (HEADER_BUILD_ID); up to
+ * PERFDATA_MAX_BUILD_IDS, before perfdata_finish. */
+int perfdata_build_id(struct perfdata *pd, const char *filename, const u8 *id, u32 len);
 /* The perf id of event i (what IDENTIFIER/ID and LOST records carry). */
 u64 perfdata_event_id(const struct perfdata *pd, u32 event);
 

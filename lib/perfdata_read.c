@@ -507,7 +507,7 @@ static const u8 *data_bytes(struct perfdata_reader *r, u64 pos, u64 size, u64 en
 	return at(r, pos, size);
 }
 
-int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec)
+static int read_one(struct perfdata_reader *r, struct perfdata_record *rec)
 {
 	u64 end = r->data_offset + r->data_size;
 	const u8 *p;
@@ -538,4 +538,22 @@ int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec)
 		return -1;
 	r->pos += rec->size;
 	return 1;
+}
+
+/* The writer's preamble says things perf needs and a reader of samples
+ * does not: event names again (EVENT_UPDATE, for files cut before their
+ * features) and the empty kernel mapping. */
+static bool is_preamble(const struct perfdata_record *rec)
+{
+	return rec->type == PERF_RECORD_EVENT_UPDATE ||
+	       (rec->type == PERF_RECORD_MMAP && (rec->misc & 7) == PERF_RECORD_MISC_KERNEL);
+}
+
+int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec)
+{
+	int rc;
+	do
+		rc = read_one(r, rec);
+	while (rc == 1 && is_preamble(rec));
+	return rc;
 }

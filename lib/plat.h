@@ -67,6 +67,14 @@ u64 plat_ticks_per_second(void);
 /* Description of the firmware or host, for `info`. */
 const char *plat_firmware_vendor(void);
 u32 plat_firmware_revision(void);
+/* The machine, as perf.data's header describes it (HOSTNAME, TOTAL_MEM,
+ * CLOCK_DATA, BUILD_ID). The image: SMBIOS's system product name, the
+ * firmware's memory map, its real-time clock and bareperf.elf's GNU
+ * build-id; the host: its own. Each says "unknown" as "" or 0. */
+void plat_hostname(char *out, size_t cap);
+u64 plat_memory_kb(void);
+u64 plat_wallclock_ns(void);		/* ns since 1970-01-01 UTC */
+u32 plat_image_build_id(u8 *out, u32 cap);	/* bytes, for plat_image_path() */
 /* Number of logical CPUs (UEFI MP services; sysconf on the host). */
 u32 plat_cpu_count(void);
 

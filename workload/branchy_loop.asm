@@ -12,7 +12,7 @@ bits 64
 default rel
 section .text
 
-global branchy_walk
+global branchy_walk:function (branchy_walk.end - branchy_walk)
 branchy_walk:
 	mov r9, [rsi]
 	xor eax, eax
@@ -38,5 +38,6 @@ branchy_walk:
 	jnz .loop
 	mov [rsi], r9
 	ret
+.end:
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -12,7 +12,7 @@ bits 64
 default rel
 section .text
 
-global stream_copy
+global stream_copy:function (stream_copy.end - stream_copy)
 stream_copy:
 	xor ecx, ecx
 .l:	mov rax, [rsi + rcx * 8]
@@ -21,8 +21,9 @@ stream_copy:
 	cmp rcx, rdx
 	jb .l
 	ret
+.end:
 
-global stream_scale
+global stream_scale:function (stream_scale.end - stream_scale)
 stream_scale:
 	xor r8d, r8d
 .l:	mov rax, [rsi + r8 * 8]
@@ -32,8 +33,9 @@ stream_scale:
 	cmp r8, rdx
 	jb .l
 	ret
+.end:
 
-global stream_add
+global stream_add:function (stream_add.end - stream_add)
 stream_add:
 	xor r8d, r8d
 .l:	mov rax, [rsi + r8 * 8]
@@ -43,8 +45,9 @@ stream_add:
 	cmp r8, rcx
 	jb .l
 	ret
+.end:
 
-global stream_triad
+global stream_triad:function (stream_triad.end - stream_triad)
 stream_triad:
 	xor r9d, r9d
 .l:	mov rax, [rdx + r9 * 8]
@@ -55,5 +58,6 @@ stream_triad:
 	cmp r9, rcx
 	jb .l
 	ret
+.end:
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -92,9 +92,12 @@ static void test_header_attrs_features(void **state)
 	assert_int_equal(r.attrs[1].config, 0x1cd);
 	assert_int_equal(r.attrs[1].config1, 30);
 	assert_int_equal(r.attrs[0].sample_period, 100003);
-	/* User-tagged samples need exclude_kernel/exclude_hv (facts sheet). */
-	assert_int_equal(r.attrs[0].flags & (PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV),
-			 PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV);
+	/* The attr says what was counted: firmware runs in ring 0, so no
+	 * exclude bit unless :u/:k; sample_id_all on every attr. */
+	assert_int_equal(r.attrs[0].flags & (PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV |
+					     PERF_ATTR_FLAG_EXCLUDE_USER), 0);
+	assert_true(r.attrs[0].flags & PERF_ATTR_FLAG_SAMPLE_ID_ALL);
+	assert_true(r.attrs[1].flags & PERF_ATTR_FLAG_SAMPLE_ID_ALL);
 	assert_int_equal((r.attrs[0].flags >> PERF_ATTR_PRECISE_SHIFT) & 3, 2);
 	assert_int_equal((r.attrs[1].flags >> PERF_ATTR_PRECISE_SHIFT) & 3, 1);
 	assert_int_equal(r.attrs[0].nr_ids, 1);
@@ -112,6 +115,9 @@ static void test_header_attrs_features(void **state)
 	assert_string_equal(s, test_cfg.cpudesc);
 	assert_true(perfdata_read_feature_string(&r, HEADER_VERSION, s, sizeof(s)));
 	assert_false(perfdata_read_feature_string(&r, HEADER_HOSTNAME, s, sizeof(s)));
+	u64 off, size;
+	assert_true(perfdata_read_feature(&r, HEADER_CPU_TOPOLOGY, &off, &size));
+	assert_true(perfdata_read_feature(&r, HEADER_NRCPUS, &off, &size));
 	assert_true(perfdata_read_nrcpus(&r, &avail, &online));
 	assert_int_equal(avail, 4);
 	assert_int_equal(online, 4);
@@ -391,7 +397,9 @@ static void test_salvage_after_full_disk(void **state)
 	assert_true(perfdata_finish(pd) < 0);
 	assert_non_null(strstr(perfdata_error(pd), "writing"));	/* the first cause */
 	assert_int_equal(perfdata_salvage(pd), 0);
-	assert_int_equal(f->mem.len, before_end + 16);		/* LOST_SAMPLES: 16 bytes */
+	/* LOST_SAMPLES: 16 bytes and sample_id_all's trailer (TID, TIME,
+	 * CPU, IDENTIFIER: 32). */
+	assert_int_equal(f->mem.len, before_end + 16 + 32);
 	assert_int_equal(count_samples(f->buf, f->mem.len), kept);
 	assert_int_equal(header_data_size(f->buf), f->mem.len - (104 + 2 * 144 + 16));
 	perfdata_close(pd);
@@ -428,6 +436,21 @@ static void test_cut_in_features_reads_whole(void **state)
 	mem_file_free(f);
 }
 
+/* Where the first SAMPLE record starts: after the writer's preamble. */
+static u64 first_sample_offset(const u8 *buf, u64 data_off)
+{
+	u64 at = data_off;
+	u32 type;
+	u16 size;
+	for (;;) {
+		memcpy(&type, buf + at, 4);
+		memcpy(&size, buf + at + 6, 2);
+		if (type == PERF_RECORD_SAMPLE)
+			return at;
+		at += size;
+	}
+}
+
 static void test_reader_rejects_corruption(void **state)
 {
 	struct mem_file *f = mem_file_new();
@@ -440,6 +463,7 @@ static void test_reader_rejects_corruption(void **state)
 
 	perfdata_sample(pd, &s);
 	perfdata_finish(pd);
+	data_off = first_sample_offset(f->buf, data_off);
 	memcpy(copy, f->buf, f->mem.len);
 	copy[0] = 'X';
 	assert_int_equal(perfdata_read_open(&r, copy, f->mem.len), -1);

@@ -245,10 +245,11 @@ static void test_errors(void **state)
 	assert_int_equal(run("-i text.data"), EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "text.data: not a perf.data file (no PERFILE2 magic)"));
 	/* The first record's size (offset data + 6) set to 3: not a
-	 * multiple of 8. Data starts after header, 2 attrs and their ids. */
+	 * multiple of 8. Data starts after header, 2 attrs and their ids,
+	 * with the first event's name (EVENT_UPDATE, type 78). */
 	corrupt_copy("good.data", "badrec.data", 104 + 2 * 144 + 2 * 8 + 6, 3, 0);
 	assert_int_equal(run("-i badrec.data"), EXIT_FAILURE_STATUS);
-	assert_non_null(strstr(out, "badrec.data: corrupt perf.data: record at 408 (type 3): size 3 invalid"));
+	assert_non_null(strstr(out, "badrec.data: corrupt perf.data: record at 408 (type 78): size 3 invalid"));
 	/* Cut inside the data: the header's data section runs past the end. */
 	corrupt_copy("good.data", "cut.data", 0, 'P', 1000);
 	assert_int_equal(run("-i cut.data"), EXIT_FAILURE_STATUS);
