@@ -576,11 +576,31 @@ static void say_added_events(const struct record_run *r)
 				   "while it counts ]\n", r->ev[i].name, r->ev[r->ev[i].group].name);
 }
 
+/* How cycles:p is sampled where cycles has no PEBS of its own (the
+ * parser's alias, as Linux's intel_pebs_aliases_*): said in the banner,
+ * since the samples' event is then another encoding. */
+static void say_pebs_aliases(const struct record_run *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		const struct pmu_event *e = &r->ev[i];
+		if (!e->pebs_alias)
+			continue;
+		if (bp_strcmp(e->pebs_alias, PEBS_ALIAS_EXTENDED) == 0)
+			out_printf("[ bareperf record: %s is sampled with PEBS on its own counters "
+				   "(extended PEBS: every event on every counter) ]\n", e->name);
+		else
+			out_printf("[ bareperf record: %s is sampled as %s (event 0x%02x, umask 0x%02x%s, "
+				   "cmask %u), this part's PEBS alias for cycles ]\n", e->name,
+				   e->pebs_alias, e->event, e->umask, e->inv ? ", inv" : "", e->cmask);
+	}
+}
+
 static int record_target(struct record_run *r, struct target *t)
 {
 	char line[320];
 
 	say_added_events(r);
+	say_pebs_aliases(r);
 	sampling_describe(first_sampling(r), line, sizeof(line));
 	out_printf("[ bareperf record: %s; %u CPU%s; %u other images mapped ]\n", line,
 		   percpu_ready(&r->pc), percpu_ready(&r->pc) == 1 ? "" : "s", r->images);

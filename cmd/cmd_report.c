@@ -15,7 +15,7 @@
 
 extern const struct command cmd_report;
 
-#define REPORT_MAX_MAPS	16
+#define REPORT_MAPS_START 64	/* the maps array grows from here, doubling */
 #define REPORT_MAX_ROWS	4096	/* power of two: open addressing */
 #define REPORT_NAME_MAX	128
 #define REPORT_DEFAULT_ROWS 20
@@ -41,8 +41,11 @@ struct row {
 struct report {
 	struct perfdata_reader r;
 	enum sort_key sort;
-	struct map maps[REPORT_MAX_MAPS];
-	u32 nr_maps;
+	/* Every MMAP2 of the file (a firmware run maps a hundred images):
+	 * each map apart, so the rows' dso names stay where they are while
+	 * the array of pointers grows. */
+	struct map **maps;
+	u32 nr_maps, cap_maps;
 	struct row rows[REPORT_MAX_ROWS];
 	u32 nr_rows;
 	u64 unrowed;		/* samples that found no free row */
@@ -70,12 +73,30 @@ static bool names_this_program(const struct map *m)
 	       bp_strcmp(m->base, basename_of(plat_image_path())) == 0;
 }
 
-static void add_map(struct report *rp, const struct perfdata_record *rec)
+static int grow_maps(struct report *rp)
+{
+	u32 cap = rp->cap_maps ? 2 * rp->cap_maps : REPORT_MAPS_START;
+	struct map **maps = plat_alloc(cap * sizeof(*maps));
+	if (!maps)
+		return -1;
+	if (rp->nr_maps)
+		bp_memcpy(maps, rp->maps, rp->nr_maps * sizeof(*maps));
+	plat_free(rp->maps);
+	rp->maps = maps;
+	rp->cap_maps = cap;
+	return 0;
+}
+
+/* 0, or -1 when memory ran out (the report then says so and stops: a
+ * mapping dropped would move its samples to another name). */
+static int add_map(struct report *rp, const struct perfdata_record *rec)
 {
 	struct map *m;
-	if (rp->nr_maps == REPORT_MAX_MAPS)	/* keep the first ones */
-		return;
-	m = &rp->maps[rp->nr_maps++];
+	if (rp->nr_maps == rp->cap_maps && grow_maps(rp))
+		return -1;
+	if (!(m = plat_alloc(sizeof(*m))))
+		return -1;
+	rp->maps[rp->nr_maps++] = m;
 	m->start = rec->start;
 	m->len = rec->len;
 	m->pgoff = rec->pgoff;
@@ -83,14 +104,24 @@ static void add_map(struct report *rp, const struct perfdata_record *rec)
 	m->base = basename_of(m->name);
 	m->self = names_this_program(m) && m->len == symtab_header.text_size &&
 		  m->pgoff == symtab_header.text_offset;
+	return 0;
+}
+
+static void free_maps(struct report *rp)
+{
+	for (u32 i = 0; i < rp->nr_maps; i++)
+		plat_free(rp->maps[i]);
+	plat_free(rp->maps);
+	rp->maps = NULL;
+	rp->nr_maps = rp->cap_maps = 0;
 }
 
 /* The newest mapping that covers ip, as perf's maps replace older ones. */
 static const struct map *find_map(const struct report *rp, u64 ip)
 {
 	for (u32 i = rp->nr_maps; i-- > 0;)
-		if (ip - rp->maps[i].start < rp->maps[i].len && ip >= rp->maps[i].start)
-			return &rp->maps[i];
+		if (ip - rp->maps[i]->start < rp->maps[i]->len && ip >= rp->maps[i]->start)
+			return rp->maps[i];
 	return NULL;
 }
 
@@ -166,7 +197,8 @@ static void add_sample(struct report *rp, const struct perfdata_record *rec)
 	row->samples++;
 }
 
-/* Reads every record; 0, or -1 with the reader's error. */
+/* Reads every record; 0, -1 with the reader's error, or -2 when memory
+ * for the mappings ran out. */
 static int collect(struct report *rp)
 {
 	struct perfdata_record rec;
@@ -177,7 +209,8 @@ static int collect(struct report *rp)
 			add_sample(rp, &rec);
 			break;
 		case PERF_RECORD_MMAP2:
-			add_map(rp, &rec);
+			if (add_map(rp, &rec))
+				return -2;
 			break;
 		case PERF_RECORD_COMM:
 			bp_strlcpy(rp->comm, rec.name, sizeof(rp->comm));
@@ -294,7 +327,13 @@ static int report_file(struct report *rp, const char *path, u32 limit)
 		goto out;
 	}
 	bp_strlcpy(rp->comm, "[unknown]", sizeof(rp->comm));
-	if (collect(rp)) {
+	int collected = collect(rp);
+	if (collected == -2) {
+		err_printf("bareperf report: %s: out of memory for its mapping %u\n", path,
+			   rp->nr_maps + 1);
+		goto out;
+	}
+	if (collected) {
 		err_printf("bareperf report: %s: corrupt perf.data: %s\n", path, rp->r.err);
 		goto out;
 	}
@@ -309,6 +348,7 @@ static int report_file(struct report *rp, const char *path, u32 limit)
 			   (unsigned long long)rp->unrowed, REPORT_MAX_ROWS);
 	rc = EXIT_OK;
 out:
+	free_maps(rp);
 	plat_free(mem);
 	plat_file_close(f);
 	return rc;

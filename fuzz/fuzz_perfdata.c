@@ -112,7 +112,8 @@ static void read_config(struct input *in, struct perfdata_config *c)
 }
 
 /* [name] [type u8] [config, config1, config2 u64] [precise u8] [freq u8]
- * [period u64] [sample_type u32] */
+ * [period u64] [sample_type u32] [rings u8: bit 0 exclude_user, bit 1
+ * exclude_kernel] */
 static void read_event(struct input *in, struct event_in *e)
 {
 	memset(e, 0, sizeof(*e));
@@ -125,6 +126,9 @@ static void read_event(struct input *in, struct event_in *e)
 	e->ev.freq = in_bool(in);
 	e->ev.sample_period = in_u64(in);
 	e->ev.sample_type = in_u32(in);
+	u8 rings = in_u8(in);
+	e->ev.exclude_user = rings & 1;
+	e->ev.exclude_kernel = rings & 2;
 	if (!run.chaos) {
 		e->ev.precise &= 3;
 		e->ev.sample_type &= PERFDATA_SAMPLE_SUPPORTED;
@@ -319,9 +323,13 @@ static void check_attrs(const struct perfdata_reader *r)
 	for (u32 i = 0; i < run.nr_events; i++) {
 		const struct perfdata_event *ev = &run.events[i].ev;
 		const struct perfdata_rattr *a = &r->attrs[i];
-		u64 flags = PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_HV |
-			    (u64)ev->precise << PERF_ATTR_PRECISE_SHIFT |
-			    (ev->freq ? PERF_ATTR_FLAG_FREQ : 0);
+		u64 flags = (u64)ev->precise << PERF_ATTR_PRECISE_SHIFT |
+			    PERF_ATTR_FLAG_SAMPLE_ID_ALL |
+			    (ev->freq ? PERF_ATTR_FLAG_FREQ : 0) |
+			    (run.cfg.tsc_hz ? PERF_ATTR_FLAG_USE_CLOCKID : 0) |
+			    (ev->exclude_user ? PERF_ATTR_FLAG_EXCLUDE_USER : 0) |
+			    (ev->exclude_kernel ? PERF_ATTR_FLAG_EXCLUDE_KERNEL : 0) |
+			    (ev->exclude_user || ev->exclude_kernel ? PERF_ATTR_FLAG_EXCLUDE_HV : 0);
 		FUZZ_CHECK(a->type == ev->type && a->config == ev->config);
 		FUZZ_CHECK(a->config1 == ev->config1 && a->config2 == ev->config2);
 		FUZZ_CHECK(a->sample_period == ev->sample_period);

@@ -16,6 +16,7 @@ static inline bool counter_is_fixed(int c)   { return c >= COUNTER_FIXED_BASE; }
 static inline unsigned counter_index(int c)  { return counter_is_fixed(c) ? (unsigned)c - COUNTER_FIXED_BASE : (unsigned)c; }
 
 #define EVENT_NAME_MAX 96
+#define PEBS_ALIAS_EXTENDED "extended PEBS"	/* pmu_event.pebs_alias */
 
 struct pmu_event {
 	char name[EVENT_NAME_MAX];	/* as the user typed it, modifiers included */
@@ -47,6 +48,9 @@ struct pmu_event {
 	u64 period;		/* period=N given in cpu/.../; 0: none */
 	int group;		/* index of the group's leader in its list; -1: none */
 	bool count_only;	/* never samples (an auxiliary event bareperf added) */
+	/* cycles:p sampled through another encoding or facility (the table
+	 * event's name, or PEBS_ALIAS_EXTENDED); NULL: as typed. */
+	const char *pebs_alias;
 };
 
 #endif

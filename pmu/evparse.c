@@ -313,6 +313,43 @@ static int check_qualified_pebs(struct ctx *c, const struct pmu_event *ev, u8 p)
 	return 0;
 }
 
+/* The architectural cycles event (0x3C/0x00) as the user typed it. */
+static bool is_plain_cycles(const struct pmu_event *ev)
+{
+	return ev->event == 0x3c && ev->umask == 0 && !is_qualified(ev) && !ev->extra_msr;
+}
+
+/* Cycles has no PEBS of its own before extended PEBS, so `cycles:p`
+ * (perf's own default, `perf record -e cycles:p`) is sampled as another
+ * event that counts every cycle, as Linux does (intel_pebs_aliases_* in
+ * arch/x86/events/intel/core.c):
+ * - Skylake: INST_RETIRED.TOTAL_CYCLES_PS (0xC0/0x01, inv, cmask 10: the
+ *   cycles in which fewer than 10 instructions retire, i.e. all; Intel's
+ *   event file lists it with PEBS; Linux's alias uses cmask 16);
+ * - parts with extended PEBS (Goldmont Plus, Ice Lake and later; SDM Vol.
+ *   3B, "PEBS extended to all counters", Linux's PMU_FL_PEBS_ALL): every
+ *   event may use PEBS on every counter that counts it, cycles included,
+ *   and the fixed counter with baseline PEBS.
+ * Returns 0 when cycles now has a PEBS counter. */
+static int alias_precise_cycles(struct ctx *c, struct pmu_event *ev)
+{
+	const struct ev_entry *e = event_find(c->t, "INST_RETIRED.TOTAL_CYCLES_PS");
+	if (e && e->pebs_gp) {
+		u64 sample_after = ev->sample_after;
+		fill_from_entry(c, e, ev);
+		ev->fixed_allowed = 0;
+		ev->sample_after = sample_after;
+		ev->pebs_alias = ev_name(e);
+		return apply_caps(c, ev);
+	}
+	if (e || (c->caps && !c->caps->pebs_baseline))
+		return -1;	/* Skylake without the alias's PEBS; no extended PEBS */
+	ev->pebs_gp = ev->gp_allowed;
+	ev->pebs_fixed = ev->fixed_allowed;
+	ev->pebs_alias = PEBS_ALIAS_EXTENDED;
+	return ev->pebs_gp || ev->pebs_fixed ? 0 : -1;
+}
+
 /* Precise sampling needs PEBS on a counter that can take the event; a
  * request that cannot be met is an error, never a silent downgrade. */
 static int apply_precise(struct ctx *c, struct pmu_event *ev, u8 p)
@@ -330,6 +367,8 @@ static int apply_precise(struct ctx *c, struct pmu_event *ev, u8 p)
 			    p, "ppp", caps_pebs_missing(c->caps), p, "ppp");
 	if (is_qualified(ev) && check_qualified_pebs(c, ev, p))
 		return -1;
+	if (!ev->pebs_gp && !ev->pebs_fixed && is_plain_cycles(ev))
+		alias_precise_cycles(c, ev);
 	if (!ev->pebs_gp && !ev->pebs_fixed)
 		return fail(c, "cannot be sampled precisely (:%.*s) on %s: the event "
 			    "has no PEBS support", p, "ppp", model_name(c));

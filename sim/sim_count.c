@@ -24,6 +24,7 @@ enum source {
 #define UM_CYCLES     0x00
 #define UM_XCLK       0x01
 #define EV_INST       0xC0
+#define UM_INST_PREC_DIST 0x01
 #define EV_SLOTS      0xA4
 #define UM_SLOTS      0x01
 /* FRONTEND_RETIRED, qualified by MSR_PEBS_FRONTEND (Skylake and later). */
@@ -108,7 +109,10 @@ static enum source counter_source(const struct sim_cpu *c, unsigned idx,
 		return SRC_CYCLES;
 	if (ev == EV_CYCLES && um == UM_XCLK)
 		return SRC_XCLK;
-	if (ev == EV_INST && um == 0)
+	/* INST_RETIRED.ANY_P, and Skylake's INST_RETIRED.PREC_DIST (umask
+	 * 0x01, instructions retired too; Intel's event file), which its
+	 * TOTAL_CYCLES_PS (inv, cmask 10) turns into every cycle. */
+	if (ev == EV_INST && (um == 0 || um == UM_INST_PREC_DIST))
 		return SRC_INST;
 	if (ev == EV_SLOTS && um == UM_SLOTS && c->core->slots_per_cycle)
 		return SRC_SLOTS;

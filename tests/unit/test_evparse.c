@@ -184,14 +184,50 @@ static void test_modifiers(void **state)
 	parse_bad("cycles:pppp", "icx", NULL, "cycles:pppp", "at most :ppp");
 }
 
+/* cycles:p, perf's own default, as Linux samples it (intel_pebs_aliases_skl
+ * and PMU_FL_PEBS_ALL in arch/x86/events/intel): on Skylake as
+ * INST_RETIRED.TOTAL_CYCLES_PS (0xC0/0x01, inv, cmask 10, a PEBS event in
+ * Intel's table), on parts with extended PEBS on cycles' own counters. */
+static void test_precise_cycles(void **state)
+{
+	struct pmu_event ev;
+	struct pmu_caps c = icx_caps();
+
+	parse_ok("cycles:p", "skl", NULL, &ev);
+	assert_int_equal(ev.event, 0xc0);
+	assert_int_equal(ev.umask, 0x01);
+	assert_true(ev.inv);
+	assert_int_equal(ev.cmask, 10);
+	assert_int_equal(ev.fixed_allowed, 0);
+	assert_true(ev.pebs_gp != 0);
+	assert_string_equal(ev.pebs_alias, "INST_RETIRED.TOTAL_CYCLES_PS");
+	assert_string_equal(ev.name, "cycles:p");
+
+	parse_ok("cycles:pp", "icx", &c, &ev);
+	assert_int_equal(ev.event, 0x3c);
+	assert_int_equal(ev.pebs_gp, ev.gp_allowed);
+	assert_int_equal(ev.pebs_fixed, 1u << 1);	/* fixed counter 1 */
+	assert_string_equal(ev.pebs_alias, PEBS_ALIAS_EXTENDED);
+	parse_ok("cycles:p", "adl-e", NULL, &ev);
+	assert_string_equal(ev.pebs_alias, PEBS_ALIAS_EXTENDED);
+	/* Not cycles: no alias, and no PEBS where the table has none. */
+	parse_ok("instructions:p", "icx", &c, &ev);
+	assert_null(ev.pebs_alias);
+	(void)state;
+}
+
 /* A precise modifier that cannot be met is an error, not a downgrade. */
 static void test_precise_errors(void **state)
 {
 	struct pmu_event ev;
 	struct pmu_caps c = icx_caps();
 
-	/* CPU_CLK_UNHALTED.THREAD_P has Precise 0 on ICX; fixed 1 no PEBS. */
-	parse_bad("cycles:p", "icx", NULL, "cycles:p", "no PEBS support");
+	/* CPU_CLK_UNHALTED.THREAD_P has Precise 0 on ICX; fixed 1 no PEBS in
+	 * the table; cycles:p goes by extended PEBS (test_precise_cycles),
+	 * which PERF_CAPABILITIES without baseline PEBS rules out. */
+	struct pmu_caps no_baseline = icx_caps();
+	no_baseline.pebs_baseline = false;
+	parse_bad("cycles:p", "icx", &no_baseline, "cycles:p", "no PEBS support");
 	parse_bad("LONGEST_LAT_CACHE.MISS:pp", "icx", NULL, "LONGEST_LAT_CACHE.MISS:pp", "no PEBS");
 	/* The same CPU with PEBS turned off in IA32_MISC_ENABLE[12]. */
 	c.misc_enable = MISC_ENABLE_PEBS_UNAVAILABLE;
@@ -446,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_terms),
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_unknown_names_suggest),
+		cmocka_unit_test(test_precise_cycles),
 		cmocka_unit_test(test_lists_and_groups),
 		cmocka_unit_test(test_arch_fallback),
 		cmocka_unit_test(test_caps_limit_table),

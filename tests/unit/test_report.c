@@ -208,6 +208,34 @@ static void test_foreign_mapping(void **state)
 	assert_float_equal(report_share(out, "cycles:pp", "report_fn_c"), 75.0, 0.001);
 }
 
+/* A firmware run maps a hundred images before our own (cmd_record's
+ * order): every mapping is kept, so our functions and the last firmware
+ * image are still named (issue 18: a cap of 16 left "[firmware]"). */
+static void test_many_mappings(void **state)
+{
+	const struct perfdata_event *evs[] = { &cycles_ev };
+	struct perfdata_mmap self = { elf, LOAD_BASE + symtab_header.text_vaddr,
+				      symtab_header.text_size, symtab_header.text_offset };
+	struct writer w;
+	char name[32];
+	w_open(&w, "maps.data", evs, 1);
+	for (int i = 0; i < 150; i++) {
+		snprintf(name, sizeof(name), "[Fw%03d.efi]", i);
+		struct perfdata_mmap fw = { name, 0x10000000ULL + 0x100000ULL * (u64)i, 0x10000, 0 };
+		assert_int_equal(perfdata_mmap2(w.pd, &fw), 0);
+	}
+	assert_int_equal(perfdata_mmap2(w.pd, &self), 0);
+	w_sample(&w, 0, ip_in(report_fn_a, 0), 3000);
+	w_sample(&w, 0, 0x10000000ULL + 0x100000ULL * 149 + 0x40, 1000);
+	w_close(&w);
+	assert_int_equal(run("-i maps.data"), EXIT_OK);
+	assert_float_equal(report_share(out, "cycles:pp", "report_fn_a"), 75.0, 0.001);
+	assert_non_null(strstr(out, "[Fw149.efi]"));
+	assert_int_equal(run("-i maps.data --sort dso"), EXIT_OK);
+	if (!strstr(out, "25.00%  [Fw149.efi]"))
+		fail_msg("the 150th firmware mapping lost its samples:\n%s", out);
+}
+
 /* Far more data than the reader's 128 KiB window: every sample counted. */
 static void test_big_file_in_chunks(void **state)
 {
@@ -306,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_shares_by_symbol),
 		cmocka_unit_test(test_order_limit_and_dso),
 		cmocka_unit_test(test_foreign_mapping),
+		cmocka_unit_test(test_many_mappings),
 		cmocka_unit_test(test_big_file_in_chunks),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_top5_equal_perf),

@@ -197,7 +197,7 @@ static void test_record_errors(void **state)
 	      EXIT_USAGE, "--pebs-threshold=100000: the buffer allows at most 8180 records");
 	FAILS("record -e br_inst_retired.all_branches:p -c 1009 --pebs-threshold 9000 --pebs-buffer 512 "
 	      "-o r.data soak", EXIT_OK, NULL);
-	FAILS("record -e cycles:pp soak", EXIT_USAGE, "no PEBS support");
+	FAILS("record -e LONGEST_LAT_CACHE.MISS:pp soak", EXIT_USAGE, "no PEBS support");
 	FAILS("record -o /proc/bareperf/r.data soak -n 10000", EXIT_FAILURE_STATUS,
 	      "cannot create");
 	/* IA32_DS_AREA taken by something else mid-run (issue 19 item 9: the

@@ -160,6 +160,19 @@ static void test_cmask_on_run(void **state)
 	assert_int_equal(hw_rdmsr(msr_pmc(1)), 0);
 }
 
+/* Skylake's INST_RETIRED.PREC_DIST (0xC0/0x01) counts instructions as
+ * ANY_P does, so TOTAL_CYCLES_PS (it with INV, CMASK 10: cycles:p's PEBS
+ * alias there) counts every cycle of a run that retires < 10 a cycle. */
+static void test_total_cycles_ps(void **state)
+{
+	open_model("skl");
+	hw_wrmsr(msr_perfevtsel(0), EN_OS_USR | EV(0xC0, 0x01));
+	hw_wrmsr(msr_perfevtsel(1), EN_OS_USR | EV(0xC0, 0x01) | 10ULL << EVTSEL_CMASK_SHIFT | EVTSEL_INV);
+	sim_run(4000, 3000, 0x1000);
+	assert_int_equal(hw_rdmsr(msr_pmc(0)), 3000);
+	assert_int_equal(hw_rdmsr(msr_pmc(1)), 4000);
+}
+
 /* SDM 20.2.2: overflow wraps at the counter width and sets the counter's
  * GLOBAL_STATUS bit, INT or not. */
 static void test_overflow_sets_status(void **state)
@@ -601,6 +614,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_usr_os_filter, close_model),
 		cmocka_unit_test_teardown(test_cmask_inv_edge, close_model),
 		cmocka_unit_test_teardown(test_cmask_on_run, close_model),
+		cmocka_unit_test_teardown(test_total_cycles_ps, close_model),
 		cmocka_unit_test_teardown(test_overflow_sets_status, close_model),
 		cmocka_unit_test_teardown(test_status_reset_and_set, close_model),
 		cmocka_unit_test_teardown(test_freeze_on_pmi_v4, close_model),
