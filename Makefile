@@ -45,8 +45,8 @@ EFI_OBJ := $(CORE_SRC:%.c=$(EFIDIR)/obj/%.o) $(BOOT_SRC:%.c=$(EFIDIR)/obj/%.o) \
 	$(BOOT_ASM:%.asm=$(EFIDIR)/obj/%.o) $(CORE_ASM:%.asm=$(EFIDIR)/obj/%.o)
 LIBGCC  := $(shell $(EFI_CC) -print-libgcc-file-name)
 
-.PHONY: all efi host qemu test unit e2e run bench clean deps asan fuzz fuzz-build fuzzers
-all: efi host qemu
+.PHONY: all efi host qemu guest test unit e2e run bench clean deps asan fuzz fuzz-build fuzzers
+all: efi host qemu guest
 
 deps:
 	@tools/install-deps
@@ -83,6 +83,14 @@ HOST_LINK    = $(SYMTAB_LINK) $@ "$(HOST_CC) $(HOST_CFLAGS)" $(HOST_CC) $(HOST_C
 $(HOSTDIR)/bareperf: $(HOSTDIR)/obj/host/main.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
 	@echo "  LD      $@"
 	$(Q)$(HOST_LINK) $< @SYMTAB@ $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lm
+
+# The Linux guest's workload program (guest/, tools/linux-guest): the
+# built-in workloads as a static Linux program that Linux's perf measures.
+guest: $(BUILD)/guest/bp-workload
+$(BUILD)/guest/bp-workload: $(HOSTDIR)/obj/guest/workload_main.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(HOST_LINK) $< @SYMTAB@ $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lm -static
 
 $(HOSTDIR)/tests/%: $(HOSTDIR)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
 	@mkdir -p $(dir $@)

@@ -259,6 +259,7 @@ static void count_cpu_start(struct percpu_cpu *c)
 {
 	struct stat_engine *sc = c->user;
 	sc->last_update = plat_ticks();
+	sc->counting = true;
 	pmu_enable(sc->pmu);
 }
 
@@ -267,9 +268,15 @@ static void count_cpu_stop(struct percpu_cpu *c)
 	struct stat_engine *sc = c->user;
 	pmu_disable(sc->pmu);
 	stat_engine_update(sc, plat_ticks());
+	sc->counting = false;
 }
 
-static void count_cpu_tick(struct percpu_cpu *c) { stat_engine_tick(c->user, plat_ticks()); }
+static void count_cpu_tick(struct percpu_cpu *c)
+{
+	struct stat_engine *sc = c->user;
+	if (sc && sc->counting)
+		stat_engine_tick(sc, plat_ticks());
+}
 
 /* The counts stay readable until percpu_close() frees the CPU. */
 static void count_cpu_teardown(struct percpu_cpu *c) { (void)c; }

@@ -25,6 +25,10 @@ struct stat_engine {
 	bool mux;		/* more events than fit: rotate on every tick */
 	struct sched_mux rot;
 	u64 last_update;
+	/* Between the per-CPU start and stop: a tick that comes before the
+	 * counters run (the CPU's tick is armed at setup) must not count
+	 * time as enabled, or 8 events on 8 counters show as multiplexed. */
+	bool counting;
 };
 
 /* Places the events (all of them, or the first rotation). Fails, with a

@@ -21,10 +21,15 @@ static void guest_measure(u64 ctrl, u64 n)
 {
 	u32 lo = (u32)ctrl, hi = (u32)(ctrl >> 32);
 	register u64 left __asm__("r8") = n;
-	__asm__ volatile("wrmsr\n\t"
+	/* Interrupts off while the counters run: a firmware timer tick in
+	 * the loop would add its handler's ring-0 instructions (a run under
+	 * load once counted more than 5 * 10000 + 3 on fixed 0); one that
+	 * came meanwhile is taken after the counters stop. */
+	__asm__ volatile("pushfq\n\tcli\n\t"
+			 "wrmsr\n\t"
 			 "1: nop\n\tnop\n\tnop\n\tdec %%r8\n\tjnz 1b\n\t"
 			 "xor %%eax, %%eax\n\txor %%edx, %%edx\n\t"
-			 "wrmsr"
+			 "wrmsr\n\tpopfq"
 			 : "+a"(lo), "+d"(hi), "+r"(left)
 			 : "c"(MSR_IA32_PERF_GLOBAL_CTRL)
 			 : "memory", "cc");

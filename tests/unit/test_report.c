@@ -130,6 +130,51 @@ static void test_own_recording_named(void **state)
 		fail_msg("report names no soak function:\n%s", out);
 }
 
+/* The attrs of a recording say what was measured (issue 18): ring 0 is
+ * counted (no exclude_kernel) unless :u, config is the encoding without
+ * the enable and ring bits, config1 the load-latency threshold, so that
+ * ldlat=50 and LOAD_LATENCY_GT_32 are told apart. */
+/* Records EVENTS over chase into attrs.data and opens it in r. */
+static void record_attrs(const char *events, struct perfdata_reader *r)
+{
+	static u8 buf[1 << 20];
+	char line[300];
+	char *argv[CLI_MAX_ARGS + 1];
+	const char *err;
+	struct global_opts g = { 0 };
+	snprintf(line, sizeof(line),
+		 "bareperf --pmu=sim:icx record -q -c 1009 -o attrs.data -e %s chase --steps 100000",
+		 events);
+	int argc = cli_split(line, argv, CLI_MAX_ARGS, &err);
+	host_capture_start(out, sizeof(out));
+	int rc = cli_main(argc, argv, &g);
+	host_capture_stop();
+	if (rc != EXIT_OK)
+		fail_msg("record -e %s failed:\n%s", events, out);
+	long n = plat_file_read("attrs.data", buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(perfdata_read_open(r, buf, (u64)n), 0);
+}
+
+static void test_recorded_attrs(void **state)
+{
+	struct perfdata_reader r;
+	/* Load latency is taken alone on icx: one recording each. */
+	record_attrs("cpu/MEM_TRANS_RETIRED.LOAD_LATENCY_GT_32,ldlat=50/p", &r);
+	assert_int_equal(r.nr_attrs, 1);
+	assert_int_equal(r.attrs[0].config, 0x1cd);
+	assert_int_equal(r.attrs[0].config1, 50);
+	assert_int_equal(r.attrs[0].flags & (PERF_ATTR_FLAG_EXCLUDE_KERNEL | PERF_ATTR_FLAG_EXCLUDE_USER), 0);
+	record_attrs("instructions:u", &r);
+	assert_int_equal(r.attrs[0].config, 0xc0);
+	assert_true(r.attrs[0].flags & PERF_ATTR_FLAG_EXCLUDE_KERNEL);
+	assert_false(r.attrs[0].flags & PERF_ATTR_FLAG_EXCLUDE_USER);
+	record_attrs("mem_trans_retired.load_latency_gt_32:p", &r);
+	assert_int_equal(r.attrs[0].config, 0x1cd);
+	assert_int_equal(r.attrs[0].config1, 32);
+	(void)state;
+}
+
 /* cycles: a 40%, b 25%, c 15%, d 10%, e 6%, f 3%, unknown 1% by period,
  * with two periods in use so shares are not just sample counts. The
  * second event: b 80%, a 20%. */
@@ -335,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_order_limit_and_dso),
 		cmocka_unit_test(test_foreign_mapping),
 		cmocka_unit_test(test_many_mappings),
+		cmocka_unit_test(test_recorded_attrs),
 		cmocka_unit_test(test_big_file_in_chunks),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_top5_equal_perf),
