@@ -236,6 +236,15 @@ void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r)
 	retire_memory(r);
 }
 
+uint64_t sim_machine_pebs_records(uint32_t cpu)
+{
+	struct sim_stats st;
+	if (cpu >= sim_machine_cpus())
+		return 0;
+	sim_stats_get(cpu, &st);
+	return st.pebs_records;
+}
+
 uint64_t sim_machine_distance(uint32_t cpu, uint64_t limit)
 {
 	if (!select_cpu(cpu) || limit == 0)

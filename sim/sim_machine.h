@@ -66,6 +66,9 @@ struct sim_machine_retired {
 /* Counts them; an overflow sets its status bit, runs the PEBS assist and
  * requests the PMI, as the hardware does at that instruction. */
 void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r);
+/* PEBS records the assist has written on this CPU so far: the machine
+ * charges each record its own time (qemu/README.md, cost model). */
+uint64_t sim_machine_pebs_records(uint32_t cpu);
 /* Instructions the CPU may retire before a counter can overflow, at most
  * limit (at least 1). */
 uint64_t sim_machine_distance(uint32_t cpu, uint64_t limit);
