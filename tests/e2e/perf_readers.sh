@@ -16,8 +16,8 @@ mkdir -p "$HOME"
 
 # same_top FILE: perf report's top symbols equal perfparser's, to 0.01.
 same_top() {
-	perf report -i "$1" --symfs "$tmp/symfs" --no-children --stdio --sort sym \
-		-F overhead,sym 2>"$tmp/perf.err" | grep '%' |
+	perf report -i "$1" --symfs "$tmp/symfs" --no-children --stdio --sort sym -g none \
+		-F overhead,sym 2>"$tmp/perf.err" | grep -E '^ *[0-9.]+%' |
 		awk '{ gsub("%", "", $1); print $1 "\t" $NF }' | sort -t$'\t' -k1,1gr | head -40 >"$tmp/perf.top"
 	[ ! -s "$tmp/perf.err" ] || fail "perf report warned: $(cat "$tmp/perf.err")"
 	tools/perfparser-top -n 40 --symfs "$tmp/symfs" "$1" 2>"$tmp/pp.err" |
