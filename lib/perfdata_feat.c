@@ -17,12 +17,19 @@ static void feat_put(struct feat_out *o, const void *data, size_t len)
 static void feat_u32(struct feat_out *o, u32 v) { feat_put(o, &v, 4); }
 static void feat_u64(struct feat_out *o, u64 v) { feat_put(o, &v, 8); }
 
+/* A name's room in perf's header: its bytes and a NUL, padded to
+ * NAME_ALIGN (header strings and build-id file names alike). */
+static u32 name_padded(u32 len)
+{
+	return (len + 1 + NAME_ALIGN - 1) & ~(u32)(NAME_ALIGN - 1);
+}
+
 /* perf's header string: u32 length (NUL included, padded to NAME_ALIGN),
  * then the bytes. */
 static void feat_string(struct feat_out *o, const char *s)
 {
 	static const u8 zeros[NAME_ALIGN];
-	u32 len = (u32)bp_strlen(s), padded = (len + 1 + NAME_ALIGN - 1) & ~(u32)(NAME_ALIGN - 1);
+	u32 len = (u32)bp_strlen(s), padded = name_padded(len);
 	feat_u32(o, padded);
 	feat_put(o, s, len);
 	feat_put(o, zeros, padded - len);
@@ -53,7 +60,7 @@ static void feat_build_ids(struct feat_out *o, const struct perfdata *pd)
 		const struct pd_build_id *b = &pd->build_ids[i];
 		u8 id[24] = { 0 };
 		u32 len = (u32)bp_strlen(b->filename);
-		u32 padded = (len + 1 + NAME_ALIGN - 1) & ~(u32)(NAME_ALIGN - 1);
+		u32 padded = name_padded(len);
 		u16 misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE;
 		u16 size = (u16)(8 + 4 + 24 + padded);
 		bp_memcpy(id, b->id, b->len);
