@@ -21,7 +21,10 @@ same_top() {
 		awk '{ gsub("%", "", $1); print $1 "\t" $NF }' | sort -t$'\t' -k1,1gr | head -40 >"$tmp/perf.top"
 	[ ! -s "$tmp/perf.err" ] || fail "perf report warned: $(cat "$tmp/perf.err")"
 	tools/perfparser-top -n 40 --symfs "$tmp/symfs" "$1" 2>"$tmp/pp.err" |
-		grep -v '^samples' | awk -F'\t' '{ print $1 "\t" $2 }' >"$tmp/pp.top"
+		grep -v '^samples' | awk -F'\t' '{ sub("::.*", "", $2); print $1 "\t" $2 }' >"$tmp/pp.top"
+	# perfparser names a function with the ones inlined into it at the
+	# address ("percpu_hold_self::on_main_flow_cpu::main_flow_sampler",
+	# bareperf's code is C, so "::" is only that); perf names the first.
 	# perfparser reads fewer fields than perf 6.1 writes (it warns so of
 	# Linux's own files: CPU_TOPOLOGY's core and die ids, SAMPLE_TIME,
 	# CLOCKID) and skips EVENT_UPDATE; anything else is a warning.
