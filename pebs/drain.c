@@ -66,6 +66,10 @@ static void emit(struct pebs_ctx *c, const void *rec, unsigned i,
 		return;
 	}
 	pebs_record_decode(&c->ds->layout, rec, pc->mem, c->dse_family, s);
+	if (!(s->flags & BP_SAMPLE_TIME) && c->drain_tsc) {
+		s->tsc = c->drain_tsc;
+		s->flags |= BP_SAMPLE_TIME;
+	}
 	s->event = pc->event;
 	s->period = pc->period;
 	s->cpu = c->cpu;

@@ -47,6 +47,10 @@ struct pebs_ctx {
 	enum pebs_dse_family dse_family;
 	u32 cpu;
 	bool throttled;		/* set by the caller: samples are counted lost, not delivered */
+	u64 drain_tsc;		/* set by the caller: the TSC at this drain, the time of
+				 * records that carry none (formats 0-2: the TSC field
+				 * came with format 3, SDM 20.6.2.4.2), as Linux stamps
+				 * them with the time of the PMI that drains them */
 	u64 enabled;		/* unified bitmap of the PEBS counters below */
 	unsigned ncounters;
 	struct pebs_counter counters[PEBS_MAX_COUNTERS];

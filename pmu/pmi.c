@@ -202,6 +202,7 @@ static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r
 		 * goes through perf_event_overflow()); its time counts
 		 * against the CPU share. */
 		c->pebs->throttled = c->throttled;
+		c->pebs->drain_tsc = hw_rdtsc();
 		pebs_drain(c->pebs, c->ring, c->pebs_loss);
 		c->st.buffer_pmis++;
 		buffer_was_full = c->pebs_loss->buffer_was_full != full_before;

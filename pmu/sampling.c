@@ -264,6 +264,7 @@ void sampling_stop(struct sampling *s)
 	 * pointed elsewhere meanwhile (which the check reports). */
 	if (s->pebs_ready && s->pmi.pebs) {
 		pmi_check_ds_area(&s->pmi);
+		s->pebs.drain_tsc = hw_rdtsc();
 		pebs_drain(&s->pebs, &s->ring, &s->loss);
 	}
 }

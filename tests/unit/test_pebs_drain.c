@@ -79,6 +79,7 @@ static void test_drain_each_format(void **state)
 		fix_init(&f, fmt, cfg_for(fmt), 0, 64);
 		add(&f, counter_gp(0), 4, 10007, PEBS_MEM_LOAD);
 		cpu_write_n(&f, BIT(0), 5);
+		f.ctx.drain_tsc = 777777;	/* the PMI's time */
 		assert_int_equal(pebs_drain(&f.ctx, &f.ring, &f.loss), 5);
 		assert_int_equal(f.ds.area->pebs_index, f.ds.base);
 		assert_int_equal(f.loss.records, 5);
@@ -92,7 +93,10 @@ static void test_drain_each_format(void **state)
 			assert_int_equal(s.cpu, 3);
 			assert_int_equal(s.ip, fmt >= 2 ? 0x1000 + i : 0x1001 + i);
 			assert_int_equal(!!(s.flags & BP_SAMPLE_EXACT_IP), fmt >= 2);
-			assert_int_equal(s.tsc, fmt >= 3 ? 1000 + i : 0);
+			/* Formats 0-2 carry no TSC: the drain's time, so that
+			 * perf orders them after the COMM and MMAP records. */
+			assert_int_equal(s.tsc, fmt >= 3 ? 1000 + i : 777777);
+			assert_true(s.flags & BP_SAMPLE_TIME);
 			assert_int_equal(s.addr, fmt >= 1 ? 0x8000 + i : 0);
 			assert_int_equal(s.weight, fmt >= 1 ? 10 + i : 0);
 		}
