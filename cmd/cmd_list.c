@@ -81,6 +81,21 @@ static void lowercase(char *dst, const char *src, size_t cap)
 	dst[i] = 0;
 }
 
+/* The term that sets an extra MSR; an MSR no term sets (Nova Lake's
+ * MSR_OMR_x) is shown by number. */
+static const char *extra_term(u32 msr)
+{
+	static char other[24];
+	switch (msr) {
+	case MSR_PEBS_LD_LAT_THRESHOLD: return "ldlat";
+	case MSR_PEBS_FRONTEND: return "frontend";
+	case MSR_OFFCORE_RSP_0: case MSR_OFFCORE_RSP_1: return "offcore_rsp";
+	default:
+		bp_snprintf(other, sizeof(other), "msr_0x%x", msr);
+		return other;
+	}
+}
+
 /* "event=0xd1,umask=0x20,cmask=1,inv,ldlat=0x4" or "fixed counter 1". */
 static void format_encoding(const struct pmu_event *ev, char *buf, size_t cap)
 {
@@ -105,9 +120,7 @@ static void format_encoding(const struct pmu_event *ev, char *buf, size_t cap)
 	if (ev->any && n < cap)
 		n += (size_t)bp_snprintf(buf + n, cap - n, ",any");
 	if (ev->extra_msr && n < cap)
-		bp_snprintf(buf + n, cap - n, ",%s=0x%llx",
-			    ev->extra_msr == MSR_PEBS_LD_LAT_THRESHOLD ? "ldlat" :
-			    ev->extra_msr == MSR_PEBS_FRONTEND ? "frontend" : "offcore_rsp",
+		bp_snprintf(buf + n, cap - n, ",%s=0x%llx", extra_term(ev->extra_msr),
 			    (unsigned long long)ev->extra_value);
 }
 
@@ -164,6 +177,13 @@ static void print_json(const char *name, const struct pmu_event *ev, bool generi
 	out_printf("\"counters\": %s, \"fixed_counters\": %s, \"pebs_counters\": %s, "
 		   "\"pebs_fixed_counters\": %s, \"precise\": %s, ",
 		   gp, fixed, pgp, pfixed, json_bool(ev->pebs_gp || ev->pebs_fixed));
+	if (e) {
+		format_counters(ev_pdist_gp(e), pgp, sizeof(pgp));
+		format_counters(ev_pdist_fixed(e), pfixed, sizeof(pfixed));
+		out_printf("\"pdist_counters\": %s, \"pdist_fixed_counters\": %s, "
+			   "\"precise_store\": %s, ", pgp, pfixed,
+			   json_bool(e->flags & EVF_PRECISE_STORE));
+	}
 	out_printf("\"pebs_only\": %s, \"data_la\": %s, \"taken_alone\": %s, "
 		   "\"extra_msr\": \"0x%x\", \"extra_value\": \"0x%llx\", "
 		   "\"sample_after\": %llu}",
@@ -205,7 +225,7 @@ static void list_table(struct list_src *src, const struct list_opts *o)
 	struct pmu_event ev;
 
 	for (u16 i = 0; src->t && i < src->t->count; i++) {
-		const struct ev_entry *e = &src->t->events[i];
+		const struct ev_entry *e = event_at(src->t, i);
 		bp_memset(&ev, 0, sizeof(ev));
 		event_entry_fill(src->t, e, &ev);
 		show(src, o, ev_name(e), NULL, &ev, e);
@@ -294,8 +314,9 @@ const struct command cmd_list = {
 	.summary = "list the events of this CPU or of --cpu MODEL",
 	.usage = " [--cpu MODEL] [--json] [PATTERN]\n\n"
 		 "  PATTERN: case-insensitive substring, or a glob with * and ?.\n"
-		 "  --cpu MODEL: skl skx icl icx tgl spr emr gnr adl adl-e mtl mtl-e\n"
-		 "               arl arl-e arl-lpe lnl lnl-e\n"
+		 "  --cpu MODEL: every core PMU in Intel's perfmon files, e.g. nhm\n"
+		 "               snb hsw bdw skl clx icx spr gnr srf adl adl-e lnl\n"
+		 "               nvl nvl-e (an unknown name lists them all)\n"
 		 "  --json: encodings and constraints of each event",
 	.run = list_run,
 };

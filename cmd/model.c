@@ -8,7 +8,7 @@
 
 static int unknown_cpu(const char *command, const char *cpu)
 {
-	char names[256];
+	char names[EVENT_TABLE_NAMES_LEN];
 
 	event_table_names(names, sizeof(names));
 	err_printf("bareperf %s: unknown --cpu '%s'; known models: %s\n", command, cpu, names);
@@ -17,7 +17,7 @@ static int unknown_cpu(const char *command, const char *cpu)
 
 static int no_pmu(const char *command, const struct pmu_caps *c)
 {
-	char names[256];
+	char names[EVENT_TABLE_NAMES_LEN];
 
 	event_table_names(names, sizeof(names));
 	if (!c->intel)

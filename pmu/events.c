@@ -73,9 +73,9 @@ const struct ev_entry *event_find(const struct event_table *t, const char *name)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = bp_strcasecmp(name, ev_name(&t->events[mid]));
+		int cmp = bp_strcasecmp(name, ev_name(event_at(t, mid)));
 		if (cmp == 0)
-			return &t->events[mid];
+			return event_at(t, mid);
 		if (cmp < 0)
 			hi = mid;
 		else
@@ -95,7 +95,7 @@ const struct ev_entry *event_find_encoding(const struct event_table *t, u8 event
 	const struct ev_entry *any = NULL;
 
 	for (u16 i = 0; t && i < t->count; i++) {
-		const struct ev_entry *e = &t->events[i];
+		const struct ev_entry *e = event_at(t, i);
 		if (!e->gp || e->event != event || e->umask != umask)
 			continue;
 		if (is_plain_encoding(e) && e->extra == 0)
@@ -115,7 +115,7 @@ const struct ev_entry *event_find_exact(const struct event_table *t, const struc
 {
 	u8 flags = qualifier_flags(ev);
 	for (u16 i = 0; t && i < t->count; i++) {
-		const struct ev_entry *e = &t->events[i];
+		const struct ev_entry *e = event_at(t, i);
 		if (e->gp && e->event == ev->event && e->umask == ev->umask &&
 		    e->cmask == ev->cmask && (e->flags & (EVF_INV | EVF_EDGE | EVF_ANY)) == flags)
 			return e;
@@ -127,8 +127,8 @@ u32 event_code_gp_mask(const struct event_table *t, u8 event)
 {
 	u32 mask = 0;
 	for (u16 i = 0; t && i < t->count; i++)
-		if (t->events[i].event == event)
-			mask |= t->events[i].gp;
+		if (event_at(t, i)->event == event)
+			mask |= event_at(t, i)->gp;
 	return mask;
 }
 

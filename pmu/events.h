@@ -3,13 +3,20 @@
  * Intel's perfmon files (../shared/perfmon) into pmu/events_data.c, and the
  * lookups over them (pmu/events.c).
  *
- * Layout, chosen to be small in the firmware image: one string pool holds
- * every distinct event name once; each event is a 16-byte struct ev_entry
- * that names its string by index; rare wide data (extra MSR values, the
- * umask extension) sits in a shared side table; sample-after values are an
- * index into a table of the few distinct values. Models whose files are
- * identical share one entry array. Entries of a table are sorted by name,
- * case-insensitively, so lookups are a binary search. */
+ * Layout, chosen to keep the firmware image small with every model in:
+ * - names: every distinct event name once, sorted and front-coded
+ *   (event_name_pack: per name one byte, the characters it shares with
+ *   the previous name, then the rest and a NUL; every EVENT_NAME_BLOCK-th
+ *   name is whole). ev_name() unpacks them all on first use, once.
+ * - rows: every distinct event (name index, encoding, constraints) once,
+ *   a 16-byte struct ev_entry, shared by every table that lists it: the
+ *   Westmere files, Haswell and Haswell-X, Skylake-X and Cascade Lake
+ *   differ in few rows.
+ * - tables: per model, u16 row indices sorted by name, case-insensitively,
+ *   so lookups are a binary search.
+ * Rare wide data (extra MSR values, the umask extension) sits in a shared
+ * side table; sample-after values are an index into the few distinct
+ * values. */
 #ifndef BP_EVENTS_H
 #define BP_EVENTS_H
 #include "../lib/types.h"
@@ -26,13 +33,16 @@
 #define EVF_OCR_ALT     0x40	/* offcore event: the table's second
 				 * encoding (ocr_event[1]/ocr_umask[1] with
 				 * MSR_OFFCORE_RSP_1) counts it too */
+#define EVF_PRECISE_STORE 0x80	/* PRECISE_STORE in the file: Sandy/Ivy
+				 * Bridge's MEM_TRANS_RETIRED.PRECISE_STORE,
+				 * PEBS with the store-latency facility */
 
 /* pdist: counters with precise distribution (:ppp). Bits 0..6 are GP 0..6,
  * bit 7 is fixed counter 0 (the only fixed one Intel lists). */
 #define EV_PDIST_FIXED0 0x80
 
 struct ev_entry {
-	u16 name;		/* index into event_name_off[] */
+	u16 name;		/* index of the name in event_name_pack */
 	u8 event, umask;
 	u8 cmask, flags;	/* EVF_* */
 	u16 gp;			/* GP counters that may count it */
@@ -57,7 +67,8 @@ struct event_table {
 	const char *name;	/* what --cpu takes: "icx", "adl-e", ... */
 	const char *desc;	/* human-readable model and core type */
 	const char *source;	/* perfmon file and version it came from */
-	const struct ev_entry *events;	/* sorted by name, case-insensitive */
+	const u16 *rows;	/* indices into event_rows[], sorted by name,
+				 * case-insensitive: event_at() */
 	u16 count;
 	/* The model's counters, as its perfmon file implies them: the union
 	 * of every event's "Counter" field (GP) and of the fixed counters its
@@ -90,8 +101,12 @@ struct event_model {
 };
 
 /* Generated (pmu/events_data.c). */
-extern const char event_name_pool[];
-extern const u32 event_name_off[];
+#define EVENT_NAME_BLOCK 32	/* tools/gen-events.py NAME_BLOCK */
+extern const char event_name_pack[];
+extern const u32 event_name_block[];	/* offset of each block's whole name */
+extern const u32 event_name_count, event_name_bytes;
+extern const struct ev_entry event_rows[];
+extern const u32 event_row_count;
 extern const u32 event_sample_after[];
 extern const struct ev_extra event_extras[];
 extern const struct event_table event_tables[];
@@ -99,7 +114,18 @@ extern const size_t event_table_count;
 extern const struct event_model event_models[];
 extern const size_t event_model_count;
 
-static inline const char *ev_name(const struct ev_entry *e) { return event_name_pool + event_name_off[e->name]; }
+/* Row i of table t (i < t->count). */
+static inline const struct ev_entry *event_at(const struct event_table *t, u32 i)
+{
+	return &event_rows[t->rows[i]];
+}
+/* The event's name (pmu/event_names.c). The names are unpacked once, on
+ * first use, and stay for the image's life; if that memory cannot be had,
+ * each name is unpacked on its own into one of a few rotating buffers. */
+const char *ev_name(const struct ev_entry *e);
+/* Name i alone, decoded from its block's whole name into out (len bytes;
+ * 128 hold every name): ev_name()'s way when memory is short. */
+void event_name_unpack(u32 i, char *out, size_t len);
 static inline u32 ev_sample_after(const struct ev_entry *e) { return event_sample_after[e->sav]; }
 static inline const struct ev_extra *ev_extra(const struct ev_entry *e) { return &event_extras[e->extra]; }
 /* Fixed counters as unified counter bits would be 32+i: these return the
@@ -119,7 +145,9 @@ const struct event_table *event_table_for_cpu(u32 family, u32 model, u32 steppin
  * CPUID.1AH for the native model ID on hybrid parts). NULL for non-Intel
  * CPUs, unknown models, or CPUs without a PMU. */
 const struct event_table *event_table_for_caps(const struct pmu_caps *c);
-/* Writes the --cpu names, ", "-separated, into buf. */
+/* Writes the --cpu names, ", "-separated, into buf; EVENT_TABLE_NAMES_LEN
+ * holds them all (test_events checks it). */
+#define EVENT_TABLE_NAMES_LEN 512
 void event_table_names(char *buf, size_t len);
 
 /* The event NAME of table t (case-insensitive), or NULL. */

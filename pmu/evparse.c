@@ -121,7 +121,7 @@ static int fail_unknown(struct ctx *c, const char *name)
 			suggest_consider(&s, name, generic_events[i].alias);
 	}
 	for (u16 i = 0; c->t && i < c->t->count; i++)
-		suggest_consider(&s, name, ev_name(&c->t->events[i]));
+		suggest_consider(&s, name, ev_name(event_at(c->t, i)));
 	for (int i = 0; i < 3 && s.name[i] && used < sizeof(list); i++)
 		used += (size_t)bp_snprintf(list + used, sizeof(list) - used, "%s%s",
 					    i ? ", " : "", s.name[i]);
@@ -156,8 +156,8 @@ static void fill_from_entry(struct ctx *c, const struct ev_entry *e, struct pmu_
 static const struct ev_entry *fixed_entry(const struct event_table *t, unsigned i)
 {
 	for (u16 j = 0; t && j < t->count; j++)
-		if (t->events[j].gp == 0 && t->events[j].fixed == (1u << i))
-			return &t->events[j];
+		if (event_at(t, j)->gp == 0 && event_at(t, j)->fixed == (1u << i))
+			return event_at(t, j);
 	return NULL;
 }
 
@@ -402,6 +402,14 @@ static const struct generic_event *find_generic(const char *name)
 	return NULL;
 }
 
+/* The extra MSRs the PMU layer saves, programs and restores (pmu/pmu.c);
+ * Nova Lake's MSR_OMR_0..3, named by its off-module events, are not. */
+static bool extra_msr_supported(u32 msr)
+{
+	return msr == MSR_OFFCORE_RSP_0 || msr == MSR_OFFCORE_RSP_1 ||
+	       msr == MSR_PEBS_LD_LAT_THRESHOLD || msr == MSR_PEBS_FRONTEND;
+}
+
 static int resolve_name(struct ctx *c, const char *name, struct pmu_event *ev)
 {
 	const struct generic_event *g = find_generic(name);
@@ -411,6 +419,11 @@ static int resolve_name(struct ctx *c, const char *name, struct pmu_event *ev)
 		return resolve_generic(c, g, ev);
 	if ((e = event_find(c->t, name))) {
 		fill_from_entry(c, e, ev);
+		if (ev->extra_msr && !extra_msr_supported(ev->extra_msr))
+			return fail(c, "needs MSR 0x%x programmed with 0x%llx, which bareperf does "
+				    "not program (it knows MSR_OFFCORE_RSP_0/1, "
+				    "MSR_PEBS_LD_LAT_THRESHOLD and MSR_PEBS_FRONTEND)",
+				    ev->extra_msr, (unsigned long long)ev->extra_value);
 		return 0;
 	}
 	return fail_unknown(c, name);

@@ -16,8 +16,13 @@ Choices (documented in docs/events.md too):
 - Deprecated events are skipped.
 - Skylake-era files give counters for hyper-threading on ("Counter"), not
   "CounterHTOff": the safe set when the sibling thread may be counting.
-- PEBS counters: "PEBScounters" when "Precise" is 1 (newer files); in older
-  files (no PEBScounters) the "Counter" set when "PEBS" is 1 or 2.
+- PEBS counters: "PEBScounters" when "Precise" is 1 (newer files); in the
+  Atom files (PEBScounters, no Precise) "PEBScounters" when "PEBS" is 1 or
+  2; in older big-core files the "Counter" set when "PEBS" is 1 or 2.
+- Fixed counters: the Nehalem, Westmere, Bonnell and Silvermont files
+  number them from 1.
+- Offcore events that name one MSR of the pair have that MSR's encoding
+  alone; Nova Lake's umask/MSR lists give the first pair.
 - PDIST counters (":ppp"): "PDISTCounter" where the file has it; otherwise
   only INST_RETIRED.PREC_DIST, on its PEBS counters.
 - Offcore events list two encodings ("0xB7, 0xBB" or umask "0x01,0x02")
@@ -33,14 +38,40 @@ import sys
 # perfmon directory, file-name substring, --cpu name, description.
 # Hybrid parts: the P-core table takes the plain name, the E-core "-e".
 MODELS = [
+    ("NHM-EP", "NehalemEP_core", "nhm", "Nehalem client and EP (Core i7 9xx, Xeon 5500)"),
+    ("NHM-EX", "NehalemEX_core", "nhm-ex", "Nehalem EX (Xeon 7500)"),
+    ("WSM-EP-SP", "WestmereEP-SP_core", "wsm", "Westmere client and EP single-socket"),
+    ("WSM-EP-DP", "WestmereEP-DP_core", "wsm-dp", "Westmere EP dual-socket (Xeon 5600)"),
+    ("WSM-EX", "WestmereEX_core", "wsm-ex", "Westmere EX (Xeon E7)"),
+    ("BNL", "bonnell_core", "bnl", "Bonnell (first Atom)"),
+    ("SLM", "Silvermont_core", "slm", "Silvermont and Airmont (Atom)"),
+    ("KNL", "knightslanding_core", "knl", "Knights Landing and Knights Mill (Xeon Phi)"),
+    ("GLM", "goldmont_core", "glm", "Goldmont (Atom)"),
+    ("GLP", "goldmontplus_core", "glp", "Goldmont Plus (Atom)"),
+    ("EHL", "elkhartlake_core", "ehl", "Elkhart Lake and Jasper Lake (Tremont)"),
+    ("SNR", "snowridgex_core", "snr", "Snow Ridge (Tremont server)"),
+    ("SNB", "sandybridge_core", "snb", "Sandy Bridge client"),
+    ("JKT", "Jaketown_core", "jkt", "Sandy Bridge EP (Jaketown)"),
+    ("IVB", "ivybridge_core", "ivb", "Ivy Bridge client"),
+    ("IVT", "ivytown_core", "ivt", "Ivy Bridge EP (Ivytown)"),
+    ("HSW", "haswell_core", "hsw", "Haswell client"),
+    ("HSX", "haswellx_core", "hsx", "Haswell server"),
+    ("BDW", "broadwell_core", "bdw", "Broadwell client"),
+    ("BDW-DE", "broadwellde_core", "bdw-de", "Broadwell DE"),
+    ("BDX", "broadwellx_core", "bdx", "Broadwell server"),
     ("SKL", "skylake_core", "skl", "Skylake client (also Kaby/Coffee/Comet Lake)"),
     ("SKX", "skylakex_core", "skx", "Skylake server"),
+    ("CLX", "cascadelakex_core", "clx", "Cascade Lake server (and Cooper Lake)"),
     ("ICL", "icelake_core", "icl", "Ice Lake client"),
     ("ICX", "icelakex_core", "icx", "Ice Lake server"),
     ("TGL", "tigerlake_core", "tgl", "Tiger Lake"),
+    ("RKL", "rocketlake_core", "rkl", "Rocket Lake"),
     ("SPR", "sapphirerapids_core", "spr", "Sapphire Rapids"),
     ("EMR", "emeraldrapids_core", "emr", "Emerald Rapids"),
     ("GNR", "graniterapids_core", "gnr", "Granite Rapids"),
+    ("SRF", "sierraforest_core", "srf", "Sierra Forest (Crestmont E-core server)"),
+    ("GRR", "grandridge_core", "grr", "Grand Ridge (Crestmont)"),
+    ("CWF", "clearwaterforest_core", "cwf", "Clearwater Forest (Darkmont E-core server)"),
     ("ADL", "alderlake_goldencove_core", "adl", "Alder/Raptor Lake P-core (Golden Cove)"),
     ("ADL", "alderlake_gracemont_core", "adl-e", "Alder/Raptor Lake E-core (Gracemont)"),
     ("MTL", "meteorlake_redwoodcove_core", "mtl", "Meteor Lake P-core (Redwood Cove)"),
@@ -50,35 +81,63 @@ MODELS = [
     ("ARL", "arrowlake_crestmont_core", "arl-lpe", "Arrow Lake low-power E-core (Crestmont)"),
     ("LNL", "lunarlake_lioncove_core", "lnl", "Lunar Lake P-core (Lion Cove)"),
     ("LNL", "lunarlake_skymont_core", "lnl-e", "Lunar Lake E-core (Skymont)"),
+    ("PTL", "pantherlake_cougarcove_core", "ptl", "Panther Lake P-core (Cougar Cove)"),
+    ("PTL", "pantherlake_darkmont_core", "ptl-e", "Panther Lake E-core (Darkmont)"),
+    ("NVL", "novalake_coyotecove_core", "nvl", "Nova Lake P-core (Coyote Cove)"),
+    ("NVL", "novalake_arcticwolf_core", "nvl-e", "Nova Lake E-core (Arctic Wolf)"),
 ]
 
 # Valid bits of MSR_OFFCORE_RSP_0 and _1 per table, as Linux's extra_regs
-# (arch/x86/events/intel/core.c) give them: intel_skl_extra_regs,
-# intel_icl_extra_regs, intel_spr_extra_regs (and glc, gnr, rwc: the same
-# mask), intel_grt_extra_regs, intel_cmt_extra_regs (Crestmont, and
-# Skymont through intel_pmu_init_skt), intel_lnc_extra_regs. The table
-# gets this mask OR every bit Intel's own file uses for the table's OCR
-# events: the file documents the part, and Linux's mask can lag it
-# (alderlake_gracemont_core.json's OCR.PARTIAL_STREAMING_WR.* and
-# OCR.FULL_STREAMING_WR.* set bits 46 and 47, outside intel_grt_extra_regs'
-# 0x3fffffffff).
+# (arch/x86/events/intel/core.c, intel_pmu_init and the hybrid init
+# helpers) give them: intel_nehalem_extra_regs (RSP_0 only),
+# intel_westmere_extra_regs, intel_snb_extra_regs, intel_snbep_extra_regs
+# (Jaketown, Ivytown, Haswell, Broadwell), intel_skl_extra_regs (and
+# Skylake-X, Cascade Lake), intel_knl_extra_regs, intel_slm_extra_regs,
+# intel_glm_extra_regs (Goldmont and Goldmont Plus), intel_tnt_extra_regs
+# (Tremont: Elkhart Lake, Snow Ridge), intel_icl_extra_regs (and Rocket
+# Lake), intel_spr_extra_regs (and glc, gnr, rwc: the same mask),
+# intel_grt_extra_regs, intel_cmt_extra_regs (Crestmont: Sierra Forest,
+# Grand Ridge; Darkmont: Clearwater Forest, Panther Lake's E-core;
+# Skymont), intel_lnc_extra_regs (Lion Cove, Cougar Cove). Bonnell has no
+# offcore response; Nova Lake's cores have none either (their
+# MSR_OMR_0..3 take its place). The table gets this mask OR every bit
+# Intel's own file uses for the table's OCR events: the file documents the
+# part, and Linux's mask can lag it (alderlake_gracemont_core.json's
+# OCR.PARTIAL_STREAMING_WR.* and OCR.FULL_STREAMING_WR.* set bits 46 and
+# 47, outside intel_grt_extra_regs' 0x3fffffffff).
+RSP_NONE = (0, 0)
+RSP_NHM = (0xffff, 0)
+RSP_WSM = (0xffff, 0xffff)
+RSP_SNB = (0x3f807f8fff, 0x3f807f8fff)
+RSP_SNBEP = (0x3fffff8fff, 0x3fffff8fff)
+RSP_KNL = (0x799ffbb6e7, 0x399ffbffe7)
+RSP_SLM = (0x768005ffff, 0x368005ffff)
+RSP_GLM = (0x760005ffbf, 0x360005ffbf)
+RSP_TNT = (0x800ff0ffffff9fff, 0xff0ffffff9fff)
 RSP_SKL = (0x3fffff8fff, 0x3fffff8fff)
 RSP_ICL = (0x3fffffbfff, 0x3fffffbfff)
 RSP_GLC = (0x3fffffffff, 0x3fffffffff)
 RSP_CMT = (0x800ff3ffffffffff, 0xff3ffffffffff)
 RSP_LNC = (0xfffffffffff, 0xfffffffffff)
 OFFCORE_VALID = {
-    "skl": RSP_SKL, "skx": RSP_SKL, "icl": RSP_ICL, "icx": RSP_ICL, "tgl": RSP_ICL,
-    "spr": RSP_GLC, "emr": RSP_GLC, "gnr": RSP_GLC, "adl": RSP_GLC, "adl-e": RSP_GLC,
+    "nhm": RSP_NHM, "nhm-ex": RSP_NHM, "wsm": RSP_WSM, "wsm-dp": RSP_WSM, "wsm-ex": RSP_WSM,
+    "bnl": RSP_NONE, "slm": RSP_SLM, "knl": RSP_KNL, "glm": RSP_GLM, "glp": RSP_GLM,
+    "ehl": RSP_TNT, "snr": RSP_TNT, "snb": RSP_SNB, "ivb": RSP_SNB, "jkt": RSP_SNBEP,
+    "ivt": RSP_SNBEP, "hsw": RSP_SNBEP, "hsx": RSP_SNBEP, "bdw": RSP_SNBEP,
+    "bdw-de": RSP_SNBEP, "bdx": RSP_SNBEP, "skl": RSP_SKL, "skx": RSP_SKL, "clx": RSP_SKL,
+    "icl": RSP_ICL, "icx": RSP_ICL, "tgl": RSP_ICL, "rkl": RSP_ICL,
+    "spr": RSP_GLC, "emr": RSP_GLC, "gnr": RSP_GLC, "srf": RSP_CMT, "grr": RSP_CMT,
+    "cwf": RSP_CMT, "adl": RSP_GLC, "adl-e": RSP_GLC,
     "mtl": RSP_GLC, "mtl-e": RSP_CMT, "arl": RSP_LNC, "arl-e": RSP_CMT, "arl-lpe": RSP_CMT,
-    "lnl": RSP_LNC, "lnl-e": RSP_CMT,
+    "lnl": RSP_LNC, "lnl-e": RSP_CMT, "ptl": RSP_LNC, "ptl-e": RSP_CMT,
+    "nvl": RSP_NONE, "nvl-e": RSP_NONE,
 }
 
 MSR_OFFCORE_RSP_0 = 0x1A6
 MSR_OFFCORE_RSP_1 = 0x1A7
 
 EVF_INV, EVF_EDGE, EVF_ANY, EVF_TAKEN_ALONE = 0x01, 0x02, 0x04, 0x08
-EVF_DATA_LA, EVF_PEBS_ONLY, EVF_OCR_ALT = 0x10, 0x20, 0x40
+EVF_DATA_LA, EVF_PEBS_ONLY, EVF_OCR_ALT, EVF_PRECISE_STORE = 0x10, 0x20, 0x40, 0x80
 EV_PDIST_FIXED0 = 0x80
 
 
@@ -90,8 +149,9 @@ def num(s):
     return int(s, 16) if s.lower().startswith("0x") else int(s)
 
 
-def counter_list(s):
-    """'0,1,2,3' -> GP set; 'Fixed counter 1' -> fixed set; 'NA' -> empty."""
+def counter_list(s, fixed_base=0):
+    """'0,1,2,3' -> GP set; 'Fixed counter 1' -> fixed set; 'NA' -> empty.
+    fixed_base: the number the file gives IA32_FIXED_CTR0 (fixed_base_of)."""
     gp, fixed = set(), set()
     for part in (s or "").split(","):
         part = part.strip()
@@ -99,7 +159,7 @@ def counter_list(s):
             continue
         m = re.fullmatch(r"Fixed counter (\d+)", part)
         if m:
-            fixed.add(int(m.group(1)))
+            fixed.add(int(m.group(1)) - fixed_base)
         else:
             gp.add(int(part))
     return gp, fixed
@@ -133,36 +193,72 @@ class Ctx:
         return self.extra_index[key]
 
 
-def parse_event(e, legacy):
+def fixed_base_of(events):
+    """The Nehalem, Westmere, Bonnell and Silvermont files count fixed
+    counters from 1 (INST_RETIRED.ANY is "Fixed counter 1", the reference
+    cycles "Fixed counter 3"); later files from 0, as the SDM numbers
+    IA32_FIXED_CTR0..2."""
+    named = set()
+    for e in events:
+        named |= counter_list(e["Counter"])[1]
+    return 1 if named and 0 not in named else 0
+
+
+def pebs_style_of(events):
+    """How a file marks PEBS events (read each format as it is):
+    "precise": Ice Lake and later, "Precise" 1 with "PEBScounters";
+    "atom": Silvermont to Tremont and Knights Landing, "PEBS" 1 or 2 with
+    "PEBScounters" and no "Precise";
+    "legacy": the big cores up to Skylake, "PEBS" 1 or 2 on the event's
+    own "Counter" set."""
+    if any("Precise" in e for e in events):
+        return "precise"
+    return "atom" if any("PEBScounters" in e for e in events) else "legacy"
+
+
+def parse_event(e, style, fixed_base=0):
     """One JSON event -> dict of the fields we keep."""
     codes = [num(c) for c in e["EventCode"].split(",")]
     umasks = [num(u) for u in e["UMask"].split(",")]
     msrs = [num(m) for m in e.get("MSRIndex", "0").split(",")]
-    gp, fixed = counter_list(e["Counter"])
-    if legacy:
-        pebs = num(e.get("PEBS", "0"))
-        pebs_gp = gp if pebs else set()
-        pebs_fixed = set()
-        pebs_only = pebs == 2
-        pdist_gp, pdist_fixed = set(), set()
-    else:
+    gp, fixed = counter_list(e["Counter"], fixed_base)
+    pdist_gp, pdist_fixed = set(), set()
+    if style == "precise":
         precise = num(e.get("Precise", "0")) == 1
-        pebs_gp, pebs_fixed = pebs_counter_list(e.get("PEBScounters", ""))
-        if not precise:
-            pebs_gp, pebs_fixed = set(), set()
         pebs_only = num(e.get("CollectPEBSRecord", "0")) == 3
+    else:
+        precise = num(e.get("PEBS", "0")) in (1, 2)
+        pebs_only = num(e.get("PEBS", "0")) == 2
+    pebs_gp, pebs_fixed = set(), set()
+    if precise and style == "legacy":
+        pebs_gp = set(gp)
+    elif precise:
+        pebs_gp, pebs_fixed = pebs_counter_list(e.get("PEBScounters", ""))
         pdist_gp, pdist_fixed = pebs_counter_list(e.get("PDISTCounter", ""))
-        if not precise:
-            pdist_gp, pdist_fixed = set(), set()
-    if "PDISTCounter" not in e and e["EventName"] == "INST_RETIRED.PREC_DIST":
+    if e.get("PDIR_COUNTER", "na").lower() not in ("na", "") and pebs_gp:
+        # Goldmont Plus names its precise-distribution counter per event.
+        pdist_gp, pdist_fixed = counter_list(e["PDIR_COUNTER"])[0], set()
+    elif "PDISTCounter" not in e and e["EventName"] == "INST_RETIRED.PREC_DIST":
         pdist_gp, pdist_fixed = set(pebs_gp), set(pebs_fixed)
     assert all(c < 7 for c in pdist_gp) and pdist_fixed <= {0}, e["EventName"]
     # Offcore events name two encodings; the generic OFFCORE_RESPONSE of
     # older files does so without an MSR value (the user gives offcore_rsp=).
-    ocr = len(codes) == 2 or len(umasks) == 2
-    if ocr:
-        assert msrs in ([MSR_OFFCORE_RSP_0, MSR_OFFCORE_RSP_1], [0]), e["EventName"]
-    else:
+    # Where the file names MSR_OFFCORE_RSP_0 alone (the Atom cores'
+    # OUTSTANDING events: only RSP_0 has the outstanding-request bit), the
+    # event has that one encoding. Nova Lake's off-module events list four
+    # umasks, each with its own MSR (ProgrammingRestriction
+    # "MSRIndex-UMask"): the table carries the first pair, umask and MSR.
+    # Knights Landing's OFFCORE_RESPONSE.STREAMING_STORES.ANY_RESPONSE names
+    # MSR_OFFCORE_RSP_1 alone: its encoding is the second.
+    pairs = len(codes) == 2 or len(umasks) == 2
+    ocr = pairs and msrs in ([MSR_OFFCORE_RSP_0, MSR_OFFCORE_RSP_1], [0])
+    if pairs and not ocr:
+        assert msrs in ([MSR_OFFCORE_RSP_0], [MSR_OFFCORE_RSP_1]), e["EventName"]
+        if msrs == [MSR_OFFCORE_RSP_1]:
+            codes, umasks = codes[-1:], umasks[-1:]
+    elif e.get("ProgrammingRestriction") == "MSRIndex-UMask":
+        assert len(umasks) == len(msrs) and len(codes) == 1, e["EventName"]
+    elif not ocr:
         assert len(codes) == 1 and len(umasks) == 1 and len(msrs) == 1, e["EventName"]
     flags = 0
     flags |= EVF_INV if num(e.get("Invert")) else 0
@@ -172,6 +268,7 @@ def parse_event(e, legacy):
     flags |= EVF_DATA_LA if num(e.get("Data_LA")) else 0
     flags |= EVF_PEBS_ONLY if pebs_only else 0
     flags |= EVF_OCR_ALT if ocr else 0
+    flags |= EVF_PRECISE_STORE if num(e.get("PRECISE_STORE")) else 0
     return {
         "name": e["EventName"],
         "event": codes[0], "umask": umasks[0],
@@ -192,8 +289,10 @@ def load_file(root, relpath):
         data = json.load(f)
     events = data["Events"] if isinstance(data, dict) else data
     header = data.get("Header", {}) if isinstance(data, dict) else {}
-    legacy = not any("PEBScounters" in e for e in events)
-    out = [parse_event(e, legacy) for e in events if num(e.get("Deprecated")) != 1]
+    style = pebs_style_of(events)
+    legacy = style == "legacy"
+    base = fixed_base_of(events)
+    out = [parse_event(e, style, base) for e in events if num(e.get("Deprecated")) != 1]
     out.sort(key=lambda ev: ev["name"].lower().encode())
     names = [ev["name"].lower() for ev in out]
     assert len(names) == len(set(names)), relpath + ": duplicate names"
@@ -208,9 +307,11 @@ def read_mapfile(root):
 
 
 def parse_signature(fm):
-    """'GenuineIntel-6-55-[01234]' -> (6, 0x55, lo, hi)."""
+    """'GenuineIntel-6-55-[01234]' -> (6, 0x55, lo, hi). The family is
+    decimal and the model hexadecimal, as perf prints its CPUID string
+    ("GenuineIntel-18-1" is Nova Lake, family 18)."""
     parts = fm.split("-")
-    family, model = int(parts[1], 16), int(parts[2], 16)
+    family, model = int(parts[1], 10), int(parts[2], 16)
     lo, hi = 0, 15
     if len(parts) > 3:
         steps = [int(c, 16) for c in parts[3].strip("[]")]
@@ -221,6 +322,39 @@ def parse_signature(fm):
 
 def c_str(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+NAME_BLOCK = 32  # a full name every NAME_BLOCK names: pmu/events.h
+
+
+def write_names(w, names):
+    """Every event name once, front-coded (pmu/events.h): per name, one
+    octal byte for the characters it shares with the previous name, then
+    the rest and a NUL. Every NAME_BLOCK-th name shares nothing, so one
+    name can be decoded from its block's start."""
+    pieces, blocks, pos, prev = [], [], 0, ""
+    for i, n in enumerate(names):
+        assert all(32 < ord(c) < 127 and c not in '"\\' for c in n), n
+        assert len(n) < 128, n  # pmu/event_names.c: its fallback buffers
+        shared = 0
+        if i % NAME_BLOCK:
+            while shared < min(len(n), len(prev), 255) and n[shared] == prev[shared]:
+                shared += 1
+        else:
+            blocks.append(pos)
+        pieces.append('\t"\\%03o%s\\000"' % (shared, n[shared:]))
+        pos += 1 + len(n) - shared + 1
+        prev = n
+    w("const char event_name_pack[] =")
+    w("\n".join(pieces) + ";")
+    w("const u32 event_name_block[] = {")
+    for i in range(0, len(blocks), 8):
+        w("\t" + " ".join("%d," % o for o in blocks[i:i + 8]))
+    w("};")
+    w("const u32 event_name_count = %d;" % len(names))
+    w("const u32 event_name_bytes = %d;\t/* unpacked, NULs included */"
+      % sum(len(n) + 1 for n in names))
+    w("")
 
 
 def generate(root):
@@ -252,45 +386,52 @@ def generate(root):
     w(" * pmu/events.h. */")
     w('#include "events.h"')
     w("")
-    # Name pool: one string, NUL-separated, plus offsets.
-    offsets, pos, pool_lines = [], 0, []
-    for n in names:
-        offsets.append(pos)
-        pos += len(n) + 1
-        pool_lines.append("\t" + c_str(n + "\0").replace("\x00", "\\0"))
-    w("const char event_name_pool[] =")
-    w("\n".join(pool_lines) + ";")
-    w("")
-    w("const u32 event_name_off[] = {")
-    for i in range(0, len(offsets), 8):
-        w("\t" + " ".join("%d," % o for o in offsets[i:i + 8]))
-    w("};")
-    w("")
+    write_names(w, names)
     w("const u32 event_sample_after[] = {")
     w("\t" + " ".join("%d," % v for v in savs))
     w("};")
     w("")
 
-    # Entry arrays, deduplicated by content.
-    arrays = {}  # tuple of entry tuples -> C name
-    table_arrays = []
+    # Rows: every distinct (name, encoding, constraints) once, shared by
+    # the tables that list it (Haswell and Haswell-X, the Westmere files,
+    # Skylake-X and Cascade Lake have most rows in common).
+    row_index = {}
+    table_rows = []
     for (directory, stem, cpu, desc), events, legacy, ocr, path, version in tables:
-        entries = []
+        rows_of_table = []
         for ev in events:
             extra = 0
             if ev["msr"] or ev["umask_ext"]:
                 extra = ctx.extra((ev["msr_value"], ev["msr"], ev["umask_ext"]))
-            entries.append((name_index[ev["name"]], ev["event"], ev["umask"], ev["cmask"],
-                            ev["flags"], ev["gp"], ev["pebs_gp"], ev["fixed"],
-                            ev["pebs_fixed"], extra, sav_index[ev["sav"]], ev["pdist"]))
-        key = tuple(entries)
+            row = (name_index[ev["name"]], ev["event"], ev["umask"], ev["cmask"],
+                   ev["flags"], ev["gp"], ev["pebs_gp"], ev["fixed"],
+                   ev["pebs_fixed"], extra, sav_index[ev["sav"]], ev["pdist"])
+            rows_of_table.append(row)
+            row_index.setdefault(row, None)
+        table_rows.append(rows_of_table)
+    ordered = sorted(row_index)
+    for i, row in enumerate(ordered):
+        row_index[row] = i
+    assert len(ordered) < 65536
+    w("const struct ev_entry event_rows[] = {")
+    for (n, e, u, cm, fl, gp, pgp, fx, pfx, ex, sav, pd) in ordered:
+        w("\t{ %d, 0x%02x, 0x%02x, %d, 0x%02x, 0x%x, 0x%x, 0x%x, 0x%x, %d, %d, 0x%x }, /* %s */"
+          % (n, e, u, cm, fl, gp, pgp, fx, pfx, ex, sav, pd, names[n]))
+    w("};")
+    w("const u32 event_row_count = ARRAY_SIZE(event_rows);")
+    w("")
+    # Each table: its rows' indices, in name order; identical files share.
+    arrays = {}
+    table_arrays = []
+    for ((directory, stem, cpu, desc), events, legacy, ocr, path, version), rows_of_table \
+            in zip(tables, table_rows):
+        key = tuple(row_index[r] for r in rows_of_table)
         if key not in arrays:
             arrays[key] = "ev_" + cpu.replace("-", "_")
             w("/* %s %s */" % (path.lstrip("/"), version))
-            w("static const struct ev_entry %s[] = {" % arrays[key])
-            for (n, e, u, cm, fl, gp, pgp, fx, pfx, ex, sav, pd) in entries:
-                w("\t{ %d, 0x%02x, 0x%02x, %d, 0x%02x, 0x%x, 0x%x, 0x%x, 0x%x, %d, %d, 0x%x }, /* %s */"
-                  % (n, e, u, cm, fl, gp, pgp, fx, pfx, ex, sav, pd, names[n]))
+            w("static const u16 %s[] = {" % arrays[key])
+            for i in range(0, len(key), 12):
+                w("\t" + " ".join("%d," % r for r in key[i:i + 12]))
             w("};")
             w("")
         table_arrays.append(arrays[key])
@@ -312,11 +453,17 @@ def generate(root):
             gp |= ev["gp"]
             fixed |= ev["fixed"]
         (e0, e1), (u0, u1) = ocr
-        used = 0
+        # Bits the file's own events set: an event that pairs both MSRs
+        # (EVF_OCR_ALT) may run on either.
+        used0 = used1 = 0
         for ev in events:
-            if ev["msr"] in (MSR_OFFCORE_RSP_0, MSR_OFFCORE_RSP_1):
-                used |= ev["msr_value"]
-        v0, v1 = (m | used for m in OFFCORE_VALID[cpu])
+            paired = ev["flags"] & EVF_OCR_ALT
+            if ev["msr"] == MSR_OFFCORE_RSP_0 or (paired and ev["msr"]):
+                used0 |= ev["msr_value"]
+            if ev["msr"] == MSR_OFFCORE_RSP_1 or (paired and ev["msr"]):
+                used1 |= ev["msr_value"]
+        v0 = OFFCORE_VALID[cpu][0] | used0
+        v1 = OFFCORE_VALID[cpu][1] | used1
         w("\t{ %s, %s, %s, %s, %d, 0x%x, 0x%x, 0x%02x, { 0x%02x, 0x%02x }, { 0x%02x, 0x%02x }, %s, { 0x%xULL, 0x%xULL } },"
           % (c_str(cpu), c_str(desc), c_str(path.lstrip("/") + " " + version), arr, len(events),
              gp, fixed, core_type_of.get(path, 0), e0, e1, u0, u1, "true" if legacy else "false",
@@ -342,7 +489,27 @@ def generate(root):
           % (row + (r["Family-model"], tables[row[6]][0][2])))
     w("};")
     w("const size_t event_model_count = ARRAY_SIZE(event_models);")
+    report_sizes(tables, table_rows, row_index, names, ctx)
     return "\n".join(out) + "\n"
+
+
+def report_sizes(tables, table_rows, row_index, names, ctx):
+    """Bytes each part of the tables takes in the image, on stderr (the
+    figures docs/events.md quotes)."""
+    entry, extra = 16, 16  # sizeof(struct ev_entry), sizeof(struct ev_extra)
+    owners = {}
+    for t, rows_of_table in zip(tables, table_rows):
+        for r in rows_of_table:
+            owners.setdefault(row_index[r], set()).add(t[0][2])
+    packed = sum(1 + len(n) - 0 + 1 for n in names)  # upper bound, plain
+    say = sys.stderr.write
+    say("%-8s %6s %8s %10s\n" % ("model", "events", "index B", "own rows B"))
+    for t, rows_of_table in zip(tables, table_rows):
+        own = sum(1 for r in set(rows_of_table) if owners[row_index[r]] == {t[0][2]})
+        say("%-8s %6d %8d %10d\n" % (t[0][2], len(rows_of_table), 2 * len(rows_of_table), own * entry))
+    say("models %d, events %d, distinct rows %d (%d B), names %d (%d B plain), extras %d (%d B)\n"
+        % (len(tables), sum(len(r) for r in table_rows), len(row_index), entry * len(row_index),
+           len(names), packed - len(names), len(ctx.extras), extra * len(ctx.extras)))
 
 
 def main(argv):

@@ -48,7 +48,7 @@ void pool_init(struct pool *p, const char *model)
 	for (size_t i = 0; evparse_generic(i, &name, &alias); i++)
 		pool_add(p, name);
 	for (u16 i = 0; i < p->t->count; i++) {
-		const char *ename = ev_name(&p->t->events[i]);
+		const char *ename = ev_name(event_at(p->t, i));
 		pool_add(p, ename);	/* refused when the table needs a value */
 		snprintf(text, sizeof(text), "%s:p", ename);
 		pool_add(p, text);	/* only where the event can do PEBS */

@@ -145,11 +145,11 @@ static void test_find_any_case_and_sorted(void **state)
 		assert_true(t->count > 100);
 		for (u16 j = 0; j < t->count; j++) {
 			if (j)
-				assert_true(bp_strcasecmp(ev_name(&t->events[j - 1]),
-							  ev_name(&t->events[j])) < 0);
-			assert_ptr_equal(event_find(t, ev_name(&t->events[j])), &t->events[j]);
+				assert_true(bp_strcasecmp(ev_name(event_at(t, j - 1)),
+							  ev_name(event_at(t, j))) < 0);
+			assert_ptr_equal(event_find(t, ev_name(event_at(t, j))), event_at(t, j));
 			/* PEBS counters are a subset of the counters. */
-			assert_int_equal(t->events[j].pebs_gp & ~t->events[j].gp, 0);
+			assert_int_equal(event_at(t, j)->pebs_gp & ~event_at(t, j)->gp, 0);
 		}
 	}
 }
@@ -163,7 +163,14 @@ static void test_model_lookup(void **state)
 	assert_ptr_equal(event_table_for_cpu(6, 0x6a, 6, 0, 0), table("icx"));
 	assert_ptr_equal(event_table_for_cpu(6, 0x8f, 8, 0, 0), table("spr"));
 	assert_ptr_equal(event_table_for_cpu(6, 0x55, 4, 0, 0), table("skx"));
-	assert_null(event_table_for_cpu(6, 0x55, 7, 0, 0));
+	assert_ptr_equal(event_table_for_cpu(6, 0x55, 7, 0, 0), table("clx"));
+	assert_ptr_equal(event_table_for_cpu(6, 0x3c, 3, 0, 0), table("hsw"));
+	assert_ptr_equal(event_table_for_cpu(6, 0x1a, 5, 0, 0), table("nhm"));
+	assert_ptr_equal(event_table_for_cpu(6, 0xaf, 3, 0, 0), table("srf"));
+	/* Nova Lake is family 18 (mapfile "GenuineIntel-18-1": decimal). */
+	assert_ptr_equal(event_table_for_cpu(18, 0x1, 0, 0x40, 5), table("nvl"));
+	assert_ptr_equal(event_table_for_cpu(18, 0x1, 0, 0x20, 5), table("nvl-e"));
+	assert_null(event_table_for_cpu(0x18, 0x1, 0, 0x40, 5));
 	assert_ptr_equal(event_table_for_cpu(6, 0x9e, 10, 0, 0), table("skl"));
 	assert_ptr_equal(event_table_for_cpu(6, 0x97, 2, 0x40, 1), table("adl"));
 	assert_ptr_equal(event_table_for_cpu(6, 0x97, 2, 0x20, 1), table("adl-e"));
@@ -176,18 +183,68 @@ static void test_model_lookup(void **state)
 	assert_null(event_table_for_cpu(6, 0x97, 2, 0, 0));
 	/* Alder Lake-N is E-cores only and not hybrid. */
 	assert_ptr_equal(event_table_for_cpu(6, 0xbe, 0, 0, 0), table("adl-e"));
-	assert_null(event_table_for_cpu(6, 0x3c, 3, 0, 0));	/* Haswell */
+	assert_null(event_table_for_cpu(6, 0x17, 6, 0, 0));	/* Core 2: no perfmon file */
 	assert_null(event_table_for_cpu(15, 0x6a, 0, 0, 0));
 }
 
 static void test_table_names(void **state)
 {
-	char buf[256];
+	char buf[EVENT_TABLE_NAMES_LEN];
 	event_table_names(buf, sizeof(buf));
-	assert_non_null(strstr(buf, "skl, skx, icl, icx"));
-	assert_non_null(strstr(buf, "lnl-e"));
+	assert_non_null(strstr(buf, "nhm, nhm-ex"));
+	assert_non_null(strstr(buf, "icl, icx"));
+	/* The buffer holds every name: the last table's ends the list. */
+	const char *last = event_tables[event_table_count - 1].name;
+	assert_true(strlen(buf) + 1 < sizeof(buf));
+	assert_string_equal(buf + strlen(buf) - strlen(last), last);
 	assert_ptr_equal(event_table_by_name("ADL-E"), table("adl-e"));
-	assert_null(event_table_by_name("hsw"));
+	assert_null(event_table_by_name("core2"));
+}
+
+/* The dictionary decoded name by name (ev_name's way without memory)
+ * gives each name exactly as the whole unpacking does. */
+static void test_names_unpack_alone(void **state)
+{
+	char alone[128];
+	for (size_t i = 0; i < event_row_count; i++) {
+		event_name_unpack(event_rows[i].name, alone, sizeof(alone));
+		assert_string_equal(alone, ev_name(&event_rows[i]));
+	}
+}
+
+/* Older perfmon files, read by their own conventions. */
+static void test_older_file_conventions(void **state)
+{
+	/* Nehalem counts fixed counters from 1: INST_RETIRED.ANY is "Fixed
+	 * counter 1", IA32_FIXED_CTR0. */
+	const struct ev_entry *e = event_find(table("nhm"), "INST_RETIRED.ANY");
+	assert_non_null(e);
+	assert_int_equal(e->fixed, 0x1);
+	assert_int_equal(event_find(table("slm"), "CPU_CLK_UNHALTED.REF_TSC")->fixed, 0x4);
+	assert_int_equal(table("nhm")->fixed_mask, 0x7);
+	/* Knights Landing's one event on MSR_OFFCORE_RSP_1 alone: its second
+	 * encoding, no alternative. */
+	e = event_find(table("knl"), "OFFCORE_RESPONSE.STREAMING_STORES.ANY_RESPONSE");
+	assert_non_null(e);
+	assert_int_equal(e->umask, 0x02);
+	assert_int_equal(ev_extra(e)->msr, MSR_OFFCORE_RSP_1);
+	assert_int_equal(e->flags & EVF_OCR_ALT, 0);
+	/* Goldmont Plus: OUTSTANDING only on MSR_OFFCORE_RSP_0; a PDIR counter
+	 * per event. */
+	e = event_find(table("glp"), "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING");
+	assert_non_null(e);
+	assert_int_equal(e->umask, 0x01);
+	assert_int_equal(ev_extra(e)->msr, MSR_OFFCORE_RSP_0);
+	assert_int_equal(e->flags & EVF_OCR_ALT, 0);
+	assert_int_equal(ev_pdist_gp(event_find(table("glp"), "INST_RETIRED.PREC_DIST")), 0x1);
+	/* Sandy Bridge's precise store, PEBS on GP3 only. */
+	e = event_find(table("snb"), "MEM_TRANS_RETIRED.PRECISE_STORE");
+	assert_non_null(e);
+	assert_true(e->flags & EVF_PRECISE_STORE);
+	assert_int_equal(e->pebs_gp, 0x8);
+	/* Nehalem has one offcore MSR; Westmere two. */
+	assert_int_equal(table("nhm")->offcore_valid[1], 0);
+	assert_int_equal(table("wsm")->offcore_valid[1], 0xffff);
 }
 
 /* Every table's MSR_OFFCORE_RSP_x mask holds Linux's mask for the core
@@ -200,9 +257,12 @@ static void test_offcore_masks_cover_the_files(void **state)
 {
 	for (size_t k = 0; k < event_table_count; k++) {
 		const struct event_table *t = &event_tables[k];
-		assert_true(t->offcore_valid[0] & 0xffff);
+		/* Bonnell has no offcore response, Nova Lake's MSR_OMR_x
+		 * replace it. */
+		bool none = !strcmp(t->name, "bnl") || !strncmp(t->name, "nvl", 3);
+		assert_true(none ? t->offcore_valid[0] == 0 : (t->offcore_valid[0] & 0xffff) != 0);
 		for (u16 i = 0; i < t->count; i++) {
-			const struct ev_entry *e = &t->events[i];
+			const struct ev_entry *e = event_at(t, i);
 			const struct ev_extra *x = e->extra ? ev_extra(e) : NULL;
 			if (!x || (x->msr != MSR_OFFCORE_RSP_0 && x->msr != MSR_OFFCORE_RSP_1))
 				continue;
@@ -228,6 +288,8 @@ int main(void)
 		cmocka_unit_test(test_find_any_case_and_sorted),
 		cmocka_unit_test(test_model_lookup),
 		cmocka_unit_test(test_table_names),
+		cmocka_unit_test(test_names_unpack_alone),
+		cmocka_unit_test(test_older_file_conventions),
 		cmocka_unit_test(test_offcore_masks_cover_the_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

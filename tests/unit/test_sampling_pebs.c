@@ -8,14 +8,18 @@
 static const char *pebs_models[] = { "icx", "skl", "spr", "adl", "nhm", "hsw", "core2" };
 #define NPEBS (sizeof(pebs_models) / sizeof(pebs_models[0]))
 
-/* BR_INST_RETIRED.ALL_BRANCHES:p from the model's table; the older models
- * have no table (the parser refuses :p there), so the event is built as
- * the table would give it: PEBS on every GP counter, PMC0 only on Core 2
- * (SDM 18.6.2.4: format 0 PEBS is on IA32_PMC0 only). */
+/* The model table's PEBS branch event, :p: BR_INST_RETIRED.ALL_BRANCHES_PEBS
+ * where the file has it (Haswell to Skylake: umask 4, the plain event has
+ * no PEBS), else BR_INST_RETIRED.ALL_BRANCHES. Core 2 has no table (no
+ * perfmon file; the parser refuses :p there), so the event is built as a
+ * table would give it: PEBS on PMC0 only (SDM 18.6.2.4: format 0 PEBS is
+ * on IA32_PMC0 only). */
 static struct pmu_event pebs_event(void)
 {
-	if (event_table_for_caps(&caps))	/* Skylake's PEBS variant has umask 4 */
-		return parse_one(caps.pebs_format == 3 ? "BR_INST_RETIRED.ALL_BRANCHES_PEBS:p"
+	const struct event_table *t = event_table_for_caps(&caps);
+	if (t)
+		return parse_one(event_find(t, "BR_INST_RETIRED.ALL_BRANCHES_PEBS")
+				 ? "BR_INST_RETIRED.ALL_BRANCHES_PEBS:p"
 				 : "BR_INST_RETIRED.ALL_BRANCHES:p");
 	struct pmu_event e = parse_one("r00c4");
 	snprintf(e.name, sizeof(e.name), "r00c4:p");

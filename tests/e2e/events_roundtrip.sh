@@ -1,0 +1,10 @@
+# Every event of every core-PMU file in Intel's perfmon data round-trips
+# through `list --cpu MODEL --json` with the event code, umask, cmask,
+# inv, edge, any, counters and PEBS counters the file states
+# (tests/events/roundtrip.py, which reads the JSON on its own), and every
+# file of mapfile.csv has a model. Host twin: the same tables and lister.
+. "$(dirname "$0")/lib.bash"
+perfmon=${BAREPERF_PERFMON:-../shared/perfmon}
+[ -f "$perfmon/mapfile.csv" ] || fail "no perfmon data at $perfmon (set BAREPERF_PERFMON)"
+[ -x build/host/bareperf ] || fail "no host twin at build/host/bareperf (make host)"
+python3 tests/events/roundtrip.py "$perfmon" build/host/bareperf || fail "the tables do not say what the files say"

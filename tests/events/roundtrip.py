@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Round trip of Intel's perfmon files through bareperf's event tables.
+
+Usage: roundtrip.py PERFMON_DIR BAREPERF
+
+For every model `bareperf list` knows (the names its "unknown --cpu"
+error lists), reads `bareperf list --cpu MODEL --json` and the perfmon
+file its "source" names, and checks every event the file does not mark
+Deprecated: event code, umask, cmask, inv, edge, any, counters, fixed
+counters and PEBS counters are what the file states. Also checks that
+every core-PMU file in mapfile.csv has a model. Exit 0 when all agree.
+
+This reads the JSON on its own (it does not use tools/gen-events.py), by
+the files' own conventions:
+- offcore events list two encodings ("0xB7, 0xBB" or umask "0x01,0x02")
+  for MSR_OFFCORE_RSP_0 and _1; an event naming one MSR has the encoding
+  of that MSR; Nova Lake's umask/MSR lists pair element by element, and
+  the table holds the first pair;
+- Nehalem, Westmere, Bonnell and Silvermont number fixed counters from 1
+  ("Fixed counter 1" is IA32_FIXED_CTR0): a file that never names fixed
+  counter 0 counts from 1;
+- PEBS events: "Precise" 1 where the file has that field, else "PEBS" 1
+  or 2; their counters are "PEBScounters" where the event has it (32+i is
+  fixed counter i), else every counter of the event.
+"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+
+RSP_1 = 0x1A7
+
+
+def num(s):
+    s = (s or "").strip()
+    if s.lower() in ("", "null", "na"):
+        return 0
+    return int(s, 16) if s.lower().startswith("0x") else int(s)
+
+
+def counters(field, fixed_base):
+    gp, fixed = set(), set()
+    for part in (field or "").split(","):
+        part = part.strip()
+        if part.lower() in ("", "na", "null"):
+            continue
+        m = re.fullmatch(r"Fixed counter (\d+)", part)
+        if m:
+            fixed.add(int(m.group(1)) - fixed_base)
+        else:
+            gp.add(int(part))
+    return gp, fixed
+
+
+def expected(e, fixed_base, marker):
+    codes = [num(c) for c in e["EventCode"].split(",")]
+    umasks = [num(u) for u in e["UMask"].split(",")]
+    msrs = [num(m) for m in e.get("MSRIndex", "0").split(",")]
+    pick = 1 if (len(codes) == 2 or len(umasks) == 2) and msrs == [RSP_1] else 0
+    gp, fixed = counters(e["Counter"], fixed_base)
+    pebs_gp, pebs_fixed = set(), set()
+    if num(e.get(marker)) in ((1,) if marker == "Precise" else (1, 2)):
+        if "PEBScounters" in e:
+            for c in counters(e.get("PEBScounters"), 0)[0]:
+                (pebs_fixed.add(c - 32) if c >= 32 else pebs_gp.add(c))
+        else:
+            pebs_gp = set(gp)
+    return {
+        "event": codes[min(pick, len(codes) - 1)],
+        "umask": umasks[min(pick, len(umasks) - 1)],
+        "cmask": num(e.get("CounterMask")),
+        "inv": bool(num(e.get("Invert"))),
+        "edge": bool(num(e.get("EdgeDetect"))),
+        "any": bool(num(e.get("AnyThread"))),
+        "counters": sorted(gp), "fixed_counters": sorted(fixed),
+        "pebs_counters": sorted(pebs_gp), "pebs_fixed_counters": sorted(pebs_fixed),
+    }
+
+
+def listed(ev):
+    return {
+        "event": int(ev["event"], 16), "umask": int(ev["umask"], 16),
+        "cmask": ev["cmask"], "inv": ev["inv"], "edge": ev["edge"], "any": ev["any"],
+        "counters": ev["counters"], "fixed_counters": ev["fixed_counters"],
+        "pebs_counters": ev["pebs_counters"], "pebs_fixed_counters": ev["pebs_fixed_counters"],
+    }
+
+
+def model_names(bareperf):
+    r = subprocess.run([bareperf, "list", "--cpu", "no-such-model"], capture_output=True, text=True)
+    m = re.search(r"known models: (.*)", r.stdout + r.stderr)
+    if not m:
+        sys.exit("roundtrip: bareperf named no models: " + (r.stdout + r.stderr).strip())
+    return [n.strip() for n in m.group(1).split(",")]
+
+
+def check_model(root, bareperf, model):
+    r = subprocess.run([bareperf, "list", "--cpu", model, "--json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, 0, ["list --cpu %s: exit %d: %s" % (model, r.returncode, r.stderr.strip())]
+    out = json.loads(r.stdout)
+    path = out["source"].rsplit(" ", 1)[0]
+    with open(os.path.join(root, path)) as f:
+        data = json.load(f)
+    events = data["Events"] if isinstance(data, dict) else data
+    named = set()
+    for e in events:
+        named |= counters(e["Counter"], 0)[1]
+    fixed_base = 1 if named and 0 not in named else 0
+    marker = "Precise" if any("Precise" in e for e in events) else "PEBS"
+    table = {ev["name"]: ev for ev in out["events"] if not ev["generic"]}
+    checked, bad = 0, []
+    for e in events:
+        if num(e.get("Deprecated")) == 1:
+            continue
+        checked += 1
+        ev = table.get(e["EventName"])
+        if ev is None:
+            bad.append("%s %s: not listed" % (model, e["EventName"]))
+            continue
+        want, got = expected(e, fixed_base, marker), listed(ev)
+        for k in want:
+            if want[k] != got[k]:
+                bad.append("%s %s: %s is %s, the file says %s" % (model, e["EventName"], k, got[k], want[k]))
+    if len(table) != checked:
+        bad.append("%s: lists %d table events, the file has %d" % (model, len(table), checked))
+    return "/" + path, checked, bad
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit("usage: roundtrip.py PERFMON_DIR BAREPERF")
+    root, bareperf = argv[1], argv[2]
+    with open(os.path.join(root, "mapfile.csv")) as f:
+        files = {r["Filename"] for r in csv.DictReader(f) if r["EventType"] in ("core", "hybridcore")}
+    covered, total, failures = set(), 0, []
+    models = model_names(bareperf)
+    for model in models:
+        path, checked, bad = check_model(root, bareperf, model)
+        covered.add(path)
+        total += checked
+        failures += bad
+        print("%-8s %5d events %s" % (model, checked, "ok" if not bad else "%d MISMATCHES" % len(bad)))
+    for f in sorted(files - covered):
+        failures.append("%s: in mapfile.csv, no model lists it" % f)
+    for line in failures[:40]:
+        print("MISMATCH: " + line)
+    print("roundtrip: %d models, %d files of %d, %d events, %d mismatches"
+          % (len(models), len(covered & files), len(files), total, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
