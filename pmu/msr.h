@@ -237,14 +237,17 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 /* MSR_OFFCORE_RSP_0/1 valid bits per core, as Linux's extra_regs
  * (arch/x86/events/intel/core.c): intel_nehalem/westmere_extra_regs,
  * intel_snbep_extra_regs (Haswell too), intel_skl_extra_regs,
- * intel_icl_extra_regs, intel_spr/glc_extra_regs and intel_grt_extra_regs
- * (Gracemont; Intel's file adds bits 46-47 for OCR.*_STREAMING_WR.*). */
+ * intel_icl_extra_regs, intel_spr/glc_extra_regs, intel_grt_extra_regs
+ * (Gracemont; Intel's file adds bits 46-47 for OCR.*_STREAMING_WR.*) and
+ * intel_cmt_extra_regs (Crestmont: RSP_0 has bit 63, RSP_1 does not). */
 #define OFFCORE_RSP_VALID_NHM        0xffffULL
 #define OFFCORE_RSP_VALID_HSW        0x3fffff8fffULL
 #define OFFCORE_RSP_VALID_SKL        0x3fffff8fffULL
 #define OFFCORE_RSP_VALID_ICL        0x3fffffbfffULL
 #define OFFCORE_RSP_VALID_GLC        0x3fffffffffULL
 #define OFFCORE_RSP_VALID_GRT        (0x3fffffffffULL | GENMASK(47, 46))
+#define OFFCORE_RSP_VALID_CMT0       0x800ff3ffffffffffULL
+#define OFFCORE_RSP_VALID_CMT1       0xff3ffffffffffULL
 
 /* ---- Debug Store save area (64-bit layout, SDM 18.4.9 / 20.6.2.4.2) ---- */
 #define DS_BTS_BUFFER_BASE           0x00

@@ -328,7 +328,7 @@ void tcg_pmu_realize(X86CPU *cpu, Error **errp)
     }
     if (!model) {
         error_setg(errp, "tcg-pmu: pmu=on under TCG names its part with "
-                   "tcg-pmu=MODEL (icx, skl, spr, adl; qemu/README.md)");
+                   "tcg-pmu=MODEL (icx, skl, spr, adl, bdw, srf; qemu/README.md)");
         return;
     }
     if (!icount_enabled()) {

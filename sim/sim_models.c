@@ -29,6 +29,22 @@ static const struct sim_core_desc core_haswell = {
 	.fixed_width = 48, .pebs_gp = 0xF,
 	.offcore_valid = { OFFCORE_RSP_VALID_HSW, OFFCORE_RSP_VALID_HSW },
 };
+/* Broadwell as Haswell: the same counters, PEBS format 2 and offcore mask
+ * (Linux's BROADWELL case uses intel_snbep_extra_regs). */
+static const struct sim_core_desc core_broadwell = {
+	.uarch = "Broadwell", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
+	.fixed_width = 48, .pebs_gp = 0xF,
+	.offcore_valid = { OFFCORE_RSP_VALID_HSW, OFFCORE_RSP_VALID_HSW },
+};
+/* Crestmont, Sierra Forest's only core: 8 GP and 3 fixed counters, PEBS on
+ * all (sierraforest_core.json: PEBScounters 0-7 and 32-34), the
+ * Gracemont-style latency fields, no MSR_PEBS_FRONTEND, no topdown slots. */
+static const struct sim_core_desc core_crestmont = {
+	.uarch = "Crestmont", .num_gp = 8, .num_fixed = 3, .gp_width = 48,
+	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0x7,
+	.offcore_valid = { OFFCORE_RSP_VALID_CMT0, OFFCORE_RSP_VALID_CMT1 },
+	.latency_split = true,
+};
 static const struct sim_core_desc core_skylake = {
 	.uarch = "Skylake", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
 	.fixed_width = 48, .pebs_gp = 0xF, .frontend_valid = PEBS_FRONTEND_VALID_SKL,
@@ -155,6 +171,34 @@ static const struct sim_model models[] = {
 		.has_tsx = true, .has_offcore = true, .has_ld_lat = true,
 		.tsc_mhz = 3400, .core_mhz = 3900, .xclk_mhz = 100,
 		.ncpus = 2, .core = { &core_haswell, &core_haswell },
+	},
+	{
+		.name = "bdw",
+		.summary = "Broadwell client (Core i7-5600U): perfmon v3, 4 GP (HT on) + 3 fixed, PEBS format 2",
+		.brand = "Intel(R) Core(TM) i7-5600U CPU @ 2.60GHz",
+		.signature = 0x306D4, .max_leaf = 0x14, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFAFBBF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0x001C2FBB,
+		.leaf0a = { .eax = 0x07300403, .ebx = 0, .ecx = 0, .edx = 0x603 },
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3027,
+		.perf_capabilities = 0x32C4, .misc_enable = 0x850089,
+		.has_tsx = true, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 2600, .core_mhz = 3200, .xclk_mhz = 100,
+		.ncpus = 2, .core = { &core_broadwell, &core_broadwell },
+	},
+	{
+		.name = "srf",
+		.summary = "Sierra Forest (Xeon 6780E): perfmon v5, 8 GP + 3 fixed, E-cores only, PEBS format 4 with baseline",
+		.brand = "Intel(R) Xeon(R) 6780E",
+		.signature = 0xA06F3, .max_leaf = 0x20, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFAFBFF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0x239C27EB, .leaf7_ecx = 0x98C007AC, .leaf7_edx = 0xFC1C4410,
+		.leaf0a = { .eax = 0x07300805, .ebx = 0, .ecx = 0x7, .edx = 0x8603 },
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3030,
+		.perf_capabilities = 0x174FF, .misc_enable = 0x850089,
+		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 2200, .core_mhz = 3000, .xclk_mhz = 25,
+		.ncpus = 2, .core = { &core_crestmont, &core_crestmont },
 	},
 	{
 		.name = "core2",

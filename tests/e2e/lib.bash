@@ -39,3 +39,30 @@ perf_dso() {
 		grep -v '^#' | grep -v '^$'
 	[ ! -s "$tmp/perf.err" ] || fail "perf warned: $(cat "$tmp/perf.err")"
 }
+
+# ---- soak recordings read by perf (qemu_pmu_record, qemu_pmu_new_models) ----
+mkdir -p "$tmp/home"
+# report: perf report of $tmp/out/perf.data into $tmp/report; no warnings allowed.
+report() {
+	HOME=$tmp/home perf report --stdio --no-children -i "$tmp/out/perf.data" --symfs build \
+		>"$tmp/report" 2>"$tmp/report.err" || fail "perf report failed"
+	[ ! -s "$tmp/report.err" ] || { cat "$tmp/report.err"; fail "perf printed warnings"; }
+}
+share() { awk -v s="$1" '$NF == s { sub("%", "", $1); print $1 }' "$tmp/report"; }
+# Each soak function's share of soak's samples (bareperf's own sample
+# handling and the firmware's disk driver are sampled too, more so at
+# short periods), against 50/30/15/5 by construction.
+expect_shares() {	# expect_shares TOLERANCE
+	local f want total
+	total=$(awk -v a="$(share soak_hot)" -v b="$(share soak_warm)" -v c="$(share soak_cool)" \
+		-v d="$(share soak_cold)" 'BEGIN { print a + b + c + d }')
+	awk -v t="$total" 'BEGIN { exit !(t >= 75) }' || fail "soak has only $total % of the samples"
+	for f in soak_hot:50 soak_warm:30 soak_cool:15 soak_cold:5; do
+		want=${f#*:}
+		awk -v s="$(share "${f%:*}")" -v T="$total" -v w="$want" -v t="$1" \
+			'BEGIN { r = 100 * s / T; exit !(r >= w - t && r <= w + t) }' ||
+			fail "${f%:*} $(share "${f%:*}")% of $total %, expected $want +- $1 of soak's"
+	done
+}
+pmis() { sed -n 's/.*; \([0-9,]*\) PMIs.*/\1/p' "$tmp/console" | tr -d , | tail -n 1; }
+samples() { sed -n 's/.* \([0-9,]*\) samples written.*/\1/p' "$tmp/console" | tr -d , | tail -n 1; }
