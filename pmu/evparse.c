@@ -329,25 +329,54 @@ static bool is_plain_cycles(const struct pmu_event *ev)
  * - parts with extended PEBS (Goldmont Plus, Ice Lake and later; SDM Vol.
  *   3B, "PEBS extended to all counters", Linux's PMU_FL_PEBS_ALL): every
  *   event may use PEBS on every counter that counts it, cycles included,
- *   and the fixed counter with baseline PEBS.
+ *   and the fixed counter with baseline PEBS;
+ * - Sandy Bridge to Broadwell: UOPS_RETIRED.ALL with inv and cmask 16
+ *   (intel_pebs_aliases_snb and _ivb: the cycles retiring fewer than 16
+ *   uops, i.e. all), on the counters the table gives UOPS_RETIRED.ALL's
+ *   PEBS. (Nehalem and Westmere take the first way: their files list
+ *   INST_RETIRED.TOTAL_CYCLES_PS, Linux's core2 alias, with PEBS.)
  * Returns 0 when cycles now has a PEBS counter. */
+#define ALIAS_CMASK_ALL_CYCLES 16	/* more uops than retire in a cycle */
+
+/* Extended PEBS without caps (--cpu MODEL): the file gives INST_RETIRED.ANY
+ * PEBS on fixed counter 0, which only extended PEBS has. */
+static bool extended_pebs(const struct ctx *c)
+{
+	if (c->caps)
+		return c->caps->pebs_baseline;
+	const struct ev_entry *e = fixed_entry(c->t, 0);
+	return e && e->pebs_fixed;
+}
+
+static int alias_as_entry(struct ctx *c, const struct ev_entry *e, struct pmu_event *ev)
+{
+	u64 sample_after = ev->sample_after;
+	fill_from_entry(c, e, ev);
+	ev->fixed_allowed = 0;
+	ev->sample_after = sample_after;
+	ev->pebs_alias = ev_name(e);
+	return apply_caps(c, ev);
+}
+
 static int alias_precise_cycles(struct ctx *c, struct pmu_event *ev)
 {
 	const struct ev_entry *e = event_find(c->t, "INST_RETIRED.TOTAL_CYCLES_PS");
-	if (e && e->pebs_gp) {
-		u64 sample_after = ev->sample_after;
-		fill_from_entry(c, e, ev);
-		ev->fixed_allowed = 0;
-		ev->sample_after = sample_after;
-		ev->pebs_alias = ev_name(e);
-		return apply_caps(c, ev);
+	if (e)	/* Skylake without the alias's PEBS stays refused */
+		return e->pebs_gp ? alias_as_entry(c, e, ev) : -1;
+	if (extended_pebs(c)) {
+		ev->pebs_gp = ev->gp_allowed;
+		ev->pebs_fixed = ev->fixed_allowed;
+		ev->pebs_alias = PEBS_ALIAS_EXTENDED;
+		return ev->pebs_gp || ev->pebs_fixed ? 0 : -1;
 	}
-	if (e || (c->caps && !c->caps->pebs_baseline))
-		return -1;	/* Skylake without the alias's PEBS; no extended PEBS */
-	ev->pebs_gp = ev->gp_allowed;
-	ev->pebs_fixed = ev->fixed_allowed;
-	ev->pebs_alias = PEBS_ALIAS_EXTENDED;
-	return ev->pebs_gp || ev->pebs_fixed ? 0 : -1;
+	e = event_find(c->t, "UOPS_RETIRED.ALL");
+	if (!e || !e->pebs_gp || e->cmask || (e->flags & EVF_INV))
+		return -1;
+	if (alias_as_entry(c, e, ev))
+		return -1;
+	ev->inv = true;
+	ev->cmask = ALIAS_CMASK_ALL_CYCLES;
+	return 0;
 }
 
 /* Precise sampling needs PEBS on a counter that can take the event; a

@@ -25,6 +25,11 @@ enum source {
 #define UM_XCLK       0x01
 #define EV_INST       0xC0
 #define UM_INST_PREC_DIST 0x01
+/* UOPS_RETIRED.ALL of Nehalem to Broadwell: the model retires one uop
+ * per instruction (Linux's cycles:p alias there, inv with cmask 16, turns
+ * it into every cycle). */
+#define EV_UOPS_RETIRED 0xC2
+#define UM_UOPS_ALL     0x01
 #define EV_SLOTS      0xA4
 #define UM_SLOTS      0x01
 /* FRONTEND_RETIRED, qualified by MSR_PEBS_FRONTEND (Skylake and later). */
@@ -113,6 +118,8 @@ static enum source counter_source(const struct sim_cpu *c, unsigned idx,
 	 * 0x01, instructions retired too; Intel's event file), which its
 	 * TOTAL_CYCLES_PS (inv, cmask 10) turns into every cycle. */
 	if (ev == EV_INST && (um == 0 || um == UM_INST_PREC_DIST))
+		return SRC_INST;
+	if (ev == EV_UOPS_RETIRED && um == UM_UOPS_ALL)
 		return SRC_INST;
 	if (ev == EV_SLOTS && um == UM_SLOTS && c->core->slots_per_cycle)
 		return SRC_SLOTS;

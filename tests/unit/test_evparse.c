@@ -213,6 +213,23 @@ static void test_precise_cycles(void **state)
 	/* Not cycles: no alias, and no PEBS where the table has none. */
 	parse_ok("instructions:p", "icx", &c, &ev);
 	assert_null(ev.pebs_alias);
+	/* Sandy Bridge to Broadwell: UOPS_RETIRED.ALL, inv, cmask 16
+	 * (intel_pebs_aliases_snb/_ivb); the table alone (no caps) does not
+	 * make Haswell an extended-PEBS part. */
+	parse_ok("cycles:p", "hsw", NULL, &ev);
+	assert_int_equal(ev.event, 0xc2);
+	assert_int_equal(ev.umask, 0x01);
+	assert_true(ev.inv);
+	assert_int_equal(ev.cmask, 16);
+	assert_int_equal(ev.fixed_allowed, 0);
+	assert_int_equal(ev.pebs_gp, 0xf);
+	assert_string_equal(ev.pebs_alias, "UOPS_RETIRED.ALL");
+	parse_ok("cycles:pp", "snb", NULL, &ev);
+	assert_string_equal(ev.pebs_alias, "UOPS_RETIRED.ALL");
+	/* Nehalem's file lists Linux's core2 alias itself, with PEBS. */
+	parse_ok("cycles:p", "nhm", NULL, &ev);
+	assert_string_equal(ev.pebs_alias, "INST_RETIRED.TOTAL_CYCLES_PS");
+	assert_int_equal(ev.cmask, 16);
 	(void)state;
 }
 
@@ -228,6 +245,9 @@ static void test_precise_errors(void **state)
 	struct pmu_caps no_baseline = icx_caps();
 	no_baseline.pebs_baseline = false;
 	parse_bad("cycles:p", "icx", &no_baseline, "cycles:p", "no PEBS support");
+	/* Goldmont: no alias in its file, no extended PEBS (that came with
+	 * Goldmont Plus). */
+	parse_bad("cycles:p", "glm", NULL, "cycles:p", "no PEBS support");
 	parse_bad("LONGEST_LAT_CACHE.MISS:pp", "icx", NULL, "LONGEST_LAT_CACHE.MISS:pp", "no PEBS");
 	/* The same CPU with PEBS turned off in IA32_MISC_ENABLE[12]. */
 	c.misc_enable = MISC_ENABLE_PEBS_UNAVAILABLE;
