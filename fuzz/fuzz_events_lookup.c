@@ -29,8 +29,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static const struct ev_entry *scan_name(const struct event_table *t, const char *name)
 {
 	for (u16 i = 0; i < t->count; i++)
-		if (bp_strcasecmp(name, ev_name(&t->events[i])) == 0)
-			return &t->events[i];
+		if (bp_strcasecmp(name, ev_name(event_at(t, i))) == 0)
+			return event_at(t, i);
 	return NULL;
 }
 
@@ -58,7 +58,7 @@ static void check_find(const struct event_table *t, const char *name)
 static void check_find_entry(const struct event_table *t, u16 index, u64 flips)
 {
 	char name[256];
-	const struct ev_entry *want = &t->events[index % t->count];
+	const struct ev_entry *want = event_at(t, index % t->count);
 	snprintf(name, sizeof(name), "%s", ev_name(want));
 	for (size_t i = 0; name[i] && i < 64; i++)
 		if ((flips >> i) & 1)
@@ -72,7 +72,7 @@ static void check_encoding(const struct event_table *t, u8 event, u8 umask)
 	const struct ev_entry *any = NULL, *plain_one = NULL;
 	u32 code_mask = 0;
 	for (u16 i = 0; i < t->count; i++) {
-		const struct ev_entry *e = &t->events[i];
+		const struct ev_entry *e = event_at(t, i);
 		if (e->event == event)
 			code_mask |= e->gp;
 		if (!e->gp || e->event != event || e->umask != umask)
