@@ -1,7 +1,7 @@
 # Every event of every core-PMU file in Intel's perfmon data round-trips
 # through `list --cpu MODEL --json` with the event code, umask, cmask,
-# inv, edge, any, counters and PEBS counters the file states
-# (tests/events/roundtrip.py, which reads the JSON on its own), and every
+# inv, edge, any, counters, PEBS counters, taken-alone and extra MSR the
+# file states (tests/events/roundtrip.py, which reads the JSON on its own), and every
 # file of mapfile.csv has a model. Host twin: the same tables and lister.
 . "$(dirname "$0")/lib.bash"
 perfmon=${BAREPERF_PERFMON:-../shared/perfmon}

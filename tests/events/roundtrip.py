@@ -7,7 +7,8 @@ For every model `bareperf list` knows (the names its "unknown --cpu"
 error lists), reads `bareperf list --cpu MODEL --json` and the perfmon
 file its "source" names, and checks every event the file does not mark
 Deprecated: event code, umask, cmask, inv, edge, any, counters, fixed
-counters and PEBS counters are what the file states. Also checks that
+counters, PEBS counters, taken-alone and the extra MSR with its value are
+what the file states. Also checks that
 every core-PMU file in mapfile.csv has a model. Exit 0 when all agree.
 
 This reads the JSON on its own (it does not use tools/gen-events.py), by
@@ -76,6 +77,9 @@ def expected(e, fixed_base, marker):
         "any": bool(num(e.get("AnyThread"))),
         "counters": sorted(gp), "fixed_counters": sorted(fixed),
         "pebs_counters": sorted(pebs_gp), "pebs_fixed_counters": sorted(pebs_fixed),
+        "taken_alone": bool(num(e.get("TakenAlone"))),
+        "extra_msr": msrs[min(pick, len(msrs) - 1)],
+        "extra_value": num(e.get("MSRValue")) if msrs[min(pick, len(msrs) - 1)] else 0,
     }
 
 
@@ -85,6 +89,8 @@ def listed(ev):
         "cmask": ev["cmask"], "inv": ev["inv"], "edge": ev["edge"], "any": ev["any"],
         "counters": ev["counters"], "fixed_counters": ev["fixed_counters"],
         "pebs_counters": ev["pebs_counters"], "pebs_fixed_counters": ev["pebs_fixed_counters"],
+        "taken_alone": ev["taken_alone"],
+        "extra_msr": int(ev["extra_msr"], 16), "extra_value": int(ev["extra_value"], 16),
     }
 
 
