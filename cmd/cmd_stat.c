@@ -117,7 +117,7 @@ static void print_line(const char *prefix, const char *name, const struct pmu_ev
 		out_printf("%s%18s      %-26s\n", prefix, "<not counted>", name);
 		return;
 	}
-	if (ev->event == 0xC0 && cycles)
+	if (ev->event == ARCH_CODE_INST_RETIRED && cycles)
 		bp_snprintf(note, sizeof(note), "#  %5.2f  insn per cycle", (double)c / (double)cycles);
 	out_printf("%s%18s      %-26s%-32s", prefix, fmt_thousands(c, num, sizeof(num)), name, note);
 	if (time->running < time->enabled)
@@ -128,7 +128,7 @@ static void print_line(const char *prefix, const char *name, const struct pmu_ev
 
 static void print_cpu(const struct stat_engine *c, const char *prefix)
 {
-	int cycles = find_event(c->ev, c->n, "cycles", 0x3C, 0x00);
+	int cycles = find_event(c->ev, c->n, "cycles", ARCH_CODE_CORE_CYCLES, 0x00);
 	for (int i = 0; i < c->n; i++)
 		print_line(prefix, c->ev[i].name, &c->ev[i], scaled(c, i),
 			   cycles >= 0 && cycles != i ? scaled(c, cycles) : 0, &c->st[i].time);
@@ -138,7 +138,7 @@ static void print_cpu(const struct stat_engine *c, const char *prefix)
  * the sum of the CPUs' times. */
 static void print_totals(const struct stat_run *r)
 {
-	int cycles = find_event(r->ev, r->n, "cycles", 0x3C, 0x00);
+	int cycles = find_event(r->ev, r->n, "cycles", ARCH_CODE_CORE_CYCLES, 0x00);
 	u32 number;
 	for (int i = 0; i < r->n; i++) {
 		struct mux_time t = { 0 };

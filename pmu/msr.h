@@ -173,6 +173,9 @@ static inline u64 fixed_ctrl_adaptive(unsigned i)       { return BIT(32 + 4 * i)
 #define GLOBAL_FIXED_SHIFT           32
 static inline u64 global_gp_bit(unsigned i)    { return BIT(i); }
 static inline u64 global_fixed_bit(unsigned i) { return BIT(GLOBAL_FIXED_SHIFT + i); }
+/* The overflow bits of GP counters 0-31 and fixed counters 0-15 (SDM Vol.
+ * 3B, IA32_PERF_GLOBAL_STATUS: PMCi_OVF at i, FIXED_CTRi_OVF at 32+i). */
+#define GLOBAL_STATUS_COUNTERS_OVF   (GENMASK(31, 0) | GENMASK(47, GLOBAL_FIXED_SHIFT))
 #define GLOBAL_STATUS_PERF_METRICS   BIT(48)
 #define GLOBAL_STATUS_TRACE_TOPA_PMI BIT(55)
 #define GLOBAL_STATUS_LBR_FRZ        BIT(58)

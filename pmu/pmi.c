@@ -207,7 +207,7 @@ static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r
 		c->st.buffer_pmis++;
 		buffer_was_full = c->pebs_loss->buffer_was_full != full_before;
 	}
-	u64 counters = status & (GENMASK(31, 0) | GENMASK(47, 32));
+	u64 counters = status & GLOBAL_STATUS_COUNTERS_OVF;
 	for (u64 bits = counters; bits; bits &= bits - 1) {
 		int counter = __builtin_ctzll(bits);
 		c->st.overflows++;
