@@ -282,6 +282,17 @@ static const IcountPMUHooks pmu_icount_hooks = {
     .slice_end = icount_slice_end,
 };
 
+/* No more of this slice after the current TB (budget and decrementer
+ * together, so icount's accounting stays exact). */
+static void end_slice_now(CPUState *cs)
+{
+    int64_t left = cpu_neg(cs)->icount_decr.u16.low + cs->icount_extra;
+
+    cs->icount_budget -= left;
+    cpu_neg(cs)->icount_decr.u16.low = 0;
+    cs->icount_extra = 0;
+}
+
 /* After a PMU write mid-slice: the rest of the slice may cross an
  * overflow the write just armed; shorten it (budget and decrementer
  * together, so icount's accounting stays exact). */
@@ -474,10 +485,29 @@ uint64_t tcg_pmu_misc_enable(CPUX86State *env, uint64_t val)
     return (val & ~mask) | bits;
 }
 
-void tcg_pmu_cpl_change(CPUX86State *env)
+/*
+ * What retired so far counts at the old level; from here counting follows
+ * the new one (EVTSEL USR/OS). A slice whose budget was cut while nothing
+ * counted (a user-only counter in the kernel) runs on uncut past the
+ * return to user mode, so its overflows would be found only at the next
+ * settle: the PEBS record and the PMI at another instruction (a timer
+ * interrupt's return point, the next syscall), many overflows at one IP.
+ * So where something counts at the new level the slice ends here (after
+ * the instruction that changes the level, the last of its TB): the next
+ * one is budgeted for the new level from where execution then stands,
+ * which is also the IP a one-instruction slice reports (a budget cut here
+ * would report the IP the slice began at, in the kernel).
+ */
+void tcg_pmu_cpl_change(CPUX86State *env, int cpl)
 {
-    if (pmu_of(env_cpu(env))) {
+    CPUState *cs = env_cpu(env);
+
+    if (pmu_of(cs)) {
         settle(env_archcpu(env), false, false);
+        sim_machine_set_cpl(cs->cpu_index, (uint8_t)cpl);
+        if (sim_machine_active(cs->cpu_index)) {
+            end_slice_now(cs);
+        }
     }
 }
 

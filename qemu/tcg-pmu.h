@@ -24,7 +24,7 @@ int tcg_pmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val);
 int tcg_pmu_rdpmc(CPUX86State *env, uint32_t ecx, uint64_t *val);
 uint64_t tcg_pmu_misc_enable(CPUX86State *env, uint64_t val);
 /* cpu.h: the CPL is about to change (USR/OS filtering). */
-void tcg_pmu_cpl_change(CPUX86State *env);
+void tcg_pmu_cpl_change(CPUX86State *env, int cpl);
 /* misc_helper.c: PAUSE ends the vCPU's turn unless its PMU counts. */
 bool tcg_pmu_pause_keeps_turn(CPUX86State *env);
 /* tcg-cpu.c: the TB stopped at an instruction that did not retire. */

@@ -245,6 +245,12 @@ uint64_t sim_machine_pebs_records(uint32_t cpu)
 	return st.pebs_records;
 }
 
+void sim_machine_set_cpl(uint32_t cpu, uint8_t cpl)
+{
+	if (select_cpu(cpu) && cpl <= 3)
+		sim_cur()->cpl = cpl;
+}
+
 uint64_t sim_machine_distance(uint32_t cpu, uint64_t limit)
 {
 	if (!select_cpu(cpu) || limit == 0)

@@ -69,6 +69,10 @@ void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r);
 /* PEBS records the assist has written on this CPU so far: the machine
  * charges each record its own time (qemu/README.md, cost model). */
 uint64_t sim_machine_pebs_records(uint32_t cpu);
+/* The privilege level the CPU runs at from now on (after a settle at the
+ * old one): which counters count, and so sim_machine_distance, depend on
+ * it (EVTSEL USR/OS, FIXED_CTR_CTRL's enables). */
+void sim_machine_set_cpl(uint32_t cpu, uint8_t cpl);
 /* Instructions the CPU may retire before a counter can overflow, at most
  * limit (at least 1). */
 uint64_t sim_machine_distance(uint32_t cpu, uint64_t limit);
