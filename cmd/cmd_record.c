@@ -276,7 +276,7 @@ static int keep_previous(const char *path)
  * its cache and stores them at Flush in no set order, so the records are
  * made durable first and only then the header that covers them: a cut in
  * between leaves the previous header, which covers less, all of it stored
- * (issue 19: a kill 3 s in once found a header covering zeros). */
+ * (a kill 3 s into a run once found a header covering zeros). */
 static int durable_flush(struct record_run *r)
 {
 	if (perfdata_push(r->pd) || plat_file_sync(r->file) || perfdata_flush(r->pd))
@@ -364,7 +364,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 	}
 	add_build_id(r);
 	/* On the disk before the first sample: a file cut at any moment is
-	 * then a perf.data that perf reads (issue 19), with the samples up to
+	 * then a perf.data that perf reads, with the samples up to
 	 * the last rewrite (on_timer, once a second). */
 	if (write_mappings(r, t) || durable_flush(r))
 		return -1;
@@ -619,7 +619,7 @@ static int record_target(struct record_run *r, struct target *t)
 
 /* --pebs-threshold and --pebs-buffer shape PEBS sampling only: without
  * a PEBS event they would be ignored, which a user who gave them would
- * not know (issue 19). */
+ * not know. */
 static int check_pebs_options(const struct record_opts *o, const struct pmu_event *ev, int n)
 {
 	for (int i = 0; i < n; i++)

@@ -126,7 +126,7 @@ int perfdata_add_event(struct perfdata *pd, const struct perfdata_event *ev)
 		return event_error(pd, "sample_type has bits the writer does not support", ev->name);
 	if (ev->precise > 3)
 		return event_error(pd, "precise level above 3", ev->name);
-	/* perf reports 0% everywhere without a period (facts sheet). */
+	/* perf reports 0% everywhere without a period (PERF_SAMPLE_PERIOD). */
 	if (!ev->sample_period && !(ev->sample_type & PERF_SAMPLE_PERIOD))
 		return event_error(pd, "neither a sample period nor PERF_SAMPLE_PERIOD", ev->name);
 	slot = &pd->events[pd->nr_events];
@@ -213,8 +213,9 @@ void pd_put_le(u8 *p, u64 v, unsigned bytes)
 static u64 event_sample_type(const struct perfdata *pd, u32 i)
 {
 	u64 t = pd->events[i].ev.sample_type;
-	/* With several events perf finds a sample's attr by its first word
-	 * (facts sheet); with one it is harmless and keeps all files alike. */
+	/* With several events perf finds a sample's attr by its first word,
+	 * PERF_SAMPLE_IDENTIFIER (perf_evlist__id_pos in tools/perf); with
+	 * one it is harmless and keeps all files alike. */
 	if (pd->nr_events > 1)
 		t |= PERF_SAMPLE_IDENTIFIER;
 	return t;
@@ -533,7 +534,7 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
 	type = event_sample_type(pd, s->event);
 	id = perfdata_event_id(pd, s->event);
 	p = start + 1;
-	/* The kernel's field order (facts sheet). */
+	/* The kernel's field order (perf_output_sample, kernel/events/core.c). */
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		*p++ = id;
 	if (type & PERF_SAMPLE_IP)

@@ -1,8 +1,8 @@
 /* Streaming writer for Linux perf's perf.data file format (the "PERFILE2"
  * layout of tools/perf/Documentation/perf.data-file-format.txt), so that
  * `perf report`, `perf script`, `perf annotate` and `perf mem report` read
- * what bareperf records. Facts checked against perf 6.1 are in
- * ../shared/reference/perf-data.md.
+ * what bareperf records; checked against perf 6.1 and hotspot's
+ * perfparser (tests/e2e/perf_readers.sh).
  *
  * Portable: no libc, no floating point; compiled into the UEFI image and the
  * host twin. Output goes through a sink (append + write-at-offset), so the

@@ -1,5 +1,5 @@
 /* The Debug Store save area and its PEBS buffer (64-bit DS layout, SDM
- * Vol. 3B 18.4.9 / 20.6.2.4.2; facts sheet "Debug Store and PEBS").
+ * Vol. 3B 18.4.9 / 20.6.2.4.2, "Debug Store (DS) Mechanism").
  *
  * The area and the buffer come from plat_alloc_pages (page aligned, memory
  * the firmware will not reuse while we run). The CPU writes records at

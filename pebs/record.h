@@ -1,5 +1,5 @@
 /* PEBS record formats 0..5 (SDM Vol. 3B 20.6.2.4 and 20.9 "adaptive
- * PEBS"; facts sheet "Debug Store and PEBS"): layouts, expected sizes, the
+ * PEBS"): layouts, expected sizes, the
  * PEBS_DATA_CFG a request needs, and decoding one record into a
  * struct bp_sample. Pure functions of the bytes given: no MSR access, no
  * floating point, no allocation, so the PMI handler may call them. All

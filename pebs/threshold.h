@@ -1,4 +1,6 @@
-/* The PEBS interrupt-threshold policy (facts sheet "Large PEBS").
+/* The PEBS interrupt-threshold policy (SDM Vol. 3B, "Debug Store (DS)
+ * Mechanism": the PEBS interrupt threshold of the DS save area; Linux's
+ * large PEBS, arch/x86/events/intel/ds.c).
  *
  * A multi-record ("large") threshold lets the CPU write many records per
  * PMI. It is only correct when nothing a sample needs is collected at PMI

@@ -1,6 +1,8 @@
 /* The PMI: what runs when a counter overflows or the PEBS buffer reaches
- * its threshold. The shape follows the hardware's rules (facts sheet,
- * "Interrupt path"): stop counting, read GLOBAL_STATUS, drain PEBS on bit
+ * its threshold. The shape follows the hardware's rules (SDM Vol. 3B,
+ * "Global Counter Control Facilities"; Vol. 3A, "Local Vector Table": the
+ * LVT PC mask is set when the PMI is delivered) and Linux's
+ * intel_pmu_handle_irq: stop counting, read GLOBAL_STATUS, drain PEBS on bit
  * 62, handle each overflowed counter, acknowledge exactly the bits seen,
  * re-check with a bounded loop, re-enable, unmask LVT PC last, EOI.
  *

@@ -20,7 +20,7 @@ static u64 max_tick_delta;	/* the most time one tick may count (ticks) */
  * something else instead of this CPU (4 vCPUs on 2 host cores, a loaded
  * machine), and time the emulated CPU did not run must not become its
  * events; else more events make more PMIs, whose handling makes the next
- * tick later still (issue 19: a 4-CPU run on 2 cores ran away). */
+ * tick later still (a 4-CPU run on 2 host cores once ran away so). */
 #define MAX_PERIODS_PER_TICK 4
 #define MAX_PMIS_PER_TICK 4096	/* an AP's, handled within one tick */
 static volatile bool pmi_outstanding;	/* delivered, not yet EOIed */

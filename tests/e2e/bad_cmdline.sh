@@ -7,7 +7,7 @@ expect_console "usage: bareperf"
 qemu --pmu=bogus info
 expect_rc 2
 expect_console "expected 'hw', 'sim' or 'sim:MODEL'"
-# Issue 19 items 6, 7 and 14: a line the image cannot take is refused by
+# A line the image cannot take is refused by
 # name, and --qemu-exit still ends QEMU (before, the UEFI shell started and
 # QEMU waited for its timeout: exit 124 here).
 export QEMU_TIMEOUT=120

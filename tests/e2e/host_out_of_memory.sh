@@ -1,5 +1,5 @@
 # Out of memory is a failure (exit 1) with a message naming what could not
-# be allocated, never a usage error (issue 19 item 12). The host twin runs
+# be allocated, never a usage error. The host twin runs
 # under shrinking address-space limits (ulimit -v): at every limit where
 # it starts at all, record and bench either succeed or fail with exit 1
 # and a "cannot allocate" message; at least one limit must make them fail.

@@ -1,4 +1,4 @@
-# Issue 19 item 10: host-twin commands under valgrind end as they do
+# Host-twin commands under valgrind end as they do
 # without it. Valgrind delivers signals late, so a tick raised before
 # plat_tick_stop used to meet SIGALRM's default action at teardown: every
 # record and selftest died with exit 142. Memory errors fail the test too.

@@ -1,5 +1,5 @@
 # Every perf.data bareperf writes is read whole by perf's subcommands and
-# by hotspot's own parser (issue 18): perf and hotspot-perfparser name the
+# by hotspot's own parser: perf and hotspot-perfparser name the
 # same top symbols (to 0.01 points) on a PEBS recording on the QEMU PMU, a
 # PMI-mode -g recording and an -a recording; perf report warns of nothing;
 # --sort srcline finishes with the source lines of our functions; the
@@ -123,7 +123,7 @@ perf c2c report -i "$tmp/out/perf.data" --stdio >"$tmp/c2c" 2>&1 ||
 grep -q "Load Operations" "$tmp/c2c" || fail "perf c2c report printed no load statistics"
 echo "PASS: -a file in time order; perf c2c report"
 
-# 5. A PMI storm (issue 18 item 6: a 131 MB file perf read as 0 samples,
+# 5. A PMI storm (a 131 MB file perf read as 0 samples,
 # and no progress line): throttled, it ends with progress lines, and perf
 # reads every sample written.
 qemu --pmu=sim:icx record -c 2000 soak -n 20000000

@@ -1,5 +1,5 @@
 # info, list and sched on the real path, on the QEMU PMU, without --cpu:
-# each reads the machine's own CPUID (issue 15 item 1). icx: the Ice Lake
+# each reads the machine's own CPUID. icx: the Ice Lake
 # server's PMU as the model gives it (CPUID.0AH version 5, 8 GP and 4
 # fixed counters, PEBS format 4 with baseline), its event table, and a
 # schedule on its counters; adl: CPU 0 is a P-core, whose 2 GP and 1

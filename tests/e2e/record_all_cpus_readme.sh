@@ -1,5 +1,5 @@
 # The README's example of `record -a` on four CPUs with the emulated PMU
-# (issue 19 item 5: on a 2-core host it ran away, a PEBS run made no
+# (on a 2-core host it ran away, a PEBS run made no
 # progress in 150 s, and in PMI mode cpu0 got 50 times the samples of the
 # others). Exactly the README's command line, then the same with PEBS:
 # each ends within a bound, every CPU has its share (the model's time is

@@ -1,4 +1,4 @@
-# Issue 19 item 2: a full ESP. The ESP is 2 MB (FAT12), the image takes
+# A full ESP. The ESP is 2 MB (FAT12), the image takes
 # about 0.8 MB of it, and the recording (about 40,000 PEBS samples, 2 MB)
 # cannot fit: the write fails with EFI_VOLUME_FULL. The file must be cut
 # back to the records stored whole (EFI_FILE_PROTOCOL.SetInfo), with a

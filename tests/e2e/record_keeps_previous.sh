@@ -1,4 +1,4 @@
-# Issue 19 item 1, in the image: a wrong command line leaves the previous
+# In the image: a wrong command line leaves the previous
 # recording on the ESP as it was, and a good one moves it to FILE.old
 # (renamed through EFI_FILE_PROTOCOL.SetInfo) before writing the new one.
 . "$(dirname "$0")/lib.bash"

@@ -1,4 +1,4 @@
-# Issue 19 item 3: QEMU killed at any moment of a recording leaves a
+# QEMU killed at any moment of a recording leaves a
 # perf.data that perf reads, with every sample up to the last header
 # rewrite (once a second): the header, the event and the mappings are on
 # the disk before the first sample (without that, a cut in the first

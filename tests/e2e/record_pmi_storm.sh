@@ -1,4 +1,4 @@
-# A PMI storm ends with its workload (issue 19 item 4: `record -c 2 soak -n
+# A PMI storm ends with its workload (`record -c 2 soak -n
 # 2000000` had not finished after 200 s, 13.5 M PMIs and 13.5 M lost; with
 # :pp no progress at all). Throttled by the PMI rate and by the handler's
 # share of the CPU, as Linux (kernel/events/core.c: perf_event_max_sample_rate,

@@ -95,7 +95,7 @@ static void test_info_extra_argument(void **state)
 	assert_non_null(strstr(out, "unexpected argument 'bogus'"));
 }
 
-/* Issue 19 items 6, 11, 13: no fixed buffer cuts input or output
+/* No fixed buffer cuts input or output
  * silently. 30 icx events, 1093 characters (the old 1024-byte list cut
  * the last name to "mem_load_l3_miss_retired.remote_h..." and refused it
  * as unknown). */
@@ -173,7 +173,7 @@ static void test_help_not_cut(void **state)
 	assert_non_null(strstr(out, "samples code that runs with interrupts off"));
 }
 
-/* Issue 19 items 12-13: options that would be ignored, and a value that
+/* Options that would be ignored, and a value that
  * took the command word, are refused by name before the PMU is touched. */
 static void test_options_not_ignored(void **state)
 {
@@ -187,7 +187,7 @@ static void test_options_not_ignored(void **state)
 	assert_non_null(strstr(out, "--pmu took 'info' as its value and left no command"));
 }
 
-/* Issue 19 item 8: a GLOBAL_CTRL that keeps its value whatever is written
+/* A GLOBAL_CTRL that keeps its value whatever is written
  * (the model's ",held": firmware, SMM or a BMC holding the PMU) used to
  * give 0 counts, 0 samples and exit 0. Now each command names the CPU and
  * the values, and exits 1. */

@@ -1,4 +1,4 @@
-/* A DS area taken away while we sample (issue 9 item 4): something
+/* A DS area taken away while we sample: something
  * (firmware, an SMI handler) points IA32_DS_AREA elsewhere. The next
  * drain notices, sampling stops with the PMU left disabled, the records
  * written to our buffer before are kept, and teardown puts the value

@@ -42,7 +42,7 @@ static struct pebs_layout layout(u8 fmt, u64 cfg)
 	return l;
 }
 
-/* 64-bit DS save area layout (SDM 18.4.9.2 / facts sheet). */
+/* 64-bit DS save area layout (SDM Vol. 3B 18.4.9.2, "DS Save Area"). */
 static void test_ds_area_layout(void **state)
 {
 	assert_int_equal(offsetof(struct ds_area, pebs_buffer_base), 0x20);

@@ -168,7 +168,7 @@ static int run_cli(const char *args) { return cli_run(args, out, sizeof(out)); }
 
 /* stat -C LIST -A: one line per CPU and event, the CPU first; -A alone
  * and -a with -C are usage errors. */
-/* A CPU whose PMU could not be given back (issue 15 item 7: its DS/PEBS
+/* A CPU whose PMU could not be given back (its DS/PEBS
  * pages were freed although its PEBS assist may still write there). On
  * the real path an AP's teardown that never runs (the host twin runs
  * nothing on CPU 1, as MP services that time out) leaves its state and

@@ -1,6 +1,7 @@
 /* lib/perfdata.c and lib/perfdata_read.c: what the writer puts in each
  * field, checked by parsing it back (the real perf is the client in
- * test_perfdata_perf.c). Layout facts: ../shared/reference/perf-data.md. */
+ * test_perfdata_perf.c). Layout: tools/perf/Documentation/
+ * perf.data-file-format.txt. */
 #include "test.h"
 #include <time.h>
 #include "lib/perfdata.h"
@@ -362,7 +363,7 @@ static u64 count_samples(const u8 *buf, u64 len)
 	return n;
 }
 
-/* A full disk (issue 19 item 2). The sink takes 100 KiB and stores part
+/* A full disk. The sink takes 100 KiB and stores part
  * of the append that does not fit, as a full disk does: salvaging cuts the
  * file back to the last whole append, drops the samples still buffered,
  * and rewrites the header over exactly the samples kept; the writer goes
@@ -406,9 +407,8 @@ static void test_salvage_after_full_disk(void **state)
 	mem_file_free(f);
 }
 
-/* A file cut anywhere in its feature table or sections (issue 19 item
- * 15: report refused a file cut by one byte there, which perf reads
- * whole): every cut reads all the samples; the sections it cut are
+/* A file cut anywhere in its feature table or sections (report once
+ * refused a file cut by one byte there, which perf reads whole): every cut reads all the samples; the sections it cut are
  * ignored, so the events keep their names only while EVENT_DESC is whole. */
 static void test_cut_in_features_reads_whole(void **state)
 {

@@ -2,7 +2,8 @@
  * Debian's linux-perf ships it). The symbols come from a small ELF built at
  * test time with the same shape as build/bareperf.elf: a shared object
  * whose executable PT_LOAD has p_vaddr != p_offset, "loaded" at a firmware
- * style base address. Facts: ../shared/reference/perf-data.md.
+ * style base address (perf maps an address through the PT_LOAD's
+ * p_vaddr and p_offset, tools/perf/util/map.c).
  * Without perf on PATH every test fails and says so. */
 #include "test.h"
 #include <elf.h>
@@ -115,7 +116,7 @@ static int setup(void **state)
 		 fx.dir);
 	if (system(cmd) != 0 || read_target_elf() != 0)
 		return -1;
-	/* The case the facts sheet warns about must be what we test. */
+	/* The case where p_vaddr and p_offset differ must be what we test. */
 	if (fx.text_vaddr == fx.text_offset)
 		return -1;
 	fx.have_perf = system("perf --version >/dev/null 2>&1") == 0;
@@ -441,7 +442,7 @@ static void test_cut_short_file(void **state)
 	assert_no_warnings(&r);
 	assert_non_null(strstr(r.out, "# Samples: 600 "));
 	/* No EVENT_DESC yet: perf names the event from the EVENT_UPDATE
-	 * record the writer puts before the first sample (issue 18: a cut
+	 * record the writer puts before the first sample (a cut
 	 * file named it "raw 0x3c:upp"). */
 	assert_non_null(strstr(r.out, "of event 'cycles:pp'"));
 	assert_float_equal(report_share(r.out, "cycles:pp", "func_a"), 66.67, 0.5);

@@ -1,5 +1,5 @@
 /* pmu/: counts against the model's exact numbers, 64-bit counts across
- * counter wrap, legacy and full-width counter writes (issue 4 item 3). */
+ * counter wrap, legacy and full-width counter writes. */
 #include "test_pmu_support.h"
 #include "pmu/counter.h"
 

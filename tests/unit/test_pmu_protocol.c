@@ -1,5 +1,5 @@
-/* pmu/: the disable / add / remove / enable protocol and its MSR cost
- * (issue 4 item 4), on the emulated PMU. Every figure is counted by the
+/* pmu/: the disable / add / remove / enable protocol and its MSR cost,
+ * on the emulated PMU. Every figure is counted by the
  * seam (hw_stats) and, per MSR, by the model (sim_msr_writes). */
 #include "test_pmu_support.h"
 

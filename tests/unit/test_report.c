@@ -111,7 +111,7 @@ static int run(const char *args)
 	return rc;
 }
 
-/* The host twin's own recordings name its functions (issue 19 item 15):
+/* The host twin's own recordings name its functions:
  * its mapping is named after its own path, not bareperf.elf, and matches
  * its embedded table. */
 static void test_own_recording_named(void **state)
@@ -130,7 +130,7 @@ static void test_own_recording_named(void **state)
 		fail_msg("report names no soak function:\n%s", out);
 }
 
-/* The attrs of a recording say what was measured (issue 18): ring 0 is
+/* The attrs of a recording say what was measured: ring 0 is
  * counted (no exclude_kernel) unless :u, config is the encoding without
  * the enable and ring bits, config1 the load-latency threshold, so that
  * ldlat=50 and LOAD_LATENCY_GT_32 are told apart. */
@@ -255,7 +255,7 @@ static void test_foreign_mapping(void **state)
 
 /* A firmware run maps a hundred images before our own (cmd_record's
  * order): every mapping is kept, so our functions and the last firmware
- * image are still named (issue 18: a cap of 16 left "[firmware]"). */
+ * image are still named (a cap of 16 left "[firmware]"). */
 static void test_many_mappings(void **state)
 {
 	const struct perfdata_event *evs[] = { &cycles_ev };

@@ -1,4 +1,4 @@
-/* Restore on exit, proven (issue 9 item 3): every command, on its success
+/* Restore on exit, proven: every command, on its success
  * and error paths, leaves the emulated PMU as it found it. Each case runs
  * a whole command line through cli_main with --pmu=sim:MODEL; the
  * backend's watch (cmd/backend.h) injects the case's fault right after
@@ -142,7 +142,7 @@ static void test_stat_paths(void **state)
 	      "branch-misses, cache-references, cache-misses, branches, branch-misses, "
 	      "cache-references, cache-misses\n");
 	/* The reason comes first, and the members it keeps out name it by
-	 * its place (issue 19 item 12: the message was cut mid-word with no
+	 * its place (the message was cut mid-word with no
 	 * reason). */
 	assert_non_null(strstr(out, "cache-misses: its group cannot be placed because member "
 				    "branches (event 9 of the list) cannot\n"));
@@ -185,12 +185,12 @@ static void test_record_errors(void **state)
 	      "branch-misses, cache-references, cache-misses, branches, branch-misses, "
 	      "cache-references, cache-misses\n");
 	/* The reason comes first, and the members it keeps out name it by
-	 * its place (issue 19 item 12: the message was cut mid-word with no
+	 * its place (the message was cut mid-word with no
 	 * reason). */
 	assert_non_null(strstr(out, "cache-misses: its group cannot be placed because member "
 				    "branches (event 9 of the list) cannot\n"));
-	/* Refused as bad command lines before the PMU is taken (issue 19
-	 * item 13: an out-of-range threshold exited 1 after taking it). */
+	/* Refused as bad command lines before the PMU is taken (an
+	 * out-of-range threshold once exited 1 after taking it). */
 	FAILS("record -e br_inst_retired.all_branches:p -g --pebs-threshold 4 -o r.data soak",
 	      EXIT_USAGE, "callchain requested with -g");
 	FAILS("record -e br_inst_retired.all_branches:p -c 1009 --pebs-threshold 100000 -o r.data soak",
@@ -200,7 +200,7 @@ static void test_record_errors(void **state)
 	FAILS("record -e LONGEST_LAT_CACHE.MISS:pp soak", EXIT_USAGE, "no PEBS support");
 	FAILS("record -o /proc/bareperf/r.data soak -n 10000", EXIT_FAILURE_STATUS,
 	      "cannot create");
-	/* IA32_DS_AREA taken by something else mid-run (issue 19 item 9: the
+	/* IA32_DS_AREA taken by something else mid-run (the
 	 * record used to exit 1 with no word): named, exit 1, and the value
 	 * pmu_open found is put back. */
 	run_restored("icx", false, ds_area_taken, "record -q -e br_inst_retired.all_branches:p "
@@ -327,7 +327,7 @@ static void test_pmi_storm(void **state)
 	assert_non_null(strstr(out, "samples were not taken: use a longer period (-c) or a lower -F ]"));
 }
 
-/* The shortest periods (issue 19: -c 2 in PMI mode ran for minutes; with
+/* The shortest periods (-c 2 in PMI mode ran for minutes; with
  * :pp it wrote 5.5 GB in 155 s): PMI mode is throttled, PEBS gets the
  * shortest PEBS period and says so, and both end with their workload. */
 static void test_pmi_storm_shortest_period(void **state)
@@ -341,7 +341,7 @@ static void test_pmi_storm_shortest_period(void **state)
 	assert_non_null(summary);
 }
 
-/* A full disk (issue 19 item 2: perf read nothing of a file whose disk
+/* A full disk (perf read nothing of a file whose disk
  * filled, and the summary said "0 lost"). The host's RLIMIT_FSIZE fails
  * writes past 128 KiB (EFBIG) as a full ESP fails them: the file is cut
  * back to the records stored whole, its header covers them, the command

@@ -1,4 +1,4 @@
-/* pmu/sampling with PEBS on the emulated PMU (issue 5 items 3-8): one
+/* pmu/sampling with PEBS on the emulated PMU: one
  * record per PMI, large PEBS, several PEBS counters at once, a full DS
  * buffer, a corrupted index; on every model with PEBS, formats 0 to 4.
  * The accounting invariant is checked in each, and the PMU and APIC are
@@ -337,7 +337,7 @@ static void test_load_weight_per_part(void **state)
 	}
 }
 
-/* Load latency on Golden Cove (issue 15 item 7; Linux:
+/* Load latency on Golden Cove (Linux:
  * PMU_FL_MEM_LOADS_AUX): the model reports a load's latency and data
  * source only while the auxiliary event counts beside it, and bareperf
  * adds that event (count only, in the load-latency event's group, after

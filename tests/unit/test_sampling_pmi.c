@@ -1,6 +1,5 @@
 /* pmu/sampling + pmu/pmi: PMI-mode sampling on every model, a spurious
- * PMI, a PMI storm (throttling), a stuck GLOBAL_STATUS bit (issue 5 items
- * 1, 2, 7, 8). Each test ends with the PMU and APIC as found. */
+ * PMI, a PMI storm (throttling), a stuck GLOBAL_STATUS bit. Each test ends with the PMU and APIC as found. */
 #include "test_sampling_support.h"
 
 static const char *all_models[] = { "icx", "skl", "spr", "adl", "nhm", "hsw", "core2" };

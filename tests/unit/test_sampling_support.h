@@ -80,7 +80,7 @@ static inline void finish_sampling(void)
 	assert_int_equal(fault_count, 0);
 }
 
-/* The accounting invariant (issue 5 item 7): what the PMU produced ==
+/* The accounting invariant: what the PMU produced ==
  * samples delivered + samples lost with a reason. */
 static inline void assert_accounting(u64 produced)
 {

@@ -1,6 +1,6 @@
 /* stat's counting core: multiplexing over more events than counters, with
  * perf's enabled/running time and scaling, against the model's exact
- * counts (issue 4 item 6). */
+ * counts. */
 #include "test_pmu_support.h"
 #include "cmd/stat_engine.h"
 

@@ -82,7 +82,7 @@ static void test_parse_errors(void **state)
 	assert_int_equal(parse(&t, "soak", true), EXIT_USAGE);
 	assert_non_null(strstr(out, "--connect-all is the workload"));
 	/* The workload's own options are checked here, before anything is
-	 * touched (issue 19: a typo used to cost the previous recording). */
+	 * touched (a typo used to cost the previous recording). */
 	assert_int_equal(parse(&t, "soak -n 1000", false), EXIT_USAGE);
 	assert_non_null(strstr(out, "soak: -n '1000': expected a number from 10000 to 1099511627776"));
 	/* a missing value and one beyond 2^64 are named as such */
@@ -192,7 +192,7 @@ static void assert_same_file(const char *path, const unsigned char *want, long l
 	assert_memory_equal(now, want, (size_t)len);
 }
 
-/* Issue 19 item 1: a command line that is wrong after the output option
+/* A command line that is wrong after the output option
  * (a workload option out of range, record's option after the workload)
  * fails before the output is touched; a good one moves the previous
  * recording to FILE.old first, as perf record keeps perf.data.old; one
