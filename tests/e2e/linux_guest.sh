@@ -8,7 +8,13 @@
 # Documented differences: perf stat of the whole program counts its
 # start and exit too (about 30,000 user instructions on top of the
 # workload's own), so the check is that the difference between two run
-# lengths is the difference of their truths; and Linux 6.1 takes large
+# lengths is the difference of their truths, give or take 100 (the
+# program prints its elapsed guest time, whose digits change from run to
+# run, and glibc formats a double in a value-dependent number of
+# instructions and branches: identical runs of soak -n 1000000 differed by
+# up to 37 instructions and 13 branches, while `busybox true` and soak -n
+# 1000, too short for the time to vary, counted the same every time);
+# and Linux 6.1 takes large
 # PEBS for fixed-period samples with or without timestamps on PEBS format
 # 3 and later (TIME is in its large_pebs_flags there), so the one-record-
 # per-PMI run is the one with callchains (-g).
@@ -72,7 +78,7 @@ for model in icx skl; do
 	echo "$model: perf stat instructions:u $i1 / $i2 (truth $t1 / $t2), branches:u $b1 / $b2"
 	near "$model: instructions beyond the truth" $((i1 - t1)) 30000 20000
 	near "$model: instruction difference of the two runs" $((i2 - i1)) $((t2 - t1)) 100
-	near "$model: branch difference (one per iteration)" $((b2 - b1)) 1000000 10
+	near "$model: branch difference (one per iteration)" $((b2 - b1)) 1000000 100
 
 	# perf record with PEBS (instructions:upp -c 6007): soak's split by
 	# construction, 50/30/15/5, within 0.5 points, and nothing else over

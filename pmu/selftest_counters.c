@@ -1,0 +1,175 @@
+/* Self-test checks: every counter counts; writes and widths (see
+ * selftest.h). */
+#include "selftest_int.h"
+
+/* ---- check: every counter counts ------------------------------------------------ */
+
+static const char *fixed_event_name(unsigned i)
+{
+	static const char *const names[] = { "instructions", "core cycles", "reference cycles",
+					     "topdown slots" };
+	return i < ARRAY_SIZE(names) ? names[i] : "events";
+}
+
+/* A count is plausible between 1 event per microsecond (any CPU of this
+ * century, even a busy VM's) and 64 per nanosecond (8 topdown slots per
+ * cycle at 8 GHz). */
+#define PLAUSIBLE_MIN_PER_US 1
+#define PLAUSIBLE_MAX_PER_US 64000
+
+static bool judge_count(struct st *x, int counter, u64 count, u64 us)
+{
+	bool fixed = counter_is_fixed(counter);
+	unsigned i = counter_index(counter);
+	const char *what = fixed ? fixed_event_name(i) : "core cycles";
+	if (count == 0)
+		return st_fail(x, "%s%u counted no %s in %llu us (dead counter?)", fixed ? "fixed" : "GP",
+			       i, what, (unsigned long long)us);
+	if (count < us * PLAUSIBLE_MIN_PER_US || count > us * PLAUSIBLE_MAX_PER_US)
+		return st_fail(x, "%s%u counted %llu %s in %llu us: implausible (expected %u to %u per us)",
+			       fixed ? "fixed" : "GP", i, (unsigned long long)count, what,
+			       (unsigned long long)us, PLAUSIBLE_MIN_PER_US, PLAUSIBLE_MAX_PER_US);
+	return true;
+}
+
+static bool program_all_counters(struct st *x, u64 *enable)
+{
+	const struct pmu_caps *c = x->caps;
+	u64 fixed_ctrl = 0;
+	for (unsigned i = 0; i < c->num_gp; i++) {
+		if (!caps_has_gp(c, i))
+			continue;
+		if (!st_wr(x, msr_perfevtsel(i), 0) || !st_wr_counter(x, counter_gp(i), 0) ||
+		    !st_wr(x, msr_perfevtsel(i), st_evtsel_for(ARCH_CODE_CORE_CYCLES)))
+			return false;
+		*enable |= global_gp_bit(i);
+	}
+	for (unsigned i = 0; i < c->num_fixed; i++) {
+		if (!caps_has_fixed(c, i))
+			continue;
+		if (!st_wr_counter(x, counter_fixed(i), 0))
+			return false;
+		fixed_ctrl |= fixed_ctrl_field(i, FIXED_CTRL_OS | FIXED_CTRL_USR);
+		*enable |= global_fixed_bit(i);
+	}
+	return !c->num_fixed || st_wr(x, MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
+}
+
+void st_check_counters(struct st *x)
+{
+	u64 enable = 0, first_count = 0;
+	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0) || !program_all_counters(x, &enable))
+		return;
+	u64 t0 = plat_ticks();
+	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, enable))
+		return;
+	st_spin_until(NULL, NULL, SELFTEST_BUSY_MS);
+	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0))
+		return;
+	u64 us = st_ticks_to_us(plat_ticks() - t0);
+	int first = COUNTER_NONE;
+	for (u64 bits = enable; bits; bits &= bits - 1) {
+		int counter = __builtin_ctzll(bits);
+		u64 count;
+		if (!st_rd_counter(x, counter, &count) || !judge_count(x, counter, count, us))
+			return;
+		if (first == COUNTER_NONE) {
+			first = counter;
+			first_count = count;
+		}
+	}
+	st_verdict(x, SELFTEST_PASS, "%u GP + %u fixed counted over %llu us (GP%u: %llu core cycles)",
+		   (unsigned)__builtin_popcountll(enable & GENMASK(31, 0)),
+		   (unsigned)__builtin_popcountll(enable >> GLOBAL_FIXED_SHIFT),
+		   (unsigned long long)us, counter_index(first), (unsigned long long)first_count);
+}
+
+/* ---- check: writes and widths ------------------------------------------------------ */
+
+static bool expect_readback(struct st *x, int counter, u32 wrote_msr, u64 wrote, u64 want)
+{
+	char name[32];
+	u64 got;
+	if (!st_rd_counter(x, counter, &got))
+		return false;
+	if (got == want)
+		return true;
+	return st_fail(x, "%s: wrote 0x%llx, read back 0x%llx, expected 0x%llx",
+		       st_msr_name(x, wrote_msr, name, sizeof(name)), (unsigned long long)wrote,
+		       (unsigned long long)got, (unsigned long long)want);
+}
+
+static bool check_legacy_alias(struct st *x, unsigned i)
+{
+	u64 mask = caps_gp_mask_value(x->caps);
+	u32 msr = msr_pmc(i);
+	static const u64 patterns[] = { 0x12345678, 0xDEADBEEF };
+	for (unsigned k = 0; k < ARRAY_SIZE(patterns); k++)
+		if (!st_wr(x, msr, patterns[k]) ||
+		    !expect_readback(x, counter_gp(i), msr, patterns[k], st_legacy_value(patterns[k], mask)))
+			return false;
+	/* A value beyond the width: refused, or cut to bits 31:0 sign-extended. */
+	u64 beyond = BIT(x->caps->gp_width) | 0x76543210;
+	if (x->caps->gp_width >= 64 || st_wr_probe(x, msr, beyond) != 0)
+		return true;
+	return expect_readback(x, counter_gp(i), msr, beyond, st_legacy_value(beyond, mask));
+}
+
+/* SDM 20.2.6: IA32_A_PMCx writes the full width; bits beyond it #GP. */
+static bool check_full_width(struct st *x, unsigned i)
+{
+	u64 mask = caps_gp_mask_value(x->caps);
+	u32 msr = msr_a_pmc(i);
+	u64 pattern = 0x5A5A12345678ull & mask;	/* bit 31 clear, bits above it set */
+	char name[32];
+	if (!st_wr(x, msr, pattern) || !expect_readback(x, counter_gp(i), msr, pattern, pattern))
+		return false;
+	if (x->caps->gp_width >= 64)
+		return true;
+	u64 beyond = BIT(x->caps->gp_width);
+	if (st_wr_probe(x, msr, beyond) != 0)
+		return true;
+	return st_fail(x, "%s accepted 0x%llx, beyond the %u-bit width (SDM: #GP)",
+		       st_msr_name(x, msr, name, sizeof(name)), (unsigned long long)beyond,
+		       x->caps->gp_width);
+}
+
+/* Fixed counters are written at full width; a value beyond the width is
+ * refused or cut to the width, never kept. */
+static bool check_fixed_width(struct st *x, unsigned i)
+{
+	u64 mask = caps_fixed_mask_value(x->caps);
+	u32 msr = msr_fixed_ctr(i);
+	u64 pattern = 0x5A5A12345678ull & mask;
+	if (!st_wr(x, msr, pattern) || !expect_readback(x, counter_fixed(i), msr, pattern, pattern))
+		return false;
+	if (x->caps->fixed_width >= 64)
+		return true;
+	u64 beyond = BIT(x->caps->fixed_width) | 0x1234;
+	if (st_wr_probe(x, msr, beyond) != 0)
+		return true;
+	return expect_readback(x, counter_fixed(i), msr, beyond, beyond & mask);
+}
+
+void st_check_widths(struct st *x)
+{
+	const struct pmu_caps *c = x->caps;
+	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0))
+		return;
+	for (unsigned i = 0; i < c->num_gp; i++) {
+		if (!caps_has_gp(c, i))
+			continue;
+		if (!st_wr(x, msr_perfevtsel(i), 0) || !check_legacy_alias(x, i) ||
+		    (c->full_width_write && !check_full_width(x, i)))
+			return;
+	}
+	if (c->num_fixed && !st_wr(x, MSR_IA32_FIXED_CTR_CTRL, 0))
+		return;
+	for (unsigned i = 0; i < c->num_fixed; i++)
+		if (caps_has_fixed(c, i) && !check_fixed_width(x, i))
+			return;
+	st_verdict(x, SELFTEST_PASS, "%u GP x %u bits: IA32_PMCx sign-extends bit 31%s; %u fixed x %u bits",
+		   (unsigned)__builtin_popcount(c->gp_mask), c->gp_width,
+		   c->full_width_write ? ", IA32_A_PMCx full width, #GP beyond" : " (no full-width writes)",
+		   (unsigned)__builtin_popcount(c->fixed_mask), c->fixed_width);
+}
