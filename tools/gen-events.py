@@ -136,9 +136,24 @@ OFFCORE_VALID = {
 MSR_OFFCORE_RSP_0 = 0x1A6
 MSR_OFFCORE_RSP_1 = 0x1A7
 
-EVF_INV, EVF_EDGE, EVF_ANY, EVF_TAKEN_ALONE = 0x01, 0x02, 0x04, 0x08
-EVF_DATA_LA, EVF_PEBS_ONLY, EVF_OCR_ALT, EVF_PRECISE_STORE = 0x10, 0x20, 0x40, 0x80
-EV_PDIST_FIXED0 = 0x80
+
+
+def header_constants(path=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                        "..", "pmu", "events.h")):
+    """The flag values the C side reads (struct ev_entry.flags and .pdist),
+    taken from pmu/events.h itself so the two cannot drift apart."""
+    values = {}
+    with open(path) as f:
+        for m in re.finditer(r"^#define\s+(EVF_\w+|EV_PDIST_FIXED0)\s+(0x[0-9a-fA-F]+)", f.read(), re.M):
+            values[m.group(1)] = int(m.group(2), 16)
+    return values
+
+
+_FLAGS = header_constants()
+EVF_INV, EVF_EDGE, EVF_ANY = _FLAGS["EVF_INV"], _FLAGS["EVF_EDGE"], _FLAGS["EVF_ANY"]
+EVF_TAKEN_ALONE, EVF_DATA_LA = _FLAGS["EVF_TAKEN_ALONE"], _FLAGS["EVF_DATA_LA"]
+EVF_PEBS_ONLY, EVF_OCR_ALT = _FLAGS["EVF_PEBS_ONLY"], _FLAGS["EVF_OCR_ALT"]
+EVF_PRECISE_STORE, EV_PDIST_FIXED0 = _FLAGS["EVF_PRECISE_STORE"], _FLAGS["EV_PDIST_FIXED0"]
 
 
 def num(s):
@@ -415,7 +430,9 @@ def generate(root):
     assert len(ordered) < 65536
     w("const struct ev_entry event_rows[] = {")
     for (n, e, u, cm, fl, gp, pgp, fx, pfx, ex, sav, pd) in ordered:
-        w("\t{ %d, 0x%02x, 0x%02x, %d, 0x%02x, 0x%x, 0x%x, 0x%x, 0x%x, %d, %d, 0x%x }, /* %s */"
+        w("\t{ .name = %d, .event = 0x%02x, .umask = 0x%02x, .cmask = %d, .flags = 0x%02x, "
+          ".gp = 0x%x, .pebs_gp = 0x%x, .fixed = 0x%x, .pebs_fixed = 0x%x, .extra = %d, "
+          ".sav = %d, .pdist = 0x%x }, /* %s */"
           % (n, e, u, cm, fl, gp, pgp, fx, pfx, ex, sav, pd, names[n]))
     w("};")
     w("const u32 event_row_count = ARRAY_SIZE(event_rows);")
@@ -438,7 +455,7 @@ def generate(root):
 
     w("const struct ev_extra event_extras[] = {")
     for value, msr, umask_ext in ctx.extras:
-        w("\t{ 0x%x, 0x%x, 0x%02x }," % (value, msr, umask_ext))
+        w("\t{ .value = 0x%x, .msr = 0x%x, .umask_ext = 0x%02x }," % (value, msr, umask_ext))
     w("};")
     w("")
 
@@ -464,7 +481,10 @@ def generate(root):
                 used1 |= ev["msr_value"]
         v0 = OFFCORE_VALID[cpu][0] | used0
         v1 = OFFCORE_VALID[cpu][1] | used1
-        w("\t{ %s, %s, %s, %s, %d, 0x%x, 0x%x, 0x%02x, { 0x%02x, 0x%02x }, { 0x%02x, 0x%02x }, %s, { 0x%xULL, 0x%xULL } },"
+        w("\t{ .name = %s, .desc = %s,\n\t  .source = %s,\n"
+          "\t  .rows = %s, .count = %d, .gp_mask = 0x%x, .fixed_mask = 0x%x, .core_type = 0x%02x,\n"
+          "\t  .ocr_event = { 0x%02x, 0x%02x }, .ocr_umask = { 0x%02x, 0x%02x }, .legacy_pebs = %s,\n"
+          "\t  .offcore_valid = { 0x%xULL, 0x%xULL } },"
           % (c_str(cpu), c_str(desc), c_str(path.lstrip("/") + " " + version), arr, len(events),
              gp, fixed, core_type_of.get(path, 0), e0, e1, u0, u1, "true" if legacy else "false",
              v0, v1))
@@ -485,7 +505,8 @@ def generate(root):
         if row in seen:
             continue  # the mapfile repeats some rows
         seen.add(row)
-        w("\t{ %d, 0x%02x, %d, %d, 0x%02x, 0x%x, %d }, /* %s %s */"
+        w("\t{ .family = %d, .model = 0x%02x, .step_lo = %d, .step_hi = %d, .core_type = 0x%02x, "
+          ".native_model = 0x%x, .table = %d }, /* %s %s */"
           % (row + (r["Family-model"], tables[row[6]][0][2])))
     w("};")
     w("const size_t event_model_count = ARRAY_SIZE(event_models);")
