@@ -277,6 +277,15 @@ bool caps_mem_loads_aux(const struct pmu_caps *c)
 	       (!c->hybrid || c->core_type == CPUID_1A_CORE_TYPE_CORE);
 }
 
+bool caps_nehalem_data_source(const struct pmu_caps *c)
+{
+	static const u8 nehalem_westmere[] = {
+		MODEL_NEHALEM, MODEL_NEHALEM_G, MODEL_NEHALEM_EP, MODEL_NEHALEM_EX,
+		MODEL_WESTMERE, MODEL_WESTMERE_EP, MODEL_WESTMERE_EX,
+	};
+	return caps_model_in(c, nehalem_westmere, ARRAY_SIZE(nehalem_westmere));
+}
+
 bool caps_gracemont(const struct pmu_caps *c)
 {
 	static const u8 hybrid_gracemont[] = {

@@ -78,6 +78,9 @@ bool caps_model_in(const struct pmu_caps *c, const u8 *models, size_t n);
 bool caps_pebs_latency_split(const struct pmu_caps *c);
 /* Whether load-latency PEBS needs the auxiliary event counting with it. */
 bool caps_mem_loads_aux(const struct pmu_caps *c);
+/* A Nehalem or Westmere core: its PEBS load data sources 0x5..0x7 mean
+ * snoop hit and HITM (Linux: intel_pmu_pebs_data_source_nhm). */
+bool caps_nehalem_data_source(const struct pmu_caps *c);
 /* A Gracemont core (Alder/Raptor Lake E-core, Alder Lake-N): its load
  * data sources 0x5, 0x6 and 0x8 mean other things than a big core's
  * (Linux: intel_pmu_pebs_data_source_grt). */

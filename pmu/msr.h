@@ -31,6 +31,16 @@
 #define CPUID_07_EDX_HYBRID          BIT(15)
 /* CPUID.1AH: EAX[31:24] core type */
 #define CPUID_1A_CORE_TYPE_ATOM      0x20	/* efficiency core */
+/* Nehalem and Westmere (family 6 display models), whose PEBS load data
+ * sources have their own encoding (Linux: intel_pmu_pebs_data_source_nhm
+ * for INTEL_NEHALEM, _G, _EP, _EX and INTEL_WESTMERE, _EP, _EX). */
+#define MODEL_NEHALEM                0x1E
+#define MODEL_NEHALEM_G              0x1F
+#define MODEL_NEHALEM_EP             0x1A
+#define MODEL_NEHALEM_EX             0x2E
+#define MODEL_WESTMERE               0x25
+#define MODEL_WESTMERE_EP            0x2C
+#define MODEL_WESTMERE_EX            0x2F
 /* E-core-only parts (family 6 display models) whose PMI Linux acknowledges
  * mid-handler (arch/x86/events/intel/core.c, mid_ack). */
 #define MODEL_ALDERLAKE_N            0xBE	/* Gracemont */

@@ -19,14 +19,11 @@ static u64 event_period(const struct pmu_event *e, const struct sampling_opts *o
 	return e->sample_after ? e->sample_after : SAMPLING_DEFAULT_PERIOD;
 }
 
-/* Family 6 models whose load data sources use the Nehalem/Westmere
- * encoding (Nehalem-EP, Lynnfield, Westmere-EP); later parts use the
- * Sandy Bridge one. */
-static const u8 nhm_dse_models[] = { 0x1A, 0x1E, 0x2C };
-
+/* Which encoding the part's PEBS load data sources use (caps knows the
+ * parts); Sandy Bridge's unless caps says otherwise. */
 static enum pebs_dse_family dse_family(const struct pmu_caps *c)
 {
-	if (caps_model_in(c, nhm_dse_models, ARRAY_SIZE(nhm_dse_models)))
+	if (caps_nehalem_data_source(c))
 		return PEBS_DSE_NHM;
 	return caps_gracemont(c) ? PEBS_DSE_GRT : PEBS_DSE_SNB;
 }

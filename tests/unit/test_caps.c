@@ -187,6 +187,16 @@ static void test_record_semantics_per_part(void **state)
 	struct pmu_caps n = i;
 	n.model = MODEL_ALDERLAKE_N;
 	assert_true(caps_gracemont(&n));
+	/* intel_pmu_pebs_data_source_nhm: every Nehalem and Westmere part,
+	 * the EX servers and the Westmere client included, and no later one. */
+	struct pmu_caps h = s;	/* an Intel family 6 part; only the model changes */
+	for (u32 m = 0; m < 0x100; m++) {
+		h.model = m;
+		bool nhm_wsm = m == 0x1E || m == 0x1F || m == 0x1A || m == 0x2E ||
+			       m == 0x25 || m == 0x2C || m == 0x2F;
+		assert_int_equal(caps_nehalem_data_source(&h), nhm_wsm);
+	}
+	assert_false(caps_nehalem_data_source(&s) || caps_nehalem_data_source(&i));
 }
 
 static void test_no_pmu(void **state)
