@@ -7,6 +7,7 @@
 #ifndef BP_EVENT_H
 #define BP_EVENT_H
 #include "../lib/types.h"
+#include "msr.h"
 
 #define COUNTER_FIXED_BASE 32
 #define COUNTER_NONE       (-1)
@@ -14,6 +15,21 @@ static inline int counter_gp(unsigned i)     { return (int)i; }
 static inline int counter_fixed(unsigned i)  { return COUNTER_FIXED_BASE + (int)i; }
 static inline bool counter_is_fixed(int c)   { return c >= COUNTER_FIXED_BASE; }
 static inline unsigned counter_index(int c)  { return counter_is_fixed(c) ? (unsigned)c - COUNTER_FIXED_BASE : (unsigned)c; }
+
+/* The extra MSRs an event may need that bareperf saves, programs and
+ * restores, each with its shadow slot in struct pmu (pmu/pmu.c); the
+ * parser refuses an event that needs any other (pmu/evparse.c). */
+enum extra_msr_slot { EXTRA_OFFCORE0, EXTRA_OFFCORE1, EXTRA_LD_LAT, EXTRA_FRONTEND, EXTRA_COUNT };
+static inline int extra_msr_slot(u32 msr)
+{
+	switch (msr) {
+	case MSR_OFFCORE_RSP_0: return EXTRA_OFFCORE0;
+	case MSR_OFFCORE_RSP_1: return EXTRA_OFFCORE1;
+	case MSR_PEBS_LD_LAT_THRESHOLD: return EXTRA_LD_LAT;
+	case MSR_PEBS_FRONTEND: return EXTRA_FRONTEND;
+	default: return -1;
+	}
+}
 
 #define EVENT_NAME_MAX 96
 #define PEBS_ALIAS_EXTENDED "extended PEBS"	/* pmu_event.pebs_alias */

@@ -155,9 +155,11 @@ static void fill_from_entry(struct ctx *c, const struct ev_entry *e, struct pmu_
  * for 0, ...), for its PEBS and PDIST abilities. */
 static const struct ev_entry *fixed_entry(const struct event_table *t, unsigned i)
 {
-	for (u16 j = 0; t && j < t->count; j++)
-		if (event_at(t, j)->gp == 0 && event_at(t, j)->fixed == (1u << i))
-			return event_at(t, j);
+	for (u16 j = 0; t && j < t->count; j++) {
+		const struct ev_entry *e = event_at(t, j);
+		if (e->gp == 0 && e->fixed == (1u << i))
+			return e;
+	}
 	return NULL;
 }
 
@@ -431,14 +433,6 @@ static const struct generic_event *find_generic(const char *name)
 	return NULL;
 }
 
-/* The extra MSRs the PMU layer saves, programs and restores (pmu/pmu.c);
- * Nova Lake's MSR_OMR_0..3, named by its off-module events, are not. */
-static bool extra_msr_supported(u32 msr)
-{
-	return msr == MSR_OFFCORE_RSP_0 || msr == MSR_OFFCORE_RSP_1 ||
-	       msr == MSR_PEBS_LD_LAT_THRESHOLD || msr == MSR_PEBS_FRONTEND;
-}
-
 static int resolve_name(struct ctx *c, const char *name, struct pmu_event *ev)
 {
 	const struct generic_event *g = find_generic(name);
@@ -448,7 +442,9 @@ static int resolve_name(struct ctx *c, const char *name, struct pmu_event *ev)
 		return resolve_generic(c, g, ev);
 	if ((e = event_find(c->t, name))) {
 		fill_from_entry(c, e, ev);
-		if (ev->extra_msr && !extra_msr_supported(ev->extra_msr))
+		/* Nova Lake's off-module events name MSR_OMR_0..3, which
+		 * bareperf does not program (extra_msr_slot). */
+		if (ev->extra_msr && extra_msr_slot(ev->extra_msr) < 0)
 			return fail(c, "needs MSR 0x%x programmed with 0x%llx, which bareperf does "
 				    "not program (it knows MSR_OFFCORE_RSP_0/1, "
 				    "MSR_PEBS_LD_LAT_THRESHOLD and MSR_PEBS_FRONTEND)",

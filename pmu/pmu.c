@@ -3,19 +3,6 @@
 #include "../lib/fmt.h"
 #include "../lib/str.h"
 
-enum { EXTRA_OFFCORE0, EXTRA_OFFCORE1, EXTRA_LD_LAT, EXTRA_FRONTEND, EXTRA_COUNT };
-
-static int extra_slot(u32 msr)
-{
-	switch (msr) {
-	case MSR_OFFCORE_RSP_0: return EXTRA_OFFCORE0;
-	case MSR_OFFCORE_RSP_1: return EXTRA_OFFCORE1;
-	case MSR_PEBS_LD_LAT_THRESHOLD: return EXTRA_LD_LAT;
-	case MSR_PEBS_FRONTEND: return EXTRA_FRONTEND;
-	default: return -1;
-	}
-}
-
 /* ---- what the firmware left us ----------------------------------------- */
 
 u64 pmu_counters_in_use(const struct pmu_caps *c)
@@ -380,7 +367,7 @@ static void program(struct pmu *p)
 		} else {
 			write_if_changed(msr_perfevtsel(i), &p->sh_evtsel[i], slot_evtsel(sl, m));
 		}
-		int x = extra_slot(sl->extra_msr);
+		int x = extra_msr_slot(sl->extra_msr);
 		if (x >= 0)
 			write_if_changed(sl->extra_msr, &p->sh_extra[x], sl->ev.extra_value);
 		/* PEBS_ENABLE: bit i for GP i and, with baseline, bit 32+i for

@@ -54,7 +54,7 @@ struct pmu {
 	/* shadows: what the MSRs hold, as far as we wrote or read them */
 	u64 sh_evtsel[PMU_MAX_GP];
 	u64 sh_fixed_ctrl, sh_pebs_enable, sh_global_ctrl;
-	u64 sh_extra[4];	/* OFFCORE_RSP_0, OFFCORE_RSP_1, LD_LAT_THRESHOLD,
+	u64 sh_extra[EXTRA_COUNT];	/* OFFCORE_RSP_0, OFFCORE_RSP_1, LD_LAT_THRESHOLD,
 				 * PEBS_FRONTEND */
 	u64 sh_data_cfg;	/* MSR_PEBS_DATA_CFG */
 	u64 active_mask;	/* counters with an event (GLOBAL_CTRL layout) */

@@ -248,6 +248,10 @@ static void test_precise_errors(void **state)
 	/* Goldmont: no alias in its file, no extended PEBS (that came with
 	 * Goldmont Plus). */
 	parse_bad("cycles:p", "glm", NULL, "cycles:p", "no PEBS support");
+	/* Nova Lake's off-module events need MSR_OMR_0 (0x3E0), which
+	 * bareperf does not program (extra_msr_slot): refused by name. */
+	parse_bad("MEM_LOAD_L2_MISS_RETIRED.L3_HIT_SAME_CBB", "nvl", NULL,
+		  "needs MSR 0x3e0", "does not program");
 	parse_bad("LONGEST_LAT_CACHE.MISS:pp", "icx", NULL, "LONGEST_LAT_CACHE.MISS:pp", "no PEBS");
 	/* The same CPU with PEBS turned off in IA32_MISC_ENABLE[12]. */
 	c.misc_enable = MISC_ENABLE_PEBS_UNAVAILABLE;
