@@ -101,7 +101,7 @@ struct event_model {
 };
 
 /* Generated (pmu/events_data.c). */
-#define EVENT_NAME_BLOCK 32	/* tools/gen-events.py NAME_BLOCK */
+#define EVENT_NAME_BLOCK 32	/* a whole name every 32 (the generator reads it here) */
 extern const char event_name_pack[];
 extern const u32 event_name_block[];	/* offset of each block's whole name */
 extern const u32 event_name_count, event_name_bytes;

@@ -140,12 +140,14 @@ MSR_OFFCORE_RSP_1 = 0x1A7
 
 def header_constants(path=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                         "..", "pmu", "events.h")):
-    """The flag values the C side reads (struct ev_entry.flags and .pdist),
-    taken from pmu/events.h itself so the two cannot drift apart."""
+    """The values the C side reads the tables by (struct ev_entry.flags and
+    .pdist, the name dictionary's block length), taken from pmu/events.h
+    itself so the two cannot drift apart."""
     values = {}
     with open(path) as f:
-        for m in re.finditer(r"^#define\s+(EVF_\w+|EV_PDIST_FIXED0)\s+(0x[0-9a-fA-F]+)", f.read(), re.M):
-            values[m.group(1)] = int(m.group(2), 16)
+        for m in re.finditer(r"^#define\s+(EVF_\w+|EV_PDIST_FIXED0|EVENT_NAME_BLOCK)\s+(0x[0-9a-fA-F]+|\d+)",
+                             f.read(), re.M):
+            values[m.group(1)] = int(m.group(2), 0)
     return values
 
 
@@ -339,7 +341,7 @@ def c_str(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-NAME_BLOCK = 32  # a full name every NAME_BLOCK names: pmu/events.h
+NAME_BLOCK = _FLAGS["EVENT_NAME_BLOCK"]  # a whole name every NAME_BLOCK names
 
 
 def write_names(w, names):
@@ -522,7 +524,7 @@ def report_sizes(tables, table_rows, row_index, names, ctx):
     for t, rows_of_table in zip(tables, table_rows):
         for r in rows_of_table:
             owners.setdefault(row_index[r], set()).add(t[0][2])
-    packed = sum(1 + len(n) - 0 + 1 for n in names)  # upper bound, plain
+    plain = sum(len(n) + 1 for n in names)  # the names unpacked, NULs included
     say = sys.stderr.write
     say("%-8s %6s %8s %10s\n" % ("model", "events", "index B", "own rows B"))
     for t, rows_of_table in zip(tables, table_rows):
@@ -530,7 +532,7 @@ def report_sizes(tables, table_rows, row_index, names, ctx):
         say("%-8s %6d %8d %10d\n" % (t[0][2], len(rows_of_table), 2 * len(rows_of_table), own * entry))
     say("models %d, events %d, distinct rows %d (%d B), names %d (%d B plain), extras %d (%d B)\n"
         % (len(tables), sum(len(r) for r in table_rows), len(row_index), entry * len(row_index),
-           len(names), packed - len(names), len(ctx.extras), extra * len(ctx.extras)))
+           len(names), plain, len(ctx.extras), extra * len(ctx.extras)))
 
 
 def main(argv):
