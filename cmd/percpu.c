@@ -149,6 +149,15 @@ static void exec_reporting(struct percpu *p, struct percpu_cpu *c, void (*fn)(vo
 }
 
 
+/* The scheduler explains each event it could not place on a line of its
+ * own, so the reason comes last and ends the message. */
+static void report_not_sampled(const char *cmd, const struct percpu_cpu *c)
+{
+	size_t len = bp_strlen(c->err);
+	bool ends_line = len && c->err[len - 1] == '\n';
+	err_printf("bareperf %s: CPU %u is not sampled: %s%s", cmd, c->cpu, c->err, ends_line ? "" : "\n");
+}
+
 /* What a CPU reads, parses and programs for itself. Runs on it: no
  * printing, no firmware services; errors go to c->err. */
 static void cpu_setup(void *ctx)
@@ -431,7 +440,7 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 			ready++;
 			continue;
 		}
-		err_printf("bareperf %s: CPU %u: %s; not sampled\n", cmd, c->cpu, c->err);
+		report_not_sampled(cmd, c);
 		if (c->open)	/* a fault midway: give back what it took */
 			exec_reporting(p, c, cpu_close, "while giving its PMU back");
 	}

@@ -143,8 +143,8 @@ static void test_hybrid_core_type_lacks_event(void **state)
 	assert_true(pc.by_number[0]->ready && pc.by_number[2]->ready);
 	assert_false(pc.by_number[1]->ready || pc.by_number[3]->ready);
 	assert_int_equal(count_substr(out, "decode.lcp"), 2);
-	assert_non_null(strstr(out, "CPU 1: efficiency core"));
-	assert_non_null(strstr(out, "CPU 3: efficiency core"));
+	assert_non_null(strstr(out, "CPU 1 is not sampled: efficiency core"));
+	assert_non_null(strstr(out, "CPU 3 is not sampled: efficiency core"));
 	percpu_close(&pc);
 	close_sim();
 }
