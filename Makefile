@@ -9,12 +9,12 @@ HOSTDIR := $(BUILD)/host
 EFIDIR  := $(BUILD)/efi
 
 # Portable logic: compiled for the image and for the host (tests included).
-CORE_DIRS := lib pmu sched pebs sim cmd workload
-CORE_SRC  := $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))) boot/apic.c
+CORE_DIRS := lib arch events sched pebs pmu sampling perfdata sim cmd workload
+CORE_SRC  := $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
 # Portable assembly (the workloads' exact loops): built for both too.
 CORE_ASM  := $(sort $(wildcard workload/*.asm))
 # Image-only: UEFI entry, console, files, IDT, the real hardware backend.
-BOOT_SRC  := $(filter-out boot/apic.c,$(sort $(wildcard boot/*.c)))
+BOOT_SRC  := $(sort $(wildcard boot/*.c))
 BOOT_ASM  := $(sort $(wildcard boot/*.asm))
 HOST_SRC  := $(filter-out host/main.c,$(sort $(wildcard host/*.c)))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
@@ -74,10 +74,10 @@ $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-# Every program embeds its own function symbols (lib/symtab.h): a two-pass
+# Every program embeds its own function symbols (perfdata/symtab.h): a two-pass
 # link where @SYMTAB@ is the generated table and @OUT@ the output.
 SYMTAB_LINK := tools/symtab-link
-SYMTAB_DEPS := tools/symtab-link tools/gen-symtab lib/symtab.h
+SYMTAB_DEPS := tools/symtab-link tools/gen-symtab perfdata/symtab.h
 HOST_LINK    = $(SYMTAB_LINK) $@ "$(HOST_CC) $(HOST_CFLAGS)" $(HOST_CC) $(HOST_CFLAGS) -o @OUT@
 
 $(HOSTDIR)/bareperf: $(HOSTDIR)/obj/host/main.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)

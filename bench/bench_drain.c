@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 #include "pebs/drain.h"
-#include "pmu/event.h"
-#include "pmu/msr.h"
+#include "events/event.h"
+#include "arch/msr.h"
 /* the synthetic record writer of the unit tests (libc-free) */
 #include "tests/unit/pebs_synth.c"
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "pmu/events.h"
-#include "pmu/evparse.h"
+#include "events/events.h"
+#include "events/evparse.h"
 
 static volatile unsigned sink;
 

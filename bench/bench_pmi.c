@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pmu/evparse.h"
-#include "pmu/events.h"
-#include "pmu/hw.h"
-#include "pmu/sampling.h"
+#include "events/evparse.h"
+#include "events/events.h"
+#include "arch/hw.h"
+#include "sampling/sampling.h"
 #include "sim/sim_api.h"
 
 #define PERIOD  10007
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)f[m].pmis, f[m].msr, f[m].mmio, f[m].samples, insn, per);
 	}
 	printf("(instructions: callgrind, collection inside pmi_handle, functions outside sim/,\n"
-	 " the seam's dispatch in pmu/hw.c included (a single rdmsr/wrmsr on hardware);\n"
+	 " the seam's dispatch in arch/hw.c included (a single rdmsr/wrmsr on hardware);\n"
 	 " large PEBS: the drain of a whole buffer is in its one PMI)\n");
 	return 0;
 }

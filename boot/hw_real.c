@@ -5,7 +5,7 @@
 #include "efi.h"
 #include "idt.h"
 #include "../lib/fmt.h"
-#include "../pmu/hw.h"
+#include "../arch/hw.h"
 
 static void real_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *r)
 {

@@ -3,7 +3,7 @@
  * controller, a boot service in a loop). lib/plat.h documents the calls. */
 #include "efi.h"
 #include "../lib/fmt.h"
-#include "../lib/pecoff.h"
+#include "../perfdata/pecoff.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
 

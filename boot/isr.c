@@ -1,8 +1,8 @@
 #include "efi.h"
 #include "idt.h"
 #include "isr.h"
-#include "../pmu/hw.h"
-#include "../pmu/msr.h"
+#include "../arch/hw.h"
+#include "../arch/msr.h"
 
 extern void isr_pmi_entry(void);
 extern void isr_tick_entry(void);

@@ -2,7 +2,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
-#include "../pmu/hw.h"
+#include "../arch/hw.h"
 #include "../sim/sim.h"
 #include "../sim/sim_api.h"
 

@@ -2,10 +2,10 @@
  * capability MSRs, plus the interrupt path and the firmware. */
 #include "cli.h"
 #include "backend.h"
-#include "../boot/apic.h"
+#include "../arch/apic.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
-#include "../pmu/caps.h"
+#include "../arch/caps.h"
 
 static const char *yes_no(bool b) { return b ? "yes" : "no"; }
 

@@ -6,9 +6,9 @@
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/str.h"
-#include "../pmu/caps.h"
-#include "../pmu/events.h"
-#include "../pmu/evparse.h"
+#include "../arch/caps.h"
+#include "../events/events.h"
+#include "../events/evparse.h"
 
 struct list_opts {
 	const char *cpu;	/* --cpu MODEL, or NULL: this CPU */

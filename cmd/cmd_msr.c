@@ -9,7 +9,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
-#include "../pmu/hw.h"
+#include "../arch/hw.h"
 
 #define MSR_CMD_MAX 8	/* MSRs per command line */
 
@@ -25,7 +25,7 @@ struct msr_reading {
 	bool faulted[MSR_CMD_MAX];
 	const u32 *msr;
 	u32 count;
-	u32 cpu;		/* where its faults are kept (pmu/hw.h) */
+	u32 cpu;		/* where its faults are kept (arch/hw.h) */
 };
 
 static int parse_msr(const char *arg, u32 *msr)

@@ -1,16 +1,16 @@
 /* `bareperf report`: the top symbols of a perf.data file, with the shares
  * `perf report --stdio --no-children` gives: per event, the sum of the
  * sample periods of a symbol over the event's total period. Reads the
- * file in chunks (lib/perfdata_read.h), so memory stays bounded, and
+ * file in chunks (perfdata/perfdata_read.h), so memory stays bounded, and
  * names our own functions with the symbol table embedded in the image
- * (lib/symtab.h); samples in mappings of other files show their address,
+ * (perfdata/symtab.h); samples in mappings of other files show their address,
  * samples outside any mapping show as [unknown], as in perf. */
 #include "cli.h"
 #include "../lib/out.h"
-#include "../lib/perfdata_read.h"
+#include "../perfdata/perfdata_read.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
-#include "../lib/symtab.h"
+#include "../perfdata/symtab.h"
 #include "../lib/fmt.h"
 
 extern const struct command cmd_report;

@@ -9,8 +9,8 @@
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/str.h"
-#include "../pmu/evparse.h"
-#include "../pmu/msr.h"
+#include "../events/evparse.h"
+#include "../arch/msr.h"
 #include "../sched/mux.h"
 #include "../sched/sched.h"
 

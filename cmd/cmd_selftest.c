@@ -7,7 +7,7 @@
 #include "session.h"
 #include "../lib/out.h"
 #include "../lib/str.h"
-#include "../pmu/hw.h"
+#include "../arch/hw.h"
 #include "../pmu/selftest.h"
 
 struct selftest_opts {

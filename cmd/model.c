@@ -48,10 +48,17 @@ int cmd_model_resolve(const char *command, const char *cpu, bool json, struct cm
 	return EXIT_OK;
 }
 
+void model_sched_ctx_from_table(struct sched_ctx *ctx, const struct event_table *t)
+{
+	ctx->gp_mask = t->gp_mask;
+	ctx->fixed_mask = t->fixed_mask;
+	ctx->offcore_swap = true;
+}
+
 void cmd_model_sched_ctx(const struct cmd_model *m, struct sched_ctx *ctx)
 {
 	if (!m->caps) {
-		sched_ctx_from_table(ctx, m->t);
+		model_sched_ctx_from_table(ctx, m->t);
 		return;
 	}
 	/* The counters are what this CPU enumerates; which offcore events

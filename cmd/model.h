@@ -5,8 +5,8 @@
 #ifndef BP_CMD_MODEL_H
 #define BP_CMD_MODEL_H
 #include "../lib/types.h"
-#include "../pmu/caps.h"
-#include "../pmu/events.h"
+#include "../arch/caps.h"
+#include "../events/events.h"
 
 struct sched_ctx;
 
@@ -24,7 +24,12 @@ struct cmd_model {
 int cmd_model_resolve(const char *command, const char *cpu, bool json, struct cmd_model *m);
 
 /* The scheduler's view of the model: this CPU's counters from its caps,
- * a named model's from its table (sched_ctx_from_table). */
+ * a named model's from its table (model_sched_ctx_from_table). */
 void cmd_model_sched_ctx(const struct cmd_model *m, struct sched_ctx *ctx);
+
+/* A model named by its event table (--cpu MODEL), no hardware involved:
+ * the counters its perfmon file names (event_table.gp_mask/fixed_mask,
+ * events/events.h); offcore_swap on. */
+void model_sched_ctx_from_table(struct sched_ctx *ctx, const struct event_table *t);
 
 #endif

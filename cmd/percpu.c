@@ -5,8 +5,8 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
-#include "../pmu/evparse.h"
-#include "../pmu/hw.h"
+#include "../events/evparse.h"
+#include "../arch/hw.h"
 #include "../sim/drive.h"
 
 /* ---- CPU lists ------------------------------------------------------------- */
@@ -91,7 +91,7 @@ int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
 
 /* ---- running code for a CPU ------------------------------------------------ */
 
-/* A fatal MSR fault an AP kept (pmu/hw.h: it may not print there), into
+/* A fatal MSR fault an AP kept (arch/hw.h: it may not print there), into
  * c->err. The emulated PMU runs every CPU's code on the BSP. */
 static bool took_fault(struct percpu *p, struct percpu_cpu *c)
 {

@@ -22,7 +22,7 @@
 #define BP_PERCPU_H
 #include "cli.h"
 #include "session.h"
-#include "../pmu/sampling.h"
+#include "../sampling/sampling.h"
 
 #define PERCPU_MAX 64	/* CPUs: a u64 mask */
 

@@ -3,10 +3,10 @@
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
-#include "../pmu/evparse.h"
+#include "../events/evparse.h"
 #include "../pmu/probe.h"
 #include "../sim/drive.h"
-#include "../pmu/hw.h"
+#include "../arch/hw.h"
 #include "../sched/sched.h"
 
 int session_probe(struct session *s, const char *cmd)

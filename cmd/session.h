@@ -5,7 +5,7 @@
 #ifndef BP_SESSION_H
 #define BP_SESSION_H
 #include "cli.h"
-#include "../pmu/events.h"
+#include "../events/events.h"
 #include "../pmu/pmu.h"
 
 #define SESSION_MAX_EVENTS PMU_MAX_EVENTS

@@ -14,7 +14,7 @@
  * the entry; the model lookups return a table a matching row names;
  * event_table_names stays inside its buffer and terminates it. */
 #include "fuzz/input.h"
-#include "pmu/events.h"
+#include "events/events.h"
 #include "lib/str.h"
 #include "lib/plat.h"
 

@@ -17,7 +17,7 @@
  * masks, precise only with PEBS counters (and a table, and PEBS on the
  * CPU), groups well formed; on failure a non-empty, terminated message. */
 #include "fuzz/input.h"
-#include "pmu/evparse.h"
+#include "events/evparse.h"
 
 static void caps_from(struct pmu_caps *c, u8 b1, u8 b2, u8 b3)
 {

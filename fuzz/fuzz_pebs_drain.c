@@ -23,8 +23,8 @@
  * to counters == found - orphans - corrupt. */
 #include "fuzz/input.h"
 #include "pebs/drain.h"
-#include "pmu/event.h"
-#include "pmu/msr.h"
+#include "events/event.h"
+#include "arch/msr.h"
 #include <sanitizer/asan_interface.h>
 
 #define DATA_CFG_KNOWN (PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP | PEBS_DATACFG_XMMS | \

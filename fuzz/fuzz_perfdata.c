@@ -20,8 +20,8 @@
  * [events: 1 + u8 % 6, each as event()] then ops: [op u8 % 7] + its
  * values, as below. */
 #include "fuzz/input.h"
-#include "lib/perfdata.h"
-#include "lib/perfdata_read.h"
+#include "perfdata/perfdata.h"
+#include "perfdata/perfdata_read.h"
 
 #define MAX_OPS 64
 #define MAX_FILENAME_FUZZ 1100	/* past the writer's 1023-character limit */

@@ -3,7 +3,7 @@
  * Every MSR access reports a fault, so commands that need the PMU say so. */
 #include "../lib/plat.h"
 #include "../lib/fmt.h"
-#include "../pmu/hw.h"
+#include "../arch/hw.h"
 #include <cpuid.h>
 
 static void host_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *r)

@@ -1,7 +1,7 @@
 /* Platform services: what the shared code needs from its environment,
  * implemented once by the UEFI image (boot/plat_efi.c) and once by the host
  * twin (host/plat_host.c). Nothing here touches the PMU: that is the
- * hardware seam in pmu/hw.h. */
+ * hardware seam in arch/hw.h. */
 #ifndef BP_PLAT_H
 #define BP_PLAT_H
 #include "types.h"
@@ -129,7 +129,7 @@ const struct hw_ops *plat_hw_ops(void);
 /* Run-time address that the image's link addresses are relative to:
  * boot_loaded_image->ImageBase in the image; the load bias of the
  * executable on the host (0 unless it is position independent). Symbol
- * addresses in lib/symtab.h are link addresses: rel = ip - plat_image_base(). */
+ * addresses in perfdata/symtab.h are link addresses: rel = ip - plat_image_base(). */
 u64 plat_image_base(void);
 /* The file with our symbols, as a recording's MMAP2 names it: "/bareperf.elf"
  * for the image (perf report --symfs build/ finds build/bareperf.elf); the

@@ -1,6 +1,6 @@
 /* The PEBS drain; the rules and the accounting are in drain.h. */
 #include "drain.h"
-#include "../pmu/event.h"
+#include "../events/event.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
 

@@ -1,7 +1,7 @@
 /* DS save area and PEBS buffer; see ds.h. */
 #include "ds.h"
-#include "../pmu/hw.h"
-#include "../pmu/event.h"
+#include "../arch/hw.h"
+#include "../events/event.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
 #include "../lib/fmt.h"

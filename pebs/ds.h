@@ -8,7 +8,7 @@
 #ifndef BP_PEBS_DS_H
 #define BP_PEBS_DS_H
 #include "../lib/types.h"
-#include "../pmu/msr.h"
+#include "../arch/msr.h"
 #include "record.h"
 
 /* Counter reset slots: GP i at i; fixed i at 8+i below format 5 and at

@@ -1,7 +1,7 @@
 /* PEBS record layouts and decoding; see record.h. */
 #include "record.h"
 #include "datasrc.h"
-#include "../pmu/msr.h"
+#include "../arch/msr.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
 

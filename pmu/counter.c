@@ -1,5 +1,5 @@
 #include "counter.h"
-#include "hw.h"
+#include "../arch/hw.h"
 
 u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m)
 {

@@ -3,8 +3,8 @@
  * the legacy sign-extending one) and how 64-bit counts survive wrap. */
 #ifndef BP_COUNTER_H
 #define BP_COUNTER_H
-#include "caps.h"
-#include "event.h"
+#include "../arch/caps.h"
+#include "../events/event.h"
 
 struct counter_mode {
 	bool interrupt;		/* PMI on overflow (INT / fixed PMI bit) */

@@ -1,5 +1,5 @@
 #include "pmu.h"
-#include "hw.h"
+#include "../arch/hw.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
 

@@ -15,9 +15,9 @@
  * The PMU as found at pmu_open() is saved and put back by pmu_close(). */
 #ifndef BP_PMU_H
 #define BP_PMU_H
-#include "caps.h"
+#include "../arch/caps.h"
 #include "counter.h"
-#include "event.h"
+#include "../events/event.h"
 #include "../sched/sched.h"
 
 #define PMU_MAX_EVENTS 32

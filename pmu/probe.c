@@ -1,5 +1,5 @@
 #include "probe.h"
-#include "hw.h"
+#include "../arch/hw.h"
 #include "../lib/fmt.h"
 
 #define PROBE_COUNT   0x2A5A5A5AULL	/* bit 31 clear: the legacy alias keeps it */

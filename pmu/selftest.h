@@ -11,7 +11,7 @@
  * (sim/drive.h): the caller starts the drive; nothing here knows about it. */
 #ifndef BP_SELFTEST_H
 #define BP_SELFTEST_H
-#include "caps.h"
+#include "../arch/caps.h"
 
 enum selftest_check {
 	SELFTEST_COUNTERS,	/* every GP and fixed counter counts */

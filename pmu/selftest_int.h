@@ -6,8 +6,8 @@
 #define BP_SELFTEST_INT_H
 #include "selftest.h"
 #include "counter.h"
-#include "hw.h"
-#include "../boot/apic.h"
+#include "../arch/hw.h"
+#include "../arch/apic.h"
 #include "../lib/fmt.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"

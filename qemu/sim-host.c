@@ -20,7 +20,7 @@ void plat_abort(const char *why)
 	abort();
 }
 
-/* The seam keeps faults per CPU (pmu/hw.h); inside QEMU the model's code
+/* The seam keeps faults per CPU (arch/hw.h); inside QEMU the model's code
  * runs on QEMU's vCPU thread, never on a CPU of its own: one home CPU. */
 u32 plat_cpu_self(void)
 {

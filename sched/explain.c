@@ -3,7 +3,7 @@
 #include "sched.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
-#include "../pmu/msr.h"
+#include "../arch/msr.h"
 
 /* Appends formatted text at *pos, never past len; *pos keeps counting the
  * full length so the caller can report it like snprintf. */

@@ -10,9 +10,8 @@
  * counters first, then fixed counters for events that have one. */
 #include "sched.h"
 #include "../lib/str.h"
-#include "../pmu/caps.h"
-#include "../pmu/events.h"
-#include "../pmu/msr.h"
+#include "../arch/caps.h"
+#include "../arch/msr.h"
 
 /* Costs of the assignment. A move must outweigh every fixed-counter
  * preference together (at most SCHED_MAX_EVENTS of them), and a forbidden
@@ -27,13 +26,6 @@ void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps)
 	ctx->gp_mask = caps->gp_mask;
 	ctx->fixed_mask = caps->fixed_mask;
 	ctx->offcore_swap = caps->intel;
-}
-
-void sched_ctx_from_table(struct sched_ctx *ctx, const struct event_table *t)
-{
-	ctx->gp_mask = t->gp_mask;
-	ctx->fixed_mask = t->fixed_mask;
-	ctx->offcore_swap = true;
 }
 
 const char *sched_reason_name(enum sched_reason r)

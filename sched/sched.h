@@ -1,8 +1,8 @@
 /* The counter scheduler: which counter each event goes on.
  *
- * Input: a list of events (struct pmu_event, pmu/event.h) and, optionally,
+ * Input: a list of events (struct pmu_event, events/event.h) and, optionally,
  * the counter each had before. Output: one counter per event, in the
- * unified index of pmu/event.h (GP i = i, fixed i = 32 + i).
+ * unified index of events/event.h (GP i = i, fixed i = 32 + i).
  *
  * What it guarantees:
  *  - It never fails when a valid assignment exists. Placing events on
@@ -26,7 +26,7 @@
 #ifndef BP_SCHED_H
 #define BP_SCHED_H
 #include "../lib/types.h"
-#include "../pmu/event.h"
+#include "../events/event.h"
 
 struct pmu_caps;
 struct event_table;
@@ -55,10 +55,6 @@ struct sched_ctx {
 /* Counter masks from the CPU's capabilities; offcore_swap on for Intel
  * (which events may move is the events' own alternates). */
 void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps);
-/* A model named by its event table (--cpu MODEL), no hardware involved:
- * the counters its perfmon file names (event_table.gp_mask/fixed_mask,
- * pmu/events.h); offcore_swap on. */
-void sched_ctx_from_table(struct sched_ctx *ctx, const struct event_table *t);
 
 /* Why an event is not placed. sched_assign() returns minus the reason of
  * the first unplaced event. */

@@ -1,8 +1,8 @@
 #include "drive.h"
 #include "sim_api.h"
 #include "../lib/plat.h"
-#include "../pmu/hw.h"
-#include "../pmu/msr.h"
+#include "../arch/hw.h"
+#include "../arch/msr.h"
 #include "../workload/workload.h"
 
 static const struct hw_ops *model_ops;

@@ -1,53 +1,12 @@
 /* The emulated PMU behind the hardware seam: model selection, the seam
- * operations, per-MSR access counts, statistics, snapshots and the loud
- * failure path. The PMU itself is in sim_pmu.c, PEBS in sim_pebs.c, the
+ * operations, per-MSR access counts, statistics and snapshots. The state every part shares, and its failure paths, are in
+ * sim_state.c; the PMU itself is in sim_pmu.c, PEBS in sim_pebs.c, the
  * local APIC in sim_apic.c. */
 #include "sim_int.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
-
-struct sim_state sim;
-
-/* ---- failure paths ------------------------------------------------------- */
-
-int sim_gp(struct hw_fault *f, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	bp_vsnprintf(f->rule, sizeof(f->rule), fmt, ap);
-	va_end(ap);
-	bp_snprintf(sim.last_error, sizeof(sim.last_error), "#GP: %s MSR 0x%x: %s",
-		    f->write ? "WRMSR" : "RDMSR", f->msr, f->rule);
-	if (sim.open)
-		sim_cur()->stats.faults++;
-	return 1;
-}
-
-void sim_model_error(const char *fmt, ...)
-{
-	struct hw_fault f = { .msr = 0, .write = false };
-	va_list ap;
-	va_start(ap, fmt);
-	int n = bp_snprintf(f.rule, sizeof(f.rule), "emulated PMU: ");
-	bp_vsnprintf(f.rule + n, sizeof(f.rule) - (size_t)n, fmt, ap);
-	va_end(ap);
-	bp_strlcpy(sim.last_error, f.rule, sizeof(sim.last_error));
-	sim_cur()->stats.model_errors++;
-	/* The seam's handler decides, as for a #GP: tests catch it, the
-	 * default stops the program. */
-	hw_fault_handler h = hw_set_fault_handler(NULL);
-	hw_set_fault_handler(h);
-	if (h) {
-		h(&f);
-		return;
-	}
-	err_printf("bareperf: %s\n", f.rule);
-	plat_abort("emulated PMU error");
-}
-
-const char *sim_last_error(void) { return sim.last_error; }
 
 /* ---- per-MSR access counts ------------------------------------------------ */
 

@@ -5,7 +5,7 @@
 #ifndef BP_SIM_H
 #define BP_SIM_H
 #include "../lib/types.h"
-#include "../pmu/hw.h"
+#include "../arch/hw.h"
 
 /* Starts the model of a CPU ("skl", "icx", "spr", "adl", ...). Returns its
  * seam backend, or NULL with a message in err naming the known models. */

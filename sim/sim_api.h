@@ -1,14 +1,14 @@
 /* The emulated PMU's test and bench API: choosing a CPU, making events
  * happen, watching PMIs, inspecting and comparing state, injecting faults.
  * Logic under test never includes this: it reaches the model only through
- * the hardware seam (pmu/hw.h). See sim/README.md for what is modelled.
+ * the hardware seam (arch/hw.h). See sim/README.md for what is modelled.
  *
  * Time and events happen on the CURRENT CPU (sim_set_cpu). Nothing here
  * counts as an MSR access in the seam's statistics. */
 #ifndef BP_SIM_API_H
 #define BP_SIM_API_H
 #include "../lib/types.h"
-#include "../pmu/hw.h"
+#include "../arch/hw.h"
 #include "sim.h"
 
 #define SIM_MAX_CPUS   4

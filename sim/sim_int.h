@@ -2,7 +2,7 @@
 #ifndef BP_SIM_INT_H
 #define BP_SIM_INT_H
 #include "sim_api.h"
-#include "../pmu/msr.h"
+#include "../arch/msr.h"
 #include "sim_machine.h"
 
 /* The PMU one core type physically has (hybrid parts have two). */
@@ -17,11 +17,11 @@ struct sim_core_desc {
 	u8 slots_per_cycle;	/* topdown slots per core cycle; 0: none */
 	u64 frontend_valid;	/* MSR_PEBS_FRONTEND's valid bits; 0: no such MSR */
 	u64 offcore_valid[2];	/* MSR_OFFCORE_RSP_0/1 valid bits (when the model
-				 * has them); see pmu/msr.h */
+				 * has them); see arch/msr.h */
 	bool ldlat_needs_aux;	/* load-latency records report data source and
 				 * latency only while mem-loads-aux counts */
 	bool latency_split;	/* meminfo latency: instruction [15:0] and cache
-				 * [47:32] latency (pmu/msr.h), Alder Lake and later */
+				 * [47:32] latency (arch/msr.h), Alder Lake and later */
 	u32 pdist_gp;		/* GP counters with PDist: the PEBS record is
 				 * written at the overflow, not the next event */
 };

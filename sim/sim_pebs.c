@@ -116,7 +116,7 @@ static void write_legacy(struct sim_cpu *c, u8 *at, u8 fmt, u64 applicable,
 
 /* The meminfo latency field: the load latency, or on Alder Lake and
  * later the instruction latency in [15:0] and the cache latency (16 bits,
- * saturated) in [47:32] (pmu/msr.h). */
+ * saturated) in [47:32] (arch/msr.h). */
 static u64 meminfo_latency(const struct sim_cpu *c, const struct sim_point *pt)
 {
 	if (!c->core->latency_split)

@@ -430,7 +430,7 @@ static int write_pebs_msr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *
 	return 0;
 }
 
-/* MSR_OFFCORE_RSP_x: valid bits per core (pmu/msr.h); the rest #GP. */
+/* MSR_OFFCORE_RSP_x: valid bits per core (arch/msr.h); the rest #GP. */
 static int write_offcore(struct sim_cpu *c, unsigned k, u64 val, struct hw_fault *f)
 {
 	u64 valid = c->core->offcore_valid[k];
@@ -440,7 +440,7 @@ static int write_offcore(struct sim_cpu *c, unsigned k, u64 val, struct hw_fault
 	return 0;
 }
 
-/* MSR_PEBS_FRONTEND: valid bits per core (pmu/msr.h); the rest #GP. */
+/* MSR_PEBS_FRONTEND: valid bits per core (arch/msr.h); the rest #GP. */
 static int write_frontend(struct sim_cpu *c, u64 val, struct hw_fault *f)
 {
 	u64 valid = c->core->frontend_valid;

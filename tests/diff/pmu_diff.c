@@ -3,7 +3,7 @@
  * assist, each checked by the values it leaves. Only rules every modelled
  * part shares (v4+, 48-bit counters, PEBS on GP counter 0). */
 #include "pmu_diff.h"
-#include "../../pmu/msr.h"
+#include "../../arch/msr.h"
 
 #define EV_INSTRUCTIONS 0xC0
 #define EV_BRANCHES     0xC4
@@ -129,7 +129,7 @@ static void pebs(const struct pmu_diff_ops *o)
 }
 
 /* MSR_PEBS_FRONTEND holds a valid selection (DSB miss, 0x11) as written
- * on every modelled part from Skylake on (pmu/msr.h). */
+ * on every modelled part from Skylake on (arch/msr.h). */
 static void frontend(const struct pmu_diff_ops *o)
 {
 	o->wrmsr(MSR_PEBS_FRONTEND, 0x11);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "pmu_diff.h"
 #include "../../sim/sim_machine.h"
-#include "../../pmu/msr.h"
+#include "../../arch/msr.h"
 
 static void host_read(void *ctx, uint64_t la, void *buf, uint32_t len)
 {

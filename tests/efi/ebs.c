@@ -8,7 +8,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "guest_msr.h"
-#include "../../pmu/msr.h"
+#include "../../arch/msr.h"
 
 #define COM1 0x3F8
 #define COM1_LSR (COM1 + 5)

@@ -8,7 +8,7 @@
 #include <efilib.h>
 #include "../diff/pmu_diff.h"
 #include "guest_msr.h"
-#include "../../pmu/msr.h"
+#include "../../arch/msr.h"
 
 #define DEBUG_EXIT_PORT 0xF4
 

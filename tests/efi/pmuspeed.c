@@ -9,7 +9,7 @@
  * QEMU through isa-debug-exit (port 0xF4). */
 #include <efi.h>
 #include <efilib.h>
-#include "../../pmu/msr.h"
+#include "../../arch/msr.h"
 #include "guest_msr.h"
 
 #define DEBUG_EXIT_PORT 0xF4

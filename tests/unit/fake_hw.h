@@ -2,7 +2,7 @@
  * values (register dumps of real CPUs) rather than the emulated PMU. */
 #ifndef BP_FAKE_HW_H
 #define BP_FAKE_HW_H
-#include "pmu/hw.h"
+#include "arch/hw.h"
 
 struct fake_cpuid {
 	u32 leaf, subleaf;

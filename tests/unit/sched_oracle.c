@@ -3,7 +3,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "sched_oracle.h"
-#include "pmu/msr.h"
+#include "arch/msr.h"
 
 /* ---- the rules, restated from the documentation ------------------------ */
 

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "table_pool.h"
-#include "pmu/evparse.h"
+#include "events/evparse.h"
+#include "cmd/model.h"
 
 static void pool_add(struct pool *p, const char *text)
 {
@@ -41,7 +42,7 @@ void pool_init(struct pool *p, const char *model)
 	p->t = event_table_by_name(model);
 	if (!p->t)
 		abort();
-	sched_ctx_from_table(&p->ctx, p->t);
+	model_sched_ctx_from_table(&p->ctx, p->t);
 	p->ev = calloc(POOL_MAX, sizeof(*p->ev));
 	for (int k = 0; k < K_KINDS; k++)
 		p->of_kind[k] = calloc(POOL_MAX, sizeof(int));

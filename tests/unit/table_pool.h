@@ -5,7 +5,7 @@
 #ifndef BP_TABLE_POOL_H
 #define BP_TABLE_POOL_H
 #include "sched_oracle.h"
-#include "pmu/events.h"
+#include "events/events.h"
 
 #define POOL_MAX 1600
 
@@ -15,7 +15,7 @@ enum kind { K_ANY, K_NARROW, K_EXTRA, K_ALONE, K_FIXED, K_PRECISE, K_KINDS };
 
 struct pool {
 	const struct event_table *t;
-	struct sched_ctx ctx;		/* the model's counters (sched_ctx_from_table) */
+	struct sched_ctx ctx;		/* the model's counters (model_sched_ctx_from_table) */
 	struct pmu_event *ev;		/* POOL_MAX */
 	int n;
 	int *of_kind[K_KINDS];		/* indexes into ev, POOL_MAX each */

@@ -4,7 +4,7 @@
  * features (SDM Vol. 4, Table 2-2 and the model-specific tables). */
 #include "test.h"
 #include "fake_hw.h"
-#include "pmu/caps.h"
+#include "arch/caps.h"
 
 #define INTEL_VENDOR(max) { 0x0, 0, { (max), 0x756e6547, 0x6c65746e, 0x49656e69 } }
 

@@ -1,9 +1,9 @@
-/* pmu/events: the generated tables and the model lookups. Expected values
+/* events/events: the generated tables and the model lookups. Expected values
  * were read by hand from Intel's perfmon JSON (../shared/perfmon), cited per
  * test, so a generator bug that mangles a field shows up here. */
 #include "test.h"
 #include "lib/str.h"
-#include "pmu/events.h"
+#include "events/events.h"
 
 static const struct event_table *table(const char *name)
 {

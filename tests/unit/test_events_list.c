@@ -5,8 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd/cli.h"
-#include "pmu/hw.h"
-#include "pmu/msr.h"
+#include "arch/hw.h"
+#include "arch/msr.h"
 
 extern const struct command cmd_list;
 

@@ -1,9 +1,9 @@
-/* pmu/evparse: perf-style event text, good and bad. Encodings and counter
+/* events/evparse: perf-style event text, good and bad. Encodings and counter
  * sets expected here come from Intel's perfmon JSON (icelakex_core.json
  * and others), read by hand. */
 #include "test.h"
 #include "lib/str.h"
-#include "pmu/evparse.h"
+#include "events/evparse.h"
 
 static char err[512];
 

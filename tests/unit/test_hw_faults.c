@@ -1,4 +1,4 @@
-/* The seam's fatal faults where they cannot be reported (pmu/hw.h): kept
+/* The seam's fatal faults where they cannot be reported (arch/hw.h): kept
  * per CPU and handed to the CPU that runs the command, and the `msr`
  * command that reads MSRs on each CPU through that path. Code on an AP
  * may not call firmware services (PI spec, EFI_MP_SERVICES_PROTOCOL:
@@ -8,7 +8,7 @@
 #include "test.h"
 #include "fake_hw.h"
 #include "cli_run.h"
-#include "pmu/msr.h"
+#include "arch/msr.h"
 
 static const struct fake_cpuid some_cpuid[] = { FAKE_END_CPUID };
 static const struct fake_msr some_msrs[] = {

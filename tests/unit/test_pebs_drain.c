@@ -3,8 +3,8 @@
  * the accounting invariant found == delivered + lost. */
 #include "test.h"
 #include "pebs/drain.h"
-#include "pmu/event.h"
-#include "pmu/msr.h"
+#include "events/event.h"
+#include "arch/msr.h"
 #include "pebs_synth.h"
 
 struct fix {

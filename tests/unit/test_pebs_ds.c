@@ -3,8 +3,8 @@
 #include "test.h"
 #include "pebs/ds.h"
 #include "pebs/threshold.h"
-#include "pmu/hw.h"
-#include "pmu/event.h"
+#include "arch/hw.h"
+#include "events/event.h"
 
 /* ---- a two-MSR fake behind the hardware seam ---- */
 static u64 fake_ds_area;

@@ -3,7 +3,7 @@
 #include <linux/perf_event.h>
 #include "pebs/record.h"
 #include "pebs/datasrc.h"
-#include "pmu/msr.h"
+#include "arch/msr.h"
 #include "pebs_synth.h"
 
 static u8 rec[1024] __attribute__((aligned(8)));

@@ -1,9 +1,9 @@
-/* lib/pecoff: naming a loaded PE image by its CodeView debug entry, as
+/* perfdata/pecoff: naming a loaded PE image by its CodeView debug entry, as
  * the Microsoft PE/COFF specification lays it out ("Optional Header Data
  * Directories" index 6; "Debug Directory" entries of 28 bytes; CodeView
  * RSDS and NB10 records), on images built here byte by byte. */
 #include "test.h"
-#include "lib/pecoff.h"
+#include "perfdata/pecoff.h"
 
 #define IMG_SIZE   0x2000
 #define PE_AT      0x80

@@ -9,7 +9,7 @@
 #include "cmd/percpu.h"
 #include "host/capture.h"
 #include "lib/plat.h"
-#include "pmu/hw.h"
+#include "arch/hw.h"
 #include "sim/drive.h"
 #include "sim/sim.h"
 #include "sim/sim_api.h"

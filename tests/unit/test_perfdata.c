@@ -1,12 +1,12 @@
-/* lib/perfdata.c and lib/perfdata_read.c: what the writer puts in each
+/* perfdata/perfdata.c and perfdata/perfdata_read.c: what the writer puts in each
  * field, checked by parsing it back (the real perf is the client in
  * test_perfdata_perf.c). Layout: tools/perf/Documentation/
  * perf.data-file-format.txt. */
 #include "test.h"
 #include <time.h>
-#include "lib/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "test_perfdata.h"
-#include "lib/perfdata_read.h"
+#include "perfdata/perfdata_read.h"
 
 #define FILE_CAP (8u << 20)
 

@@ -3,7 +3,7 @@
  * field, as bareperf's `record -e cycles:pp,mem-loads,ldlat=30:p` makes. */
 #ifndef BP_TEST_PERFDATA_H
 #define BP_TEST_PERFDATA_H
-#include "lib/perfdata.h"
+#include "perfdata/perfdata.h"
 
 static const struct perfdata_event cycles_ev = {
 	.name = "cycles:pp", .type = PERF_TYPE_RAW, .config = 0x3c, .precise = 2,

@@ -1,4 +1,4 @@
-/* perf.data files from lib/perfdata.c, read by the real Linux perf (6.1 as
+/* perf.data files from perfdata/perfdata.c, read by the real Linux perf (6.1 as
  * Debian's linux-perf ships it). The symbols come from a small ELF built at
  * test time with the same shape as build/bareperf.elf: a shared object
  * whose executable PT_LOAD has p_vaddr != p_offset, "loaded" at a firmware
@@ -8,7 +8,7 @@
 #include "test.h"
 #include <elf.h>
 #include <unistd.h>
-#include "lib/perfdata.h"
+#include "perfdata/perfdata.h"
 #include "test_perfdata.h"
 #include "report_rows.h"
 

@@ -1,10 +1,10 @@
 /* Streaming files of the host twin (host/plat_host.c, lib/plat.h) and the
- * perf.data sink over them (lib/perfdata_file.c): what is appended and
+ * perf.data sink over them (perfdata/perfdata_file.c): what is appended and
  * rewritten is what a reader finds, in a scratch BAREPERF_OUT. */
 #include "test.h"
 #include "lib/plat.h"
-#include "lib/perfdata_file.h"
-#include "lib/perfdata_read.h"
+#include "perfdata/perfdata_file.h"
+#include "perfdata/perfdata_read.h"
 #include "test_perfdata.h"
 
 static char dir[64];

@@ -4,9 +4,9 @@
 #ifndef BP_TEST_PMU_SUPPORT_H
 #define BP_TEST_PMU_SUPPORT_H
 #include "test_sim_support.h"
-#include "pmu/caps.h"
-#include "pmu/evparse.h"
-#include "pmu/events.h"
+#include "arch/caps.h"
+#include "events/evparse.h"
+#include "events/events.h"
 #include "pmu/pmu.h"
 
 static struct pmu_caps caps;

@@ -8,10 +8,10 @@
 #include <unistd.h>
 #include "cmd/cli.h"
 #include "host/capture.h"
-#include "lib/perfdata_file.h"
-#include "lib/perfdata_read.h"
+#include "perfdata/perfdata_file.h"
+#include "perfdata/perfdata_read.h"
 #include "lib/plat.h"
-#include "lib/symtab.h"
+#include "perfdata/symtab.h"
 #include "report_rows.h"
 #include "test_perfdata.h"
 

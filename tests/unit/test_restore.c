@@ -11,8 +11,8 @@
 #include <sys/resource.h>
 #include "cli_run.h"
 #include "cmd/backend.h"
-#include "pmu/hw.h"
-#include "pmu/msr.h"
+#include "arch/hw.h"
+#include "arch/msr.h"
 #include "sim/sim_api.h"
 
 static char out[65536];

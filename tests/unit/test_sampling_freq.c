@@ -1,4 +1,4 @@
-/* pmu/sampling: frequency mode (-F). The main flow's tick adapts each
+/* sampling/sampling: frequency mode (-F). The main flow's tick adapts each
  * PMI-mode period to the rate the event counted at since the last tick,
  * so that samples per second approach the target. Time is the host's
  * monotonic clock (as the sim drive uses it): the test sleeps a known

@@ -1,4 +1,4 @@
-/* pmu/sampling with PEBS on the emulated PMU: one
+/* sampling/sampling with PEBS on the emulated PMU: one
  * record per PMI, large PEBS, several PEBS counters at once, a full DS
  * buffer, a corrupted index; on every model with PEBS, formats 0 to 4.
  * The accounting invariant is checked in each, and the PMU and APIC are

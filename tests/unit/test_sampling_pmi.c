@@ -1,4 +1,4 @@
-/* pmu/sampling + pmu/pmi: PMI-mode sampling on every model, a spurious
+/* sampling/sampling + sampling/pmi: PMI-mode sampling on every model, a spurious
  * PMI, a PMI storm (throttling), a stuck GLOBAL_STATUS bit. Each test ends with the PMU and APIC as found. */
 #include "test_sampling_support.h"
 

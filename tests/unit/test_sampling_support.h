@@ -5,7 +5,7 @@
 #ifndef BP_TEST_SAMPLING_SUPPORT_H
 #define BP_TEST_SAMPLING_SUPPORT_H
 #include "test_pmu_support.h"
-#include "pmu/sampling.h"
+#include "sampling/sampling.h"
 
 #define RUN_IP 0x401000ULL
 

@@ -3,7 +3,7 @@
 #include "test.h"
 #include "sched_oracle.h"
 #include "sched/sched.h"
-#include "pmu/msr.h"
+#include "arch/msr.h"
 
 static const struct sched_ctx skl4 = { .gp_mask = 0x0f, .fixed_mask = 0x7, .offcore_swap = true };
 static const struct sched_ctx skl8 = { .gp_mask = 0xff, .fixed_mask = 0x7, .offcore_swap = true };

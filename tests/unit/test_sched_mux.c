@@ -3,7 +3,7 @@
 #include "test.h"
 #include "sched_oracle.h"
 #include "sched/mux.h"
-#include "pmu/msr.h"
+#include "arch/msr.h"
 
 #define MAXN 16
 

@@ -4,14 +4,14 @@
  * event parser, with its :p/:ppp variants where the table allows them,
  * taken-alone events, offcore and load-latency events with their MSR
  * values, fixed-counter events and groups. Counters are the model's
- * (sched_ctx_from_table). Fixed seeds, so a failure repeats. */
+ * (model_sched_ctx_from_table). Fixed seeds, so a failure repeats. */
 #include "test.h"
 #include "sched_oracle.h"
 #include "table_pool.h"
 #include "sched/sched.h"
-#include "pmu/evparse.h"
-#include "pmu/events.h"
-#include "pmu/msr.h"
+#include "events/evparse.h"
+#include "events/events.h"
+#include "arch/msr.h"
 
 /* Joins runs of neighbours into groups {a,b,...} (leader = first). */
 static void make_groups(u64 *rng, struct pmu_event *ev, int n)

@@ -6,7 +6,7 @@
 #include "test_sim_support.h"
 #include "cmd/cli.h"
 #include "cli_run.h"
-#include "pmu/caps.h"
+#include "arch/caps.h"
 #include "pmu/pmu.h"
 #include "pmu/selftest.h"
 #include "sim/drive.h"

@@ -358,7 +358,7 @@ static void test_frontend_msr_valid_bits(void **state)
 	expect_rdmsr_gp(MSR_PEBS_FRONTEND, NULL);
 }
 
-/* MSR_OFFCORE_RSP_x reserved bits #GP, per core (pmu/msr.h: Linux's
+/* MSR_OFFCORE_RSP_x reserved bits #GP, per core (arch/msr.h: Linux's
  * masks): icx bit 14 (intel_icl_extra_regs 0x3fffffbfff), skl bits 12-14
  * (0x3fffff8fff), nhm above bit 15 (0xffff); adl's E-core takes bits
  * 46-47 (its file's OCR.*_STREAMING_WR.*). */

@@ -1,7 +1,7 @@
-/* sim/: the CPU models as the capability reader (pmu/caps.c) sees them
+/* sim/: the CPU models as the capability reader (arch/caps.c) sees them
  * through the seam, and the per-CPU layouts of the hybrid part. */
 #include "test_sim_support.h"
-#include "pmu/caps.h"
+#include "arch/caps.h"
 
 static void read_caps(const char *model, struct pmu_caps *c)
 {

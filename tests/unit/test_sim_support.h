@@ -3,8 +3,8 @@
 #ifndef BP_TEST_SIM_SUPPORT_H
 #define BP_TEST_SIM_SUPPORT_H
 #include "test.h"
-#include "pmu/hw.h"
-#include "pmu/msr.h"
+#include "arch/hw.h"
+#include "arch/msr.h"
 #include "sim/sim_api.h"
 
 static struct hw_fault last_fault;

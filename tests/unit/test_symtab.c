@@ -1,10 +1,10 @@
-/* The embedded symbol table (lib/symtab.h, tools/gen-symtab,
+/* The embedded symbol table (perfdata/symtab.h, tools/gen-symtab,
  * tools/symtab-link): this test binary carries its own table, which must
  * name its own functions as nm does, and the two-pass link must refuse a
  * layout where the table moves code. */
 #include "test.h"
 #include "lib/plat.h"
-#include "lib/symtab.h"
+#include "perfdata/symtab.h"
 #include <unistd.h>
 
 __attribute__((noinline)) int symtab_test_target(int x)

@@ -6,8 +6,8 @@
 #include "cmd/cli.h"
 #include "cmd/target.h"
 #include "host/capture.h"
-#include "lib/perfdata.h"
-#include "lib/perfdata_read.h"
+#include "perfdata/perfdata.h"
+#include "perfdata/perfdata_read.h"
 #include "lib/plat.h"
 #include <sys/stat.h>
 #include <unistd.h>

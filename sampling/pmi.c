@@ -1,5 +1,5 @@
 #include "pmi.h"
-#include "hw.h"
+#include "../arch/hw.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
 

@@ -72,7 +72,7 @@ bool caps_pmi_mid_ack(const struct pmu_caps *c);
 /* An Intel family 6 CPU whose display model is one of models[0..n). */
 bool caps_model_in(const struct pmu_caps *c, const u8 *models, size_t n);
 /* The adaptive meminfo latency field is split into instruction and cache
- * latency (pmu/msr.h): adaptive PEBS on Alder Lake, Sapphire Rapids and
+ * latency (arch/msr.h): adaptive PEBS on Alder Lake, Sapphire Rapids and
  * later, as Linux's PMU_FL_INSTR_LATENCY; not on the earlier adaptive
  * parts (Ice Lake, Tiger Lake, Rocket Lake, Tremont). */
 bool caps_pebs_latency_split(const struct pmu_caps *c);

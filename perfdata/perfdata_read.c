@@ -1,8 +1,8 @@
 /* perf.data reader: see perfdata_read.h. Reads fields byte by byte so any
  * buffer alignment works; validates before it trusts a length. */
 #include "perfdata_read.h"
-#include "fmt.h"
-#include "str.h"
+#include "../lib/fmt.h"
+#include "../lib/str.h"
 
 static u64 get_le(const u8 *p, unsigned bytes)
 {

@@ -1,4 +1,4 @@
-/* The event parser (syntax and the meaning of :u/:k in pmu/evparse.h). */
+/* The event parser (syntax and the meaning of :u/:k in events/evparse.h). */
 #include "evparse.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
@@ -656,7 +656,7 @@ static int check_extra_value(struct ctx *c, const struct pmu_event *ev)
 /* MSR_OFFCORE_RSP_x bits the part lacks #GP on write; Linux refuses them
  * (x86_pmu_extra_regs in arch/x86/events/intel/core.c checks config1
  * against each extra_reg's valid_mask). The table holds the part's mask
- * (pmu/events.h). A value that fits MSR_OFFCORE_RSP_0 but not _1 (the
+ * (events/events.h). A value that fits MSR_OFFCORE_RSP_0 but not _1 (the
  * Crestmont mask lacks bit 63 there) keeps to its own encoding. */
 static int check_offcore_value(struct ctx *c, struct pmu_event *ev)
 {

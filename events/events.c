@@ -1,4 +1,4 @@
-/* Lookups over the generated event tables (pmu/events_data.c). */
+/* Lookups over the generated event tables (events/events_data.c). */
 #include "events.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"

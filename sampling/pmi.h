@@ -11,8 +11,8 @@
  * ring and its own counters. */
 #ifndef BP_PMI_H
 #define BP_PMI_H
-#include "pmu.h"
-#include "../boot/apic.h"
+#include "../pmu/pmu.h"
+#include "../arch/apic.h"
 #include "../lib/ring.h"
 #include "../pebs/drain.h"
 

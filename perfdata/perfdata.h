@@ -49,8 +49,8 @@
  * the sample ring), never from the PMI itself. */
 #ifndef BP_PERFDATA_H
 #define BP_PERFDATA_H
-#include "types.h"
-#include "sample.h"
+#include "../lib/types.h"
+#include "../lib/sample.h"
 
 /* perf_event_attr.sample_type bits (include/uapi/linux/perf_event.h). The
  * writer supports the subset bareperf's sampling can supply. */

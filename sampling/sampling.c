@@ -1,5 +1,5 @@
 #include "sampling.h"
-#include "hw.h"
+#include "../arch/hw.h"
 #include "../lib/fmt.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"

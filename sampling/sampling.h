@@ -13,7 +13,7 @@
 #ifndef BP_SAMPLING_H
 #define BP_SAMPLING_H
 #include "pmi.h"
-#include "pmu.h"
+#include "../pmu/pmu.h"
 #include "../pebs/ds.h"
 #include "../pebs/threshold.h"
 

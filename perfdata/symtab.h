@@ -11,7 +11,7 @@
  * table needs no relocations) and sorted by address. */
 #ifndef BP_SYMTAB_H
 #define BP_SYMTAB_H
-#include "types.h"
+#include "../lib/types.h"
 
 /* The ELF with the image's symbols, as the MMAP2 of a recording names it
  * (perhaps with a folder): `report` resolves such mappings through this

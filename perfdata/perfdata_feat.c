@@ -4,8 +4,8 @@
  * counts, so perfdata_finish can lay out the table of sections before
  * writing them. */
 #include "perfdata_int.h"
-#include "fmt.h"
-#include "str.h"
+#include "../lib/fmt.h"
+#include "../lib/str.h"
 
 static void feat_put(struct feat_out *o, const void *data, size_t len)
 {

@@ -3,7 +3,7 @@
 #ifndef BP_APIC_H
 #define BP_APIC_H
 #include "../lib/types.h"
-#include "../pmu/msr.h"
+#include "msr.h"
 
 struct apic_state {
 	bool x2apic;

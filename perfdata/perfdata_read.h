@@ -1,5 +1,5 @@
 /* perf.data reader: parses and validates a file held in memory (header,
- * attrs, ids, data records, feature sections) as written by lib/perfdata.c
+ * attrs, ids, data records, feature sections) as written by perfdata/perfdata.c
  * or by perf itself for the subset of sample fields perfdata.h lists.
  * Portable (no libc), for the unit tests, `bareperf report` and fuzzing:
  * every offset and size is bounds-checked against the buffer, and every

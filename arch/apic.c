@@ -1,5 +1,5 @@
 #include "apic.h"
-#include "../pmu/hw.h"
+#include "hw.h"
 
 int apic_probe(struct apic_state *a)
 {

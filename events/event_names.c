@@ -1,4 +1,4 @@
-/* Event names: unpacking the front-coded dictionary of pmu/events.h.
+/* Event names: unpacking the front-coded dictionary of events/events.h.
  *
  * Every name of every model is stored once, sorted, each as the count of
  * characters it shares with the previous name and the rest: about a third

@@ -29,7 +29,7 @@
 #ifndef BP_EVPARSE_H
 #define BP_EVPARSE_H
 #include "../lib/types.h"
-#include "caps.h"
+#include "../arch/caps.h"
 #include "event.h"
 #include "events.h"
 

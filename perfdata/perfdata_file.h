@@ -5,7 +5,7 @@
 #ifndef BP_PERFDATA_FILE_H
 #define BP_PERFDATA_FILE_H
 #include "perfdata.h"
-#include "plat.h"
+#include "../lib/plat.h"
 
 /* A sink that appends to f and rewrites with plat_file_write_at. f stays
  * the caller's: close it after perfdata_finish/perfdata_close. */

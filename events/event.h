@@ -1,5 +1,5 @@
 /* One event as the user asked for it, encoded for this CPU: the meeting
- * point of the event parser (pmu/evparse.c), the scheduler (sched/) and
+ * point of the event parser (events/evparse.c), the scheduler (sched/) and
  * counter programming (pmu/counter.c).
  *
  * Counters are named by one index everywhere: GP counter i is i, fixed
@@ -7,7 +7,7 @@
 #ifndef BP_EVENT_H
 #define BP_EVENT_H
 #include "../lib/types.h"
-#include "msr.h"
+#include "../arch/msr.h"
 
 #define COUNTER_FIXED_BASE 32
 #define COUNTER_NONE       (-1)
@@ -18,7 +18,7 @@ static inline unsigned counter_index(int c)  { return counter_is_fixed(c) ? (uns
 
 /* The extra MSRs an event may need that bareperf saves, programs and
  * restores, each with its shadow slot in struct pmu (pmu/pmu.c); the
- * parser refuses an event that needs any other (pmu/evparse.c). */
+ * parser refuses an event that needs any other (events/evparse.c). */
 enum extra_msr_slot { EXTRA_OFFCORE0, EXTRA_OFFCORE1, EXTRA_LD_LAT, EXTRA_FRONTEND, EXTRA_COUNT };
 static inline int extra_msr_slot(u32 msr)
 {

@@ -1,5 +1,5 @@
 #include "pecoff.h"
-#include "str.h"
+#include "../lib/str.h"
 
 static u32 rd16(const u8 *p) { return (u32)p[0] | (u32)p[1] << 8; }
 static u32 rd32(const u8 *p) { return rd16(p) | rd16(p + 2) << 16; }

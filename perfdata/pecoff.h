@@ -8,7 +8,7 @@
  * Directories". */
 #ifndef BP_PECOFF_H
 #define BP_PECOFF_H
-#include "types.h"
+#include "../lib/types.h"
 
 #define PE_DOS_MAGIC            0x5A4D		/* "MZ" */
 #define PE_DOS_LFANEW           0x3C		/* offset of the PE header's offset */

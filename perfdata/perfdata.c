@@ -4,9 +4,9 @@
  * perf.data is). */
 #include "perfdata.h"
 #include "perfdata_int.h"
-#include "fmt.h"
-#include "plat.h"
-#include "str.h"
+#include "../lib/fmt.h"
+#include "../lib/plat.h"
+#include "../lib/str.h"
 
 static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
