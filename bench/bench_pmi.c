@@ -36,7 +36,7 @@ static struct bp_sample batch[4096];
 
 static void deliver(u32 cpu, u8 vector, void *ctx)
 {
-	struct pmi_regs r = { 0x401000, 0, 0 };
+	struct plat_irq_frame r = { 0x401000, 0, 0 };
 	pmi_handle(&smp.pmi, &r);
 }
 

@@ -3,6 +3,7 @@
 #include "isr.h"
 #include "tick.h"
 #include "../lib/plat.h"
+#include "../sim/drive.h"	/* plat_raise_pmi, which the drive asks of the platform */
 
 struct irq_slot {
 	plat_irq_fn fn;

@@ -4,7 +4,7 @@
 #include "../lib/str.h"
 #include "../arch/hw.h"
 #include "../sim/sim.h"
-#include "../sim/sim_api.h"
+#include "../arch/exec.h"
 
 static bool sim_active;
 static struct backend_sim_watch watch;
@@ -35,6 +35,7 @@ int backend_select(const struct global_opts *g)
 			return EXIT_USAGE;
 		}
 		hw_select(ops);
+		exec_select(sim_drive_exec());
 		sim_active = true;
 		if (watch.opened)
 			watch.opened(watch.ctx);
@@ -52,6 +53,7 @@ void backend_release(void)
 		sim_close();
 	sim_active = false;
 	hw_select(plat_hw_ops());
+	exec_select(exec_machine());
 }
 
 bool backend_is_emulated(void)
@@ -69,5 +71,5 @@ void backend_banner(void)
 
 u32 backend_cpu_count(void)
 {
-	return sim_active ? sim_cpu_count() : plat_cpu_count();
+	return exec_cpu_count();
 }

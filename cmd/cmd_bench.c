@@ -21,9 +21,9 @@
 #include "../lib/str.h"
 #include "../perfdata/symtab.h"
 #include "../events/evparse.h"
+#include "../arch/exec.h"
 #include "../arch/hw.h"
 #include "../sampling/sampling.h"
-#include "../sim/drive.h"
 #include "../workload/workload.h"
 
 #define BENCH_MAX_PERIODS 16
@@ -168,10 +168,10 @@ static void on_timer(void *c)
 
 static u64 model_ticks_now(const struct bench_ctx *b)
 {
-	struct sim_drive_stats st;
+	struct exec_stats st;
 	if (!b->s.driving)
 		return 0;
-	sim_drive_stats(&st);
+	exec_stats(&st);
 	return st.model_ticks;
 }
 

@@ -9,6 +9,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
+#include "../arch/exec.h"
 #include "../arch/hw.h"
 
 #define MSR_CMD_MAX 8	/* MSRs per command line */
@@ -95,12 +96,12 @@ static void print_reading(u32 cpu, const struct msr_opts *o, const struct msr_re
 				   (unsigned long long)r->value[i]);
 }
 
-static int read_on(u32 cpu, bool emulated, const struct msr_opts *o, bool *faulted)
+static int read_on(u32 cpu, const struct msr_opts *o, bool *faulted)
 {
 	struct msr_reading r = { .msr = o->msr, .count = o->count,
-				 .cpu = emulated ? plat_cpu_self() : cpu };
+				 .cpu = exec_one_cpu_runs_all() ? plat_cpu_self() : cpu };
 	const char *why;
-	if (percpu_exec(emulated, cpu, read_here, &r, &why)) {
+	if (exec_run_on(cpu, read_here, &r, &why)) {
 		err_printf("bareperf msr: CPU %u: cannot run code there: %s\n", cpu, why);
 		return EXIT_FAILURE_STATUS;
 	}
@@ -119,11 +120,11 @@ static int msr_main(int argc, char **argv, const struct global_opts *g)
 	if (rc != EXIT_OK || (rc = percpu_mask_of(o.all_cpus, o.cpu_list, "msr", &mask)) != EXIT_OK)
 		return rc;
 	backend_banner();
-	bool emulated = backend_is_emulated(), faulted = false;
+	bool faulted = false;
 	out_printf("%-4s %-12s %s\n", "CPU", "MSR", "value");
 	hw_fault_defer(true);
 	for (u64 m = mask; m; m &= m - 1)
-		if (read_on((u32)__builtin_ctzll(m), emulated, &o, &faulted) != EXIT_OK)
+		if (read_on((u32)__builtin_ctzll(m), &o, &faulted) != EXIT_OK)
 			rc = EXIT_FAILURE_STATUS;
 	hw_fault_defer(false);
 	return rc != EXIT_OK || faulted ? EXIT_FAILURE_STATUS : EXIT_OK;

@@ -7,7 +7,7 @@
 #include "../lib/str.h"
 #include "../events/evparse.h"
 #include "../arch/hw.h"
-#include "../sim/drive.h"
+#include "../arch/exec.h"
 
 /* ---- CPU lists ------------------------------------------------------------- */
 
@@ -92,13 +92,13 @@ int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
 /* ---- running code for a CPU ------------------------------------------------ */
 
 /* A fatal MSR fault an AP kept (arch/hw.h: it may not print there), into
- * c->err. The emulated PMU runs every CPU's code on the BSP. */
+ * c->err. Where the BSP runs every CPU's code, its faults were its own. */
 static bool took_fault(struct percpu *p, struct percpu_cpu *c)
 {
 	struct hw_fault f;
 	u32 more;
 	char what[300];
-	if (p->emulated || c->cpu == p->bsp || !hw_fault_take(c->cpu, &f, &more))
+	if (p->one_cpu_runs_all || c->cpu == p->bsp || !hw_fault_take(c->cpu, &f, &more))
 		return false;
 	hw_fault_describe(&f, what, sizeof(what));
 	if (more)
@@ -119,21 +119,12 @@ static void report_fault(struct percpu *p, struct percpu_cpu *c, const char *whe
 		print_cpu_error(p, c, when);
 }
 
-int percpu_exec(bool emulated, u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
-{
-	if (emulated) {
-		sim_drive_run_as(cpu, fn, ctx);
-		return 0;
-	}
-	return plat_run_on(cpu, fn, ctx, why);
-}
-
-/* On that CPU (real PMU) or with its model CPU selected (emulated).
- * -1 with c->err when it could not run there, or faulted there. */
+/* For that CPU, as the execution seam runs it (arch/exec.h). -1 with
+ * c->err when it could not run there, or faulted there. */
 static int exec_on(struct percpu *p, struct percpu_cpu *c, void (*fn)(void *ctx))
 {
 	const char *why;
-	if (percpu_exec(p->emulated, c->cpu, fn, c, &why) == 0)
+	if (exec_run_on(c->cpu, fn, c, &why) == 0)
 		return took_fault(p, c) ? -1 : 0;
 	bp_snprintf(c->err, sizeof(c->err), "cannot run code there: %s", why);
 	return -1;
@@ -262,9 +253,8 @@ static void acknowledge_only(void)
 
 static void handle(struct percpu_cpu *c, const struct plat_irq_frame *f)
 {
-	struct pmi_regs r = { f->ip, f->sp, f->bp };
 	if (c && c->ready)
-		pmi_handle(&c->smp.pmi, &r);
+		pmi_handle(&c->smp.pmi, f);
 	else
 		acknowledge_only();
 }
@@ -280,10 +270,6 @@ static void handle_bsp(void *ctx)
 	handle(b->p->by_number[b->p->bsp], b->f);
 }
 
-/* A real PMI, on the CPU whose counter overflowed: found by its APIC ID.
- * With the emulated PMU only the BSP's model CPU raises real ones (the
- * others' come through on_pmi_model), and the main flow may have another
- * model CPU selected at that moment. */
 /* The sampled CPU this code runs on, found by its APIC ID; NULL if none. */
 static struct percpu_cpu *cpu_here(struct percpu *p)
 {
@@ -294,13 +280,18 @@ static struct percpu_cpu *cpu_here(struct percpu *p)
 	return NULL;
 }
 
+/* A PMI through the IDT gate, on the CPU whose counter overflowed, found
+ * by its APIC ID. Where one CPU runs all, only the BSP's model CPU raises
+ * these (the others' come through on_pmi_model), and the main flow may
+ * have another model CPU selected at that moment. */
 static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
 {
 	struct percpu *p = ctx;
-	if (p->emulated) {
+	if (p->one_cpu_runs_all) {
 		struct bsp_pmi b = { p, f };
+		const char *why;
 		if (p->bsp < PERCPU_MAX)
-			sim_drive_run_as(p->bsp, handle_bsp, &b);
+			exec_run_on(p->bsp, handle_bsp, &b, &why);
 		return;
 	}
 	struct percpu_cpu *c = cpu_here(p);
@@ -338,7 +329,7 @@ static void on_pmi_model(u32 cpu, const struct plat_irq_frame *f, void *ctx)
  * preset again, would not overflow again). */
 static bool starts_itself(const struct percpu *p, const struct percpu_cpu *c)
 {
-	return !p->emulated && p->ops->arm && c->cpu != p->bsp;
+	return !p->one_cpu_runs_all && p->ops->arm && c->cpu != p->bsp;
 }
 
 static void percpu_ap_spin(void *ctx)
@@ -359,7 +350,7 @@ static void percpu_ap_spin(void *ctx)
 	while (!p->stop) {
 spin:
 		p->ap_ip[me] = (u64)(uintptr_t)&&spin;
-		if (!p->emulated && c && c->ready && p->tick_seq != seen) {
+		if (!p->one_cpu_runs_all && c && c->ready && p->tick_seq != seen) {
 			seen = p->tick_seq;
 			p->ops->tick(c);	/* its own MSRs, on itself */
 		}
@@ -390,7 +381,7 @@ static size_t arena_bytes(const struct sampling_opts *so)
 static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 {
 	u32 self = plat_cpu_self();
-	u32 modelled = p->emulated ? sim_drive_cpu_count() : PERCPU_MAX;
+	u32 modelled = p->one_cpu_runs_all ? exec_cpu_count() : PERCPU_MAX;
 	for (u64 m = mask; m; m &= m - 1) {
 		u32 cpu = (u32)__builtin_ctzll(m);
 		if (cpu >= modelled) {
@@ -399,8 +390,7 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 			continue;
 		}
 		struct percpu_cpu *c = plat_alloc(sizeof(*c));
-		if (!c || (!p->emulated && cpu != self &&
-			   plat_cpu_reserve(cpu, arena_bytes(&p->so)))) {
+		if (!c || (cpu != self && exec_reserve(cpu, arena_bytes(&p->so)))) {
 			err_printf("bareperf %s: CPU %u: out of memory\n", cmd, cpu);
 			plat_free(c);
 			return -1;
@@ -418,7 +408,7 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
 {
 	bp_memset(p, 0, sizeof(*p));
-	p->emulated = backend_is_emulated();
+	p->one_cpu_runs_all = exec_one_cpu_runs_all();
 	p->events = events;
 	p->cmd = cmd;
 	p->force = force;
@@ -464,10 +454,8 @@ void percpu_start(struct percpu *p)
 {
 	const char *why;
 	u64 ready = ready_mask(p);
-	if (p->emulated) {
-		sim_drive_set_cpus(ready, p->ap_ip, on_pmi_model, p);
-		p->drive_cpus = true;
-	}
+	exec_set_cpus(ready, p->ap_ip, on_pmi_model, p);
+	p->drive_cpus = true;
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->ready && !starts_itself(p, p->cpu[i]))
 			exec_reporting(p, p->cpu[i], cpu_start, "while starting");
@@ -529,7 +517,7 @@ void percpu_close(struct percpu *p)
 	for (u32 i = 0; i < p->count; i++)
 		exec_reporting(p, p->cpu[i], cpu_close, "while giving its PMU back");
 	if (p->drive_cpus)
-		sim_drive_set_cpus(0, NULL, NULL, NULL);
+		exec_set_cpus(0, NULL, NULL, NULL);
 	if (p->pmi_installed)
 		plat_pmi_remove();
 	u32 self = plat_cpu_self();
@@ -540,12 +528,20 @@ void percpu_close(struct percpu *p)
 			keep_unreturned(p, c);
 			continue;
 		}
-		if (!p->emulated && c->cpu != self)
-			plat_cpu_release(c->cpu);
+		if (c->cpu != self)
+			exec_release(c->cpu);
 		plat_free(c);
 	}
 	bp_memset(p->by_number, 0, sizeof(p->by_number));
 	p->count = 0;
+}
+
+/* fn for c, from the BSP: on c itself when c is the BSP, else with c's
+ * model selected (only where one CPU runs all). It cannot fail there. */
+static void run_here(struct percpu_cpu *c, void (*fn)(void *ctx))
+{
+	const char *why;
+	(void)exec_run_on(c->cpu, fn, c, &why);
 }
 
 void percpu_tick(struct percpu *p)
@@ -555,18 +551,16 @@ void percpu_tick(struct percpu *p)
 		struct percpu_cpu *c = p->cpu[i];
 		if (!c->ready)
 			continue;
-		if (p->emulated)
-			sim_drive_run_as(c->cpu, cpu_tick, c);
-		else if (c->cpu == self)
-			cpu_tick(c);
+		if (p->one_cpu_runs_all || c->cpu == self)
+			run_here(c, cpu_tick);
 	}
-	p->tick_seq++;	/* the APs do their own */
+	p->tick_seq++;	/* the APs that run their own loop do their own */
 }
 
 /* The sampler of the CPU the main flow runs on, if it samples. */
 static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
 {
-	u32 self = p->emulated ? p->bsp : plat_cpu_self();
+	u32 self = p->bsp;	/* the main flow runs on the BSP */
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
 		if (c->ready && c->cpu == self && p->ops == &percpu_sampling)
@@ -583,10 +577,7 @@ static void on_main_flow_cpu(struct percpu *p, void (*fn)(void *ctx))
 	struct percpu_cpu *c = main_flow_sampler(p);
 	if (!c)
 		return;
-	if (p->emulated)
-		sim_drive_run_as(c->cpu, fn, c);
-	else
-		fn(c);
+	run_here(c, fn);
 }
 
 void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)
@@ -599,14 +590,12 @@ void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)
 void percpu_hold_self(struct percpu *p)
 {
 	on_main_flow_cpu(p, cpu_hold);
-	if (p->emulated)
-		sim_drive_freeze(true);
+	exec_freeze(true);
 }
 
 void percpu_release_self(struct percpu *p)
 {
-	if (p->emulated)
-		sim_drive_freeze(false);
+	exec_freeze(false);
 	on_main_flow_cpu(p, cpu_release);
 }
 

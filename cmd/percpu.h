@@ -11,13 +11,13 @@
  * do their own periodic work (unthrottling, frequency mode) when the BSP's
  * timer asks.
  *
- * Emulated PMU: the model is one piece of state that only the BSP may
- * touch. The BSP sets up each model CPU on the AP's behalf
- * (sim_drive_run_as), the tick advances every model CPU at the IP its AP
- * published, and the model's PMIs for every CPU are handled on the BSP
- * (sim/drive.h): the BSP's own as real self-IPIs, the others' at the end
- * of each tick, so an AP gives at most one PMI per tick (1 kHz). The APs
- * still run the spin loop, so the IPs are real. */
+ * Where one CPU runs all (arch/exec.h: the emulated PMU, one piece of
+ * state that only the BSP may touch), the BSP sets up each model CPU on
+ * the AP's behalf (exec_run_on), the tick advances every model CPU at the
+ * IP its AP published, and the model's PMIs for every CPU are handled on
+ * the BSP: the BSP's own as real self-IPIs, the others' at the end of
+ * each tick (exec_set_cpus), so an AP gives at most one PMI per tick
+ * (1 kHz). The APs still run the spin loop, so the IPs are real. */
 #ifndef BP_PERCPU_H
 #define BP_PERCPU_H
 #include "cli.h"
@@ -67,7 +67,7 @@ struct percpu {
 	u32 count;				/* CPUs being sampled */
 	struct percpu_cpu *cpu[PERCPU_MAX];	/* in CPU order */
 	struct percpu_cpu *by_number[PERCPU_MAX];
-	bool emulated;
+	bool one_cpu_runs_all;		/* arch/exec.h: the BSP runs every CPU's code */
 	u32 bsp;			/* the CPU the command runs on */
 	const char *events;
 	const char *cmd;		/* names the command in messages */
@@ -92,10 +92,6 @@ u64 percpu_all_mask(u32 ncpus, char *note, size_t notelen);
  * 0 or -1 with err. */
 int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen);
 
-/* Runs fn(ctx) on cpu (plat_run_on), or with its model CPU selected when
- * the PMU is emulated. 0, or -1 with *why. */
-int percpu_exec(bool emulated, u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why);
-
 /* Opens the PMU of every CPU of mask (the BSP among them or not), parses
  * events with each CPU's own table and runs ops->setup there (sampling
  * with so for percpu_sampling). Prints each CPU that cannot take part and
@@ -116,8 +112,8 @@ void percpu_close(struct percpu *p);
 /* The BSP's timer: each CPU's periodic sampling work. */
 void percpu_tick(struct percpu *p);
 /* Around the main flow's own work (writing samples): the counters of the
- * CPU it runs on stop, so that work is not measured (sampling_hold); on
- * the emulated PMU no emulated time passes on any CPU meanwhile. */
+ * CPU it runs on stop, so that work is not measured (sampling_hold), and
+ * no emulated time passes on any CPU meanwhile (exec_freeze). */
 void percpu_hold_self(struct percpu *p);
 /* Before percpu_start: every sampler throttles by the seam's TSC. */
 void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second);

@@ -5,7 +5,8 @@
 #include "../lib/plat.h"
 #include "../events/evparse.h"
 #include "../pmu/probe.h"
-#include "../sim/drive.h"
+#include "../arch/exec.h"
+#include "../workload/workload.h"
 #include "../arch/hw.h"
 #include "../sched/sched.h"
 
@@ -69,15 +70,13 @@ int session_start_drive(struct session *s, const char *cmd)
 
 static int start_drive(struct session *s, const char *cmd)
 {
-	if (s->emulated) {
-		const char *why;
-		if (sim_drive_start(SIM_DRIVE_PERIOD_US, &why)) {
-			err_printf("bareperf %s: cannot drive the emulated PMU: %s\n", cmd, why);
-			session_stop(s);
-			return EXIT_FAILURE_STATUS;
-		}
-		s->driving = true;
+	const char *why;
+	if (exec_start(workload_insn_rate, &why)) {
+		err_printf("bareperf %s: cannot drive the emulated PMU: %s\n", cmd, why);
+		session_stop(s);
+		return EXIT_FAILURE_STATUS;
 	}
+	s->driving = exec_running();
 	return EXIT_OK;
 }
 
@@ -103,8 +102,8 @@ static void show_statistics(const struct session *s)
 		   (unsigned long long)st.rdmsr, (unsigned long long)st.wrmsr,
 		   (unsigned long long)st.mmio_read, (unsigned long long)st.mmio_write);
 	if (s->driving) {
-		struct sim_drive_stats d;
-		sim_drive_stats(&d);
+		struct exec_stats d;
+		exec_stats(&d);
 		out_printf("[ emulation: %llu ticks (%llu deferred, %llu held for a PMI), %llu cycles, "
 			   "%llu instructions/s, %llu PMIs, %llu EOI timeouts ]\n",
 			   (unsigned long long)d.ticks, (unsigned long long)d.deferred,
@@ -119,7 +118,7 @@ void session_stop(struct session *s)
 	if (s->verbose && (s->open || s->driving))
 		show_statistics(s);
 	if (s->driving)
-		sim_drive_stop();
+		exec_stop();
 	s->driving = false;
 	if (s->open)
 		pmu_close(&s->pmu);

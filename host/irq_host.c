@@ -4,6 +4,7 @@
  * code that raised it) is the interrupted context. */
 #define _GNU_SOURCE
 #include "../lib/plat.h"
+#include "../sim/drive.h"	/* plat_raise_pmi, which the drive asks of the platform */
 #include <signal.h>
 #include <string.h>
 #include <sys/time.h>

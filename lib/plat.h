@@ -103,13 +103,6 @@ u8 plat_pmi_install(plat_irq_fn fn, void *ctx);
 typedef bool (*plat_nmi_fn)(const struct plat_irq_frame *f, void *ctx);
 u8 plat_pmi_install_nmi(plat_nmi_fn fn, void *ctx);
 void plat_pmi_remove(void);
-/* Raises the PMI on this CPU as the emulated PMU's local APIC delivers
- * it, synchronously, so the handler sees the counters at the overflow:
- * INT n through the PMI's IDT gate in the image; a direct call on the
- * host. Raised from inside the tick, it is taken on behalf of the code
- * the tick interrupted (its RIP, RSP, RBP). */
-void plat_raise_pmi(void);
-
 /* A periodic callback outside interrupt context: a UEFI timer event at
  * TPL_CALLBACK in the image (it may print), a POSIX timer signal on the
  * host. Multiplexing rotation and `stat -I` run from it. One at a time. */

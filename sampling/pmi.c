@@ -118,7 +118,7 @@ static void throttle_check(struct pmi_ctx *c, u64 now)
 
 /* period: the one that just elapsed (frequency mode may already have
  * chosen another for the next reload). */
-static void emit_sample(struct pmi_ctx *c, int slot, u64 period, const struct pmi_regs *r)
+static void emit_sample(struct pmi_ctx *c, int slot, u64 period, const struct plat_irq_frame *r)
 {
 	if (c->throttled) {
 		c->st.throttled++;
@@ -188,7 +188,7 @@ static void pebs_overflow_bit(struct pmi_ctx *c, int counter, bool buffer_was_fu
 }
 
 /* Handles the bits of one GLOBAL_STATUS reading; returns the bits to ack. */
-static u64 handle_status(struct pmi_ctx *c, u64 status, const struct pmi_regs *r)
+static u64 handle_status(struct pmi_ctx *c, u64 status, const struct plat_irq_frame *r)
 {
 	struct pmu *p = c->pmu;
 	u64 pebs_counters = c->pebs ? c->pebs->enabled : 0;
@@ -244,7 +244,7 @@ static u64 sampling_counters(const struct pmu *p)
 /* Handles what GLOBAL_STATUS holds, with the counters stopped, then
  * starts them again and unmasks LVT PC in the order the core wants. The
  * first round of a PMI also counts a spurious one and checks the rate. */
-static void handle_round(struct pmi_ctx *c, const struct pmi_regs *r, u64 enabled, bool first,
+static void handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 enabled, bool first,
 			 u64 started)
 {
 	struct pmu *p = c->pmu;
@@ -297,7 +297,7 @@ static bool pmi_lost_in_window(struct pmi_ctx *c, u64 enabled)
 	return !(apic_read(&c->apic, APIC_LVT_PERFCNT) & APIC_LVT_MASKED);
 }
 
-void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r)
+void pmi_handle(struct pmi_ctx *c, const struct plat_irq_frame *r)
 {
 	u64 enabled = c->pmu->sh_global_ctrl;
 	u64 started = throttle_clock(c);

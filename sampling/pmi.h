@@ -13,16 +13,13 @@
 #define BP_PMI_H
 #include "../pmu/pmu.h"
 #include "../arch/apic.h"
+#include "../lib/plat.h"	/* struct plat_irq_frame: the interrupted context */
 #include "../lib/ring.h"
 #include "../pebs/drain.h"
 
 #define PMI_MAX_LOOPS       100	/* a status bit that survives this many acks is stuck */
 #define PMI_CALLCHAIN_STACK (256 * 1024)	/* frames are sought this far above RSP */
 
-/* The interrupted context, as the entry stub saved it. */
-struct pmi_regs {
-	u64 ip, sp, bp;
-};
 
 struct pmi_stats {
 	u64 pmis;		/* PMIs taken */
@@ -101,7 +98,7 @@ struct pmi_armed {
 void pmi_arm(struct pmi_ctx *c, struct pmi_armed *found);
 void pmi_disarm(struct pmi_ctx *c, const struct pmi_armed *found);
 /* The handler proper. */
-void pmi_handle(struct pmi_ctx *c, const struct pmi_regs *r);
+void pmi_handle(struct pmi_ctx *c, const struct plat_irq_frame *r);
 /* In NMI mode, before pmi_handle: is this NMI the PMU's? Delivering a PMI
  * sets the mask bit of LVT PC (SDM Vol. 3A 11.5.1), and an overflow shows
  * in IA32_PERF_GLOBAL_STATUS; an NMI with neither came from elsewhere (a

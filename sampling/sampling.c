@@ -41,8 +41,7 @@ static enum pebs_mem_kind mem_kind(const struct pmu_event *e)
 static void on_pmi(const struct plat_irq_frame *f, void *ctx)
 {
 	struct sampling *s = ctx;
-	struct pmi_regs r = { f->ip, f->sp, f->bp };
-	pmi_handle(&s->pmi, &r);
+	pmi_handle(&s->pmi, f);
 }
 
 static int add_events(struct sampling *s, const struct sampling_opts *o, char *err, size_t errlen)

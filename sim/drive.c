@@ -3,13 +3,13 @@
 #include "../lib/plat.h"
 #include "../arch/hw.h"
 #include "../arch/msr.h"
-#include "../workload/workload.h"
 
 static const struct hw_ops *model_ops;
 static struct hw_ops drive_ops;
 static volatile u32 busy;
 static u64 last_ticks;
-static struct sim_drive_stats stats;
+static struct exec_stats stats;
+static const struct code_profile *running_code;	/* exec_code_profile: NULL, plain code */
 static bool running;
 static u64 insn_per_s;		/* this machine's measured instruction rate */
 /* Time elapsed but not yet run by the model: held while a PMI is out. */
@@ -114,10 +114,10 @@ static u64 elapsed_cycles(void)
 
 #define RATE_CHUNKS 8	/* spread a tick's occurrences over this many addresses */
 
-static u64 rate_carry[WORKLOAD_MAX_RATES];
+static u64 rate_carry[CODE_MAX_RATES];
 static u64 addr_seed = 0x2545F4914F6CDD1DULL;
 
-static u64 next_addr(const struct workload_rate *w)
+static u64 next_addr(const struct code_rate *w)
 {
 	addr_seed ^= addr_seed << 13;
 	addr_seed ^= addr_seed >> 7;
@@ -127,10 +127,10 @@ static u64 next_addr(const struct workload_rate *w)
 
 /* The events the running workload makes happen besides cycles and
  * instructions, at the rates its profile states. */
-static void make_events(const struct workload_profile *wp, u64 instructions, u64 ip)
+static void make_events(const struct code_profile *wp, u64 instructions, u64 ip)
 {
-	for (u32 k = 0; k < wp->nrates && k < WORKLOAD_MAX_RATES; k++) {
-		const struct workload_rate *w = &wp->rate[k];
+	for (u32 k = 0; k < wp->nrates && k < CODE_MAX_RATES; k++) {
+		const struct code_rate *w = &wp->rate[k];
 		u64 total = instructions * w->per_kilo_insn + rate_carry[k];
 		u64 count = total / 1000;
 		rate_carry[k] = total % 1000;
@@ -152,12 +152,12 @@ static void make_events(const struct workload_profile *wp, u64 instructions, u64
 /* Every CPU: which model CPUs run, where, and who takes their PMIs. */
 static u64 cpu_mask;
 static const volatile u64 *cpu_ips;
-static sim_drive_pmi_fn cpu_pmi;
+static exec_pmi_fn cpu_pmi;
 static void *cpu_pmi_ctx;
 static struct plat_irq_frame tick_frame;	/* the BSP's, during a tick */
 static u64 pending_pmis;	/* raised outside a tick: taken at the next */
 
-void sim_drive_set_cpus(u64 mask, const volatile u64 *ips, sim_drive_pmi_fn pmi, void *ctx)
+void sim_drive_set_cpus(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx)
 {
 	busy++;		/* no tick while these change */
 	cpu_mask = mask;
@@ -221,7 +221,7 @@ static void deliver_pending(void);
  * share of instructions. The other way round, a memory-bound workload's
  * events would come many times faster than the work really done, and
  * their handling would never catch up under TCG. */
-static u32 ipc_of(const struct workload_profile *wp)
+static u32 ipc_of(const struct code_profile *wp)
 {
 	return wp && wp->ipc_permille ? wp->ipc_permille : 1000;
 }
@@ -244,7 +244,7 @@ static void advance(void)
 	u32 selected = sim_current_cpu();	/* the main flow may have another CPU selected */
 	sim_set_cpu(bsp_cpu);
 	u64 t0 = plat_ticks(), nested0 = handler_ticks;
-	const struct workload_profile *wp = workload_active_profile;
+	const struct code_profile *wp = running_code;
 	u32 ipc = ipc_of(wp);
 	while (pending_cycles && !pmi_outstanding) {
 		u64 insns_done, cycles, insns;
@@ -348,7 +348,7 @@ static void deliver_pending(void)
 	}
 }
 
-int sim_drive_start(u32 period_us, const char **why)
+int sim_drive_start(u32 period_us, u64 insn_per_s_measured, const char **why)
 {
 	const struct hw_ops *cur = hw_current();
 	if (!cur || !cur->emulated || !sim_is_open()) {
@@ -367,9 +367,8 @@ int sim_drive_start(u32 period_us, const char **why)
 	drive_ops.rdtsc = d_rdtsc;
 	hw_select(&drive_ops);
 	sim_set_pmi_hook(deliver, NULL);
-	stats = (struct sim_drive_stats){ 0 };
-	if (!insn_per_s)
-		insn_per_s = workload_insn_rate();
+	stats = (struct exec_stats){ 0 };
+	insn_per_s = insn_per_s_measured;
 	stats.insn_per_s = insn_per_s;
 	pending_cycles = insn_frac = 0;
 	pmi_outstanding = advancing = false;
@@ -407,4 +406,43 @@ void sim_drive_stop(void)
 }
 
 bool sim_drive_running(void) { return running; }
-void sim_drive_stats(struct sim_drive_stats *out) { *out = stats; }
+void sim_drive_stats(struct exec_stats *out) { *out = stats; }
+
+/* ---- behind the execution seam ---------------------------------------------- */
+
+static u32 exec_cpus(void) { return sim_drive_cpu_count(); }
+
+static int exec_run_as(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
+{
+	sim_drive_run_as(cpu, fn, ctx);
+	return 0;
+}
+
+/* The model CPUs' state lives with the model; an AP allocates nothing. */
+static int exec_reserve_nothing(u32 cpu, size_t bytes) { return 0; }
+static void exec_release_nothing(u32 cpu) { }
+static int exec_drive_start(u64 (*insn_per_s_of_machine)(void), const char **why)
+{
+	if (running)
+		return 0;
+	return sim_drive_start(SIM_DRIVE_PERIOD_US, insn_per_s_of_machine(), why);
+}
+static void exec_code(const struct code_profile *p) { running_code = p; }
+
+static const struct exec_ops drive_exec = {
+	.name = "emulated PMU's drive",
+	.one_cpu_runs_all = true,
+	.cpu_count = exec_cpus,
+	.run_on = exec_run_as,
+	.reserve = exec_reserve_nothing,
+	.release = exec_release_nothing,
+	.start = exec_drive_start,
+	.stop = sim_drive_stop,
+	.running = sim_drive_running,
+	.stats = sim_drive_stats,
+	.set_cpus = sim_drive_set_cpus,
+	.freeze = sim_drive_freeze,
+	.code_profile = exec_code,
+};
+
+const struct exec_ops *sim_drive_exec(void) { return &drive_exec; }

@@ -70,7 +70,7 @@ void branchy_truth(const struct branchy_opts *o, u64 taken, struct workload_trut
 	t->mispredict_permille = (u32)min_permille(o->taken_percent);
 }
 
-void branchy_profile(const struct branchy_opts *o, struct workload_profile *p)
+void branchy_profile(const struct branchy_opts *o, struct code_profile *p)
 {
 	u64 m = min_permille(o->taken_percent);	/* mispredicts per 1000 iterations */
 	u64 branches_per_k_iter = 2000 + (1000 - o->taken_percent * 10);
@@ -78,9 +78,9 @@ void branchy_profile(const struct branchy_opts *o, struct workload_profile *p)
 	bp_memset(p, 0, sizeof(*p));
 	p->ipc_permille = (u32)(BRANCHY_INSNS_PER_ITER * 1000 * 1000 / cycles_per_k_iter);
 	p->nrates = 2;
-	p->rate[0] = (struct workload_rate){ .event = EV_BR_INST_RETIRED,
+	p->rate[0] = (struct code_rate){ .event = EV_BR_INST_RETIRED,
 		.per_kilo_insn = (u32)(branches_per_k_iter / BRANCHY_INSNS_PER_ITER) };
-	p->rate[1] = (struct workload_rate){ .event = EV_BR_MISP_RETIRED,
+	p->rate[1] = (struct code_rate){ .event = EV_BR_MISP_RETIRED,
 		.per_kilo_insn = (u32)(m / BRANCHY_INSNS_PER_ITER) };
 }
 
@@ -93,7 +93,7 @@ static int branchy_check(int argc, char **argv)
 static int branchy_run(int argc, char **argv, struct workload_result *r)
 {
 	struct branchy_opts o;
-	static struct workload_profile profile;
+	static struct code_profile profile;
 	if (branchy_parse(argc, argv, &o))
 		return -1;
 	bp_memset(r, 0, sizeof(*r));

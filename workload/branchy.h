@@ -20,6 +20,6 @@ struct branchy_opts {
 int branchy_parse(int argc, char **argv, struct branchy_opts *o);
 /* The truth of a run that took the data branch `taken` times. */
 void branchy_truth(const struct branchy_opts *o, u64 taken, struct workload_truth *t);
-void branchy_profile(const struct branchy_opts *o, struct workload_profile *p);
+void branchy_profile(const struct branchy_opts *o, struct code_profile *p);
 
 #endif

@@ -98,7 +98,7 @@ static int chase_run(int argc, char **argv, struct workload_result *r)
 	 * increment, compare, branch); a walk over more than the caches
 	 * misses on nearly every load: about 200 cycles each, IPC 0.02, served
 	 * by local DRAM (Intel data source 0xC: local DRAM, exclusive). */
-	struct workload_profile profile = {
+	struct code_profile profile = {
 		.ipc_permille = 20,
 		.nrates = 3,
 		.rate = {

@@ -58,7 +58,7 @@ static int irqoff_run(int argc, char **argv, struct workload_result *r)
 	r->truth.part_name[0] = "irqoff_masked";
 	r->truth.part_name[1] = "irqoff_open";
 	r->truth.part_instructions[0] = r->truth.part_instructions[1] = part;
-	static const struct workload_profile profile = {	/* soak's loop body */
+	static const struct code_profile profile = {	/* soak's loop body */
 		.ipc_permille = 1000,
 		.nrates = 1,
 		.rate = { { 0xC4, 0x00, 1000 / IRQOFF_INSNS_PER_ITER, 0, 0, 0, 0 } },

@@ -73,7 +73,7 @@ static int soak_run(int argc, char **argv, struct workload_result *r)
 	/* By construction: one branch (the loop's jnz) per 8 instructions,
 	 * mispredicted once per call. The dependent ALU chain retires about
 	 * one instruction per cycle. */
-	static const struct workload_profile profile = {
+	static const struct code_profile profile = {
 		.ipc_permille = 1000,
 		.nrates = 2,
 		.rate = { { 0xC4, 0x00, 1000 / SOAK_INSNS_PER_ITER, 0, 0, 0, 0 },

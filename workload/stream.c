@@ -64,7 +64,7 @@ void stream_truth(const struct stream_opts *o, struct workload_truth *t)
 	t->working_set = 3 * n * 8;
 }
 
-void stream_profile(const struct stream_opts *o, u64 base, struct workload_profile *p)
+void stream_profile(const struct stream_opts *o, u64 base, struct code_profile *p)
 {
 	bool dram = 3 * o->size > STREAM_LLC_BYTES;
 	u32 latency = dram ? 200 : 14;
@@ -73,9 +73,9 @@ void stream_profile(const struct stream_opts *o, u64 base, struct workload_profi
 	bp_memset(p, 0, sizeof(*p));
 	p->ipc_permille = dram ? 500 : 2000;
 	p->nrates = 2;
-	p->rate[0] = (struct workload_rate){ EV_MEM_INST_RETIRED, UM_ALL_LOADS,
+	p->rate[0] = (struct code_rate){ EV_MEM_INST_RETIRED, UM_ALL_LOADS,
 		STREAM_LOADS_PER_ELEM * 1000 / STREAM_INSNS_PER_ELEM, base, span, latency, src };
-	p->rate[1] = (struct workload_rate){ EV_MEM_INST_RETIRED, UM_ALL_STORES,
+	p->rate[1] = (struct code_rate){ EV_MEM_INST_RETIRED, UM_ALL_STORES,
 		STREAM_STORES_PER_ELEM * 1000 / STREAM_INSNS_PER_ELEM, base, span, 0, 0 };
 }
 
@@ -88,7 +88,7 @@ static int stream_check(int argc, char **argv)
 static int stream_run(int argc, char **argv, struct workload_result *r)
 {
 	struct stream_opts o;
-	static struct workload_profile profile;
+	static struct code_profile profile;
 	if (stream_parse(argc, argv, &o))
 		return -1;
 	u64 n = stream_elements(&o);

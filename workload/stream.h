@@ -27,6 +27,6 @@ int stream_parse(int argc, char **argv, struct stream_opts *o);
 u64 stream_elements(const struct stream_opts *o);
 void stream_truth(const struct stream_opts *o, struct workload_truth *t);
 /* base: the first array; the loads and stores fall in 3 * size bytes. */
-void stream_profile(const struct stream_opts *o, u64 base, struct workload_profile *p);
+void stream_profile(const struct stream_opts *o, u64 base, struct code_profile *p);
 
 #endif

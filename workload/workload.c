@@ -38,10 +38,9 @@ const struct workload *workload_checked(int argc, char **argv)
 	return w->check(argc, argv) ? NULL : w;
 }
 
-const struct workload_profile *workload_active_profile;
-void workload_begin(const struct workload_profile *p)
+void workload_begin(const struct code_profile *p)
 {
-	workload_active_profile = p;
+	exec_code_profile(p);
 }
 
 u64 soak_hot(u64 iterations);
@@ -60,7 +59,7 @@ static u64 time_soak(u64 n)
 /* The fastest of several short slices: a slice that no interrupt (the
  * firmware's timer, a disk completion) landed in measures the rate
  * itself, which under -icount makes the rate exact and repeatable. */
-u64 workload_insn_rate(void)
+static u64 measure_insn_rate(void)
 {
 	u64 tps = plat_ticks_per_second(), n = 1u << 12, best = ~0ULL;
 	if (!tps)
@@ -72,6 +71,15 @@ u64 workload_insn_rate(void)
 		best = t && t < best ? t : best;
 	}
 	return (u64)((unsigned __int128)(8 * n + 3) * tps / best);	/* soak_loops.asm */
+}
+
+/* Measured once: every run of a process follows one rate. */
+u64 workload_insn_rate(void)
+{
+	static u64 rate;
+	if (!rate)
+		rate = measure_insn_rate();
+	return rate;
 }
 
 int workload_opt_u64(const char *wname, int argc, char **argv, int *i, const char *opt,

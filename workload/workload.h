@@ -4,6 +4,7 @@
 #ifndef BP_WORKLOAD_H
 #define BP_WORKLOAD_H
 #include "../lib/types.h"
+#include "../arch/exec.h"
 
 #define WORKLOAD_MAX_PARTS 8
 
@@ -24,25 +25,6 @@ struct workload_truth {
 					 * data branches: min(p, 1 - p) */
 };
 
-/* How the workload's instructions behave, by construction: the emulated
- * PMU, which only sees time passing at an IP, uses this to make the other
- * events of the running code happen at their true rates. */
-struct workload_rate {
-	u8 event, umask;	/* encoding of the event that happens */
-	u32 per_kilo_insn;	/* occurrences per 1000 instructions */
-	u64 addr_base, addr_size;	/* data addresses fall in here (0: none) */
-	u32 latency;		/* load latency in core cycles (0: none) */
-	u32 data_src;		/* Intel load data-source encoding (PEBS) */
-};
-
-#define WORKLOAD_MAX_RATES 4
-
-struct workload_profile {
-	u32 ipc_permille;	/* instructions per cycle x 1000 */
-	u32 nrates;
-	struct workload_rate rate[WORKLOAD_MAX_RATES];
-};
-
 struct workload_result {
 	u64 ticks;		/* plat_ticks() elapsed */
 	u64 checksum;		/* keeps the work observable */
@@ -61,11 +43,10 @@ struct workload {
 	int (*check)(int argc, char **argv);
 };
 
-/* The profile of the workload that is about to run (set by the workload
- * after its setup, read by whoever drives an emulated PMU). */
-extern const struct workload_profile *workload_active_profile;
-/* Called by a workload right before its measured part. */
-void workload_begin(const struct workload_profile *p);
+/* Called by a workload right before its measured part, with how its
+ * code behaves (arch/exec.h: an emulated PMU makes its events happen at
+ * those rates), and with NULL right after it. */
+void workload_begin(const struct code_profile *p);
 
 /* Instructions per second that this machine retires, measured on soak's
  * loop (an exact instruction count): the fastest of 16 slices of ~2 ms.

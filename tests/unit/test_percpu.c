@@ -11,6 +11,7 @@
 #include "lib/plat.h"
 #include "arch/hw.h"
 #include "sim/drive.h"
+#include "workload/workload.h"
 #include "sim/sim.h"
 #include "sim/sim_api.h"
 #include <time.h>
@@ -66,8 +67,9 @@ static void open_sim(const char *model)
 	if (!ops)
 		fail_msg("%s: %s", model, err);
 	hw_select(ops);
+	exec_select(sim_drive_exec());	/* as backend_select does with --pmu=sim */
 	const char *why;
-	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, &why), 0);
+	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, workload_insn_rate(), &why), 0);
 }
 
 static void close_sim(void)
@@ -75,6 +77,7 @@ static void close_sim(void)
 	sim_drive_stop();
 	sim_close();
 	hw_select(plat_hw_ops());
+	exec_select(exec_machine());
 }
 
 static void run_for_ms(u64 ms)

@@ -19,7 +19,7 @@ static u8 vector_seen;	/* the last vector the model delivered */
 static void deliver_pmi(u32 cpu, u8 vector, void *ctx)
 {
 	vector_seen = vector;
-	struct pmi_regs r = { .ip = run_ip, .sp = 0, .bp = 0 };
+	struct plat_irq_frame r = { .ip = run_ip, .sp = 0, .bp = 0 };
 	pmi_handle(&smp.pmi, &r);
 }
 

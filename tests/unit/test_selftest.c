@@ -10,6 +10,7 @@
 #include "pmu/pmu.h"
 #include "pmu/selftest.h"
 #include "sim/drive.h"
+#include "workload/workload.h"
 
 static struct pmu_caps caps;
 static struct selftest_result res[SELFTEST_COUNT];
@@ -20,7 +21,7 @@ static void start(const char *model)
 	const char *why;
 	open_model(model);
 	pmu_caps_read(&caps);
-	if (sim_drive_start(SIM_DRIVE_PERIOD_US, &why))
+	if (sim_drive_start(SIM_DRIVE_PERIOD_US, workload_insn_rate(), &why))
 		fail_msg("sim_drive_start: %s", why);
 }
 
@@ -111,7 +112,7 @@ static void test_pebs_unavailable_skips(void **state)
 	open_model("icx");
 	sim_inject_pebs_unavailable(true);	/* before caps are read: "firmware" */
 	pmu_caps_read(&caps);
-	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, &why), 0);
+	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, workload_insn_rate(), &why), 0);
 	run_checks(ALL);
 	expect(SELFTEST_COUNTERS, SELFTEST_PASS, NULL);
 	expect(SELFTEST_OVERFLOW_PMI, SELFTEST_PASS, NULL);
@@ -289,7 +290,7 @@ static void test_session_leaves_firmware_state(void **state)
 	sim_snapshot(&before);
 	assert_int_equal(pmu_open(&p, &caps, true, err, sizeof(err)), 0);
 	const char *why;
-	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, &why), 0);
+	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, workload_insn_rate(), &why), 0);
 	selftest_run(&caps, ALL, res);
 	sim_drive_stop();
 	pmu_close(&p);

@@ -70,7 +70,7 @@ static void test_branchy_truth(void **state)
 static void test_branchy_profile(void **state)
 {
 	struct branchy_opts o = { .iterations = 1, .taken_percent = 50 };
-	struct workload_profile p;
+	struct code_profile p;
 	branchy_profile(&o, &p);
 	assert_int_equal(p.nrates, 2);
 	assert_int_equal(p.rate[0].event, EV_BR_INST_RETIRED);
@@ -147,7 +147,7 @@ static void test_stream_profile(void **state)
 {
 	struct stream_opts small = { .size = 1 << 20, .passes = 1 };
 	struct stream_opts big = { .size = 64ULL << 20, .passes = 1 };
-	struct workload_profile p;
+	struct code_profile p;
 	stream_profile(&small, 0x100000, &p);
 	assert_int_equal(p.rate[0].per_kilo_insn, 250);	/* 6 loads / 24 insns */
 	assert_int_equal(p.rate[1].per_kilo_insn, 166);	/* 4 stores / 24 insns */

@@ -1,0 +1,109 @@
+/* The execution seam: which CPU runs what, how an emulated PMU's time
+ * passes and its PMIs arrive, and what it must be told of the code that
+ * runs. The register seam (hw.h) says how one PMU is reached; this one
+ * says how the CPUs behind it run.
+ *
+ * Behind it is one of:
+ *  - the machine (exec.c): code for a CPU runs on that CPU (the
+ *    firmware's MP services), PMIs come from its local APIC, time is real;
+ *  - the emulated PMU's drive (sim/drive.c): every CPU's code runs on the
+ *    BSP with that CPU's model selected, a periodic tick advances the
+ *    models, and their PMIs are delivered by the drive.
+ * The command layer takes whichever the backend selected and never asks
+ * which it is, only what it can do (exec_ops.one_cpu_runs_all). */
+#ifndef BP_EXEC_H
+#define BP_EXEC_H
+#include "../lib/plat.h"
+#include "../lib/types.h"
+
+/* How the running code behaves, by construction: an emulated PMU, which
+ * only sees time passing at an IP, makes the other events of the code
+ * happen at these rates. The machine's PMU sees the code itself and
+ * ignores them. */
+struct code_rate {
+	u8 event, umask;	/* encoding of the event that happens */
+	u32 per_kilo_insn;	/* occurrences per 1000 instructions */
+	u64 addr_base, addr_size;	/* data addresses fall in here (0: none) */
+	u32 latency;		/* load latency in core cycles (0: none) */
+	u32 data_src;		/* Intel load data-source encoding (PEBS) */
+};
+
+#define CODE_MAX_RATES 4
+
+struct code_profile {
+	u32 ipc_permille;	/* instructions per cycle x 1000 */
+	u32 nrates;
+	struct code_rate rate[CODE_MAX_RATES];
+};
+
+/* What the emulated PMU's drive did; all zero on the machine. */
+struct exec_stats {
+	u64 ticks;		/* ticks taken */
+	u64 deferred;		/* ticks that found the model busy */
+	u64 held;		/* ticks that came while a PMI was out */
+	u64 cycles;		/* core cycles the model was advanced by */
+	u64 pmis_delivered;	/* PMIs the model raised and were delivered */
+	u64 pmis_completed;	/* ... whose handler EOIed */
+	u64 eoi_timeouts;	/* PMIs whose EOI never came (1 s): given up */
+	u64 insn_per_s;		/* the instruction rate the model follows */
+	u64 model_ticks;	/* plat_ticks spent running the model (its PEBS
+				 * assist included) while a workload's timed
+				 * part ran (exec_code_profile set), PMI
+				 * handlers excluded */
+};
+
+/* An AP's PMI, taken on the BSP on its behalf (one_cpu_runs_all). */
+typedef void (*exec_pmi_fn)(u32 cpu, const struct plat_irq_frame *f, void *ctx);
+
+struct exec_ops {
+	const char *name;
+	/* Every CPU's code runs on the BSP, one after the other: APs run no
+	 * loop of their own, allocate nothing of their own and take no
+	 * interrupts; their PMIs come through set_cpus' callback. */
+	bool one_cpu_runs_all;
+	/* CPUs whose PMU can be used. */
+	u32 (*cpu_count)(void);
+	/* Runs fn(ctx) for cpu; 0, or -1 with *why. */
+	int (*run_on)(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why);
+	/* Memory cpu may allocate while it sets itself up; 0, or -1. release
+	 * gives it back. */
+	int (*reserve)(u32 cpu, size_t bytes);
+	void (*release)(u32 cpu);
+	/* Time starts for the PMU behind the seam: a model follows this
+	 * machine's instruction rate, which insn_per_s() measures (only
+	 * called when needed: it takes tens of milliseconds); 0, or -1 with
+	 * *why. */
+	int (*start)(u64 (*insn_per_s)(void), const char **why);
+	void (*stop)(void);
+	bool (*running)(void);
+	void (*stats)(struct exec_stats *out);
+	/* The CPUs in mask run too, each at the IP it last published in
+	 * ips[cpu]; their PMIs go to pmi(cpu, frame, ctx). mask 0: the BSP
+	 * alone. */
+	void (*set_cpus)(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx);
+	/* While frozen no time passes: the tool's own work is no CPU's. */
+	void (*freeze)(bool on);
+	/* The code about to run behaves so (NULL: as plain code, IPC 1). */
+	void (*code_profile)(const struct code_profile *p);
+};
+
+void exec_select(const struct exec_ops *ops);
+const struct exec_ops *exec_current(void);
+/* The machine's own: exec_select(exec_machine()) puts it back. */
+const struct exec_ops *exec_machine(void);
+
+/* The current seam's operations. */
+static inline bool exec_one_cpu_runs_all(void) { return exec_current()->one_cpu_runs_all; }
+u32 exec_cpu_count(void);
+int exec_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why);
+int exec_reserve(u32 cpu, size_t bytes);
+void exec_release(u32 cpu);
+int exec_start(u64 (*insn_per_s)(void), const char **why);
+void exec_stop(void);
+bool exec_running(void);
+void exec_stats(struct exec_stats *out);
+void exec_set_cpus(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx);
+void exec_freeze(bool on);
+void exec_code_profile(const struct code_profile *p);
+
+#endif
