@@ -5,7 +5,8 @@
  * our #GP gate). Read-only: nothing is left changed. */
 #include "cli.h"
 #include "backend.h"
-#include "percpu.h"
+#include "cpus.h"
+#include "../sampling/percpu.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
@@ -117,7 +118,7 @@ static int msr_main(int argc, char **argv, const struct global_opts *g)
 	struct msr_opts o;
 	u64 mask;
 	int rc = parse_opts(argc, argv, &o);
-	if (rc != EXIT_OK || (rc = percpu_mask_of(o.all_cpus, o.cpu_list, "msr", &mask)) != EXIT_OK)
+	if (rc != EXIT_OK || (rc = cpus_mask_of(o.all_cpus, o.cpu_list, "msr", &mask)) != EXIT_OK)
 		return rc;
 	backend_banner();
 	bool faulted = false;

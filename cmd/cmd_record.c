@@ -4,7 +4,8 @@
  * the file on a timer while the workload runs; the header is rewritten
  * every second, so a run cut short still leaves a readable file. */
 #include "cli.h"
-#include "percpu.h"
+#include "cpus.h"
+#include "../sampling/percpu.h"
 #include "backend.h"
 #include "session.h"
 #include "target.h"
@@ -667,7 +668,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 		return EXIT_USAGE;
 	}
 	u64 mask;
-	if ((rc = percpu_mask_of(o.all_cpus, o.cpu_list, "record", &mask)) != EXIT_OK)
+	if ((rc = cpus_mask_of(o.all_cpus, o.cpu_list, "record", &mask)) != EXIT_OK)
 		return rc;
 	/* A missing application fails here, before the PMU is touched. */
 	if ((rc = target_load(&t, "record")) != EXIT_OK)
@@ -676,10 +677,10 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 		target_release(&t);
 		return rc;
 	}
-	if ((rc = percpu_open(&r->pc, mask, o.events, g->force, &o.so, &percpu_sampling, "record")) != EXIT_OK) {
+	if (percpu_open(&r->pc, mask, o.events, g->force, &o.so, &percpu_sampling, "record")) {
 		session_stop(&r->s);
 		target_release(&t);
-		return rc;
+		return EXIT_FAILURE_STATUS;
 	}
 	/* One clock for samples and for throttling: the seam's TSC (measured
 	 * once the PMU is ours: an emulated machine's foreign counters would

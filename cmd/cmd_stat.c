@@ -3,10 +3,11 @@
  * layout. When the events do not fit on the counters together, they are
  * multiplexed on a timer and their counts scaled as perf does (count *
  * enabled / running), with the share of time each ran. With -a or -C each
- * CPU counts on its own PMU (cmd/percpu.h), multiplexing on itself; the
+ * CPU counts on its own PMU (sampling/percpu.h), multiplexing on itself; the
  * counts are summed, or shown per CPU with -A. */
 #include "cli.h"
-#include "percpu.h"
+#include "cpus.h"
+#include "../sampling/percpu.h"
 #include "backend.h"
 #include "session.h"
 #include "stat_engine.h"
@@ -237,7 +238,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	return EXIT_OK;
 }
 
-/* ---- every CPU (cmd/percpu.h): each hook runs on its CPU ------------------------ */
+/* ---- every CPU (sampling/percpu.h): each hook runs on its CPU ------------------------ */
 
 static int count_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
 {
@@ -318,13 +319,14 @@ static int open_counting(struct stat_run *r, const struct stat_opts *o, const st
 	}
 	u64 mask;
 	struct sampling_opts none = { 0 };
-	if ((rc = percpu_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK ||
+	if ((rc = cpus_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK ||
 	    (rc = session_start_drive(&r->s, "stat")) != EXIT_OK)
 		return rc;
-	rc = percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat");
-	if (rc != EXIT_OK)
+	if (percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat")) {
 		session_stop(&r->s);
-	return rc;
+		return EXIT_FAILURE_STATUS;
+	}
+	return EXIT_OK;
 }
 
 static void start_counting(struct stat_run *r)
@@ -343,7 +345,7 @@ static bool report_held(const struct stat_run *r)
 {
 	if (r->every_cpu)
 		return percpu_report_held(&r->pc) != 0;
-	return session_report_held("stat", -1, &r->started);
+	return percpu_report_held_on("stat", -1, &r->started);
 }
 
 static void stop_counting(struct stat_run *r)

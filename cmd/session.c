@@ -125,20 +125,6 @@ void session_stop(struct session *s)
 	s->open = false;
 }
 
-bool session_report_held(const char *cmd, int cpu, const struct pmu_start_check *c)
-{
-	if (!c->held)
-		return false;
-	char where[24] = "";
-	if (cpu >= 0)
-		bp_snprintf(where, sizeof(where), "CPU %d: ", cpu);
-	err_printf("bareperf %s: %sIA32_PERF_GLOBAL_CTRL reads 0x%llx after bareperf wrote 0x%llx: "
-		   "something else holds the PMU (firmware, SMM, a BMC or a hypervisor), and "
-		   "nothing was counted%s\n", cmd, where, (unsigned long long)c->found,
-		   (unsigned long long)c->wrote, cpu >= 0 ? " there" : "");
-	return true;
-}
-
 double session_seconds(u64 ticks)
 {
 	u64 tps = plat_ticks_per_second();

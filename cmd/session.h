@@ -35,7 +35,7 @@ int session_parse_events(struct session *s, const char *cmd, const char *text,
  * emulated. Returns EXIT_OK or a failure status after printing why. */
 int session_start(struct session *s, const struct global_opts *g, const char *cmd);
 /* The emulated PMU's tick alone, for commands that take the PMU over on
- * each CPU themselves (cmd/percpu.h); nothing on the real PMU. */
+ * each CPU themselves (sampling/percpu.h); nothing on the real PMU. */
 int session_start_drive(struct session *s, const char *cmd);
 /* With -v: where each event went ("cycles: fixed1"). ids: pmu slots. */
 void session_show_placement(const struct session *s, const struct pmu_event *ev,
@@ -43,9 +43,6 @@ void session_show_placement(const struct session *s, const struct pmu_event *ev,
 /* Gives everything back; safe to call twice. With -v, prints the seam's
  * MSR/MMIO access counts and, when emulated, the drive's figures. */
 void session_stop(struct session *s);
-/* Names a start that did not take (pmu_check_started), on CPU `cpu` or,
- * with cpu < 0, on the one CPU the command used; returns c->held. */
-bool session_report_held(const char *cmd, int cpu, const struct pmu_start_check *c);
 /* Seconds as a double from plat_ticks() units. */
 double session_seconds(u64 ticks);
 

@@ -1,4 +1,4 @@
-/* cmd/percpu: CPU lists, and sampling on every CPU of the emulated PMU:
+/* cmd/cpus and sampling/percpu: CPU lists, and sampling on every CPU of the emulated PMU:
  * each model CPU set up and given back (the machine left as found on
  * every CPU), samples from every CPU carrying its number and the IP its
  * CPU published, and a hybrid part's core type without an event reported
@@ -6,7 +6,8 @@
 #include "test.h"
 #include "cli_run.h"
 #include "cmd/cli.h"
-#include "cmd/percpu.h"
+#include "cmd/cpus.h"
+#include "sampling/percpu.h"
 #include "host/capture.h"
 #include "lib/plat.h"
 #include "arch/hw.h"
@@ -23,36 +24,36 @@ static void test_parse_list(void **state)
 {
 	char err[160];
 	u64 m;
-	assert_int_equal(percpu_parse_list("0,2-3", 4, &m, err, sizeof(err)), 0);
+	assert_int_equal(cpus_parse_list("0,2-3", 4, &m, err, sizeof(err)), 0);
 	assert_int_equal(m, 0xD);
-	assert_int_equal(percpu_parse_list("1", 2, &m, err, sizeof(err)), 0);
+	assert_int_equal(cpus_parse_list("1", 2, &m, err, sizeof(err)), 0);
 	assert_int_equal(m, 0x2);
-	assert_int_equal(percpu_parse_list("0-63", 64, &m, err, sizeof(err)), 0);
+	assert_int_equal(cpus_parse_list("0-63", 64, &m, err, sizeof(err)), 0);
 	assert_true(m == ~0ULL);
-	assert_int_equal(percpu_parse_list("4", 4, &m, err, sizeof(err)), -1);
+	assert_int_equal(cpus_parse_list("4", 4, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "CPU 4 does not exist (CPUs 0-3)"));
-	assert_int_equal(percpu_parse_list("3-2", 4, &m, err, sizeof(err)), -1);
+	assert_int_equal(cpus_parse_list("3-2", 4, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "upwards"));
-	assert_int_equal(percpu_parse_list("1-", 4, &m, err, sizeof(err)), -1);
-	assert_int_equal(percpu_parse_list("a", 4, &m, err, sizeof(err)), -1);
-	assert_int_equal(percpu_parse_list("1;2", 4, &m, err, sizeof(err)), -1);
+	assert_int_equal(cpus_parse_list("1-", 4, &m, err, sizeof(err)), -1);
+	assert_int_equal(cpus_parse_list("a", 4, &m, err, sizeof(err)), -1);
+	assert_int_equal(cpus_parse_list("1;2", 4, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "commas"));
-	assert_int_equal(percpu_parse_list("", 4, &m, err, sizeof(err)), -1);
+	assert_int_equal(cpus_parse_list("", 4, &m, err, sizeof(err)), -1);
 	/* A machine with more CPUs than a u64 mask: named, not silently cut. */
-	assert_int_equal(percpu_parse_list("70", 128, &m, err, sizeof(err)), -1);
+	assert_int_equal(cpus_parse_list("70", 128, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "CPU 70: bareperf samples at most 64 CPUs (0-63) of this machine's 128"));
-	assert_int_equal(percpu_parse_list("63", 128, &m, err, sizeof(err)), 0);
+	assert_int_equal(cpus_parse_list("63", 128, &m, err, sizeof(err)), 0);
 	assert_true(m == BIT(63));
 }
 
 static void test_all_mask(void **state)
 {
 	char note[160];
-	assert_true(percpu_all_mask(4, note, sizeof(note)) == 0xF);
+	assert_true(cpus_all_mask(4, note, sizeof(note)) == 0xF);
 	assert_string_equal(note, "");
-	assert_true(percpu_all_mask(64, note, sizeof(note)) == ~0ULL);
+	assert_true(cpus_all_mask(64, note, sizeof(note)) == ~0ULL);
 	assert_string_equal(note, "");
-	assert_true(percpu_all_mask(128, note, sizeof(note)) == ~0ULL);
+	assert_true(cpus_all_mask(128, note, sizeof(note)) == ~0ULL);
 	assert_string_equal(note, "-a: this machine has 128 CPUs; bareperf samples the first 64 "
 				  "(CPUs 64-127 are not sampled)");
 }

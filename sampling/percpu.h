@@ -20,9 +20,8 @@
  * (1 kHz). The APs still run the spin loop, so the IPs are real. */
 #ifndef BP_PERCPU_H
 #define BP_PERCPU_H
-#include "cli.h"
-#include "session.h"
-#include "../sampling/sampling.h"
+#include "sampling.h"
+#include "../events/event.h"
 
 #define PERCPU_MAX 64	/* CPUs: a u64 mask */
 
@@ -50,7 +49,7 @@ extern const struct percpu_ops percpu_sampling;
 struct percpu_cpu {
 	u32 cpu;			/* MP services number */
 	struct pmu_caps caps;		/* as this CPU reads them */
-	struct pmu_event ev[SESSION_MAX_EVENTS];
+	struct pmu_event ev[PMU_MAX_EVENTS];
 	int n;
 	struct pmu pmu;
 	struct sampling smp;		/* percpu_sampling's */
@@ -82,21 +81,11 @@ struct percpu {
 	volatile u32 tick_seq;		/* bumped by the BSP's timer */
 };
 
-/* The CPUs a command measures: every CPU (-a), a list (-C LIST), or else
- * the one it runs on. Prints a bad list's error; EXIT_OK or EXIT_USAGE. */
-int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask);
-/* -a's mask on a machine of ncpus CPUs; beyond PERCPU_MAX CPUs, the first
- * PERCPU_MAX, and note says so (else note is ""). */
-u64 percpu_all_mask(u32 ncpus, char *note, size_t notelen);
-/* "0,2-3" into a CPU mask; each number below ncpus and PERCPU_MAX. Returns
- * 0 or -1 with err. */
-int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen);
-
 /* Opens the PMU of every CPU of mask (the BSP among them or not), parses
  * events with each CPU's own table and runs ops->setup there (sampling
  * with so for percpu_sampling). Prints each CPU that cannot take part and
- * why; returns EXIT_OK when at least one can. percpu_close() undoes it on
- * every exit path. */
+ * why; returns 0 when at least one can, else -1. percpu_close() undoes
+ * it on every exit path. */
 int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd);
 /* Starts counting on every CPU and sends the APs to percpu_ap_spin. */
@@ -105,6 +94,9 @@ void percpu_start(struct percpu *p);
  * take bareperf's write at the start (nothing counted there); returns how
  * many. */
 u32 percpu_report_held(const struct percpu *p);
+/* Names one CPU (cpu -1: the command's own, unnamed) whose
+ * IA32_PERF_GLOBAL_CTRL did not take bareperf's write; false if it did. */
+bool percpu_report_held_on(const char *cmd, int cpu, const struct pmu_start_check *c);
 /* Brings the APs back and stops counting everywhere. */
 void percpu_stop(struct percpu *p);
 /* Gives every CPU's PMU back, on that CPU; safe to call twice. */

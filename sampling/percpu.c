@@ -1,6 +1,5 @@
 #include "percpu.h"
 #include "../pmu/probe.h"
-#include "backend.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
@@ -8,86 +7,6 @@
 #include "../events/evparse.h"
 #include "../arch/hw.h"
 #include "../arch/exec.h"
-
-/* ---- CPU lists ------------------------------------------------------------- */
-
-static int list_error(char *err, size_t errlen, const char *list, const char *why)
-{
-	bp_snprintf(err, errlen, "-C '%s': %s", list, why);
-	return -1;
-}
-
-int percpu_parse_list(const char *list, u32 ncpus, u64 *mask, char *err, size_t errlen)
-{
-	const char *s = list;
-	*mask = 0;
-	if (!*s)
-		return list_error(err, errlen, list, "expected CPU numbers like 0,2-3");
-	while (*s) {
-		u64 lo, hi;
-		const char *end;
-		if (!bp_parse_u64_prefix(s, &lo, &end))
-			return list_error(err, errlen, list, "expected CPU numbers like 0,2-3");
-		hi = lo;
-		if (*end == '-' && !bp_parse_u64_prefix(end + 1, &hi, &end))
-			return list_error(err, errlen, list, "a range needs its last CPU (2-3)");
-		if (hi < lo)
-			return list_error(err, errlen, list, "a range goes upwards (2-3, not 3-2)");
-		if (hi >= ncpus) {
-			char why[80];
-			bp_snprintf(why, sizeof(why), "CPU %llu does not exist (CPUs 0-%u)",
-				    (unsigned long long)hi, ncpus - 1);
-			return list_error(err, errlen, list, why);
-		}
-		if (hi >= PERCPU_MAX) {
-			char why[120];
-			bp_snprintf(why, sizeof(why), "CPU %llu: bareperf samples at most %u CPUs "
-				    "(0-%u) of this machine's %u", (unsigned long long)hi,
-				    (u32)PERCPU_MAX, (u32)PERCPU_MAX - 1, ncpus);
-			return list_error(err, errlen, list, why);
-		}
-		for (u64 c = lo; c <= hi; c++)
-			*mask |= BIT(c);
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			return list_error(err, errlen, list, "CPUs are separated by commas");
-		s = end;
-	}
-	return 0;
-}
-
-u64 percpu_all_mask(u32 ncpus, char *note, size_t notelen)
-{
-	note[0] = 0;
-	if (ncpus <= PERCPU_MAX)
-		return ncpus == PERCPU_MAX ? ~0ULL : BIT(ncpus) - 1;
-	bp_snprintf(note, notelen, "-a: this machine has %u CPUs; bareperf samples the first %u "
-		    "(CPUs %u-%u are not sampled)", ncpus, (u32)PERCPU_MAX, (u32)PERCPU_MAX,
-		    ncpus - 1);
-	return ~0ULL;
-}
-
-int percpu_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
-{
-	char err[160];
-	u32 n = plat_cpu_count();
-	if (all) {
-		*mask = percpu_all_mask(n, err, sizeof(err));
-		if (err[0])
-			err_printf("bareperf %s: %s\n", cmd, err);
-		return EXIT_OK;
-	}
-	if (list) {
-		if (percpu_parse_list(list, n, mask, err, sizeof(err))) {
-			err_printf("bareperf %s: %s\n", cmd, err);
-			return EXIT_USAGE;
-		}
-		return EXIT_OK;
-	}
-	*mask = BIT(plat_cpu_self());
-	return EXIT_OK;
-}
 
 /* ---- running code for a CPU ------------------------------------------------ */
 
@@ -159,7 +78,7 @@ static void cpu_setup(void *ctx)
 	pmu_caps_read(&c->caps);
 	c->apic_id = caps_apic_id();
 	const struct event_table *table = event_table_for_caps(&c->caps);
-	c->n = evparse_list(p->events, table, &c->caps, c->ev, SESSION_MAX_EVENTS, err, sizeof(err));
+	c->n = evparse_list(p->events, table, &c->caps, c->ev, PMU_MAX_EVENTS, err, sizeof(err));
 	if (c->n < 0) {
 		/* Hybrid parts: an event this core type lacks. */
 		bp_snprintf(c->err, sizeof(c->err), "%s%s%s", c->caps.hybrid ? caps_core_type_name(c->caps.core_type) : "",
@@ -419,7 +338,7 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 	p->bsp = plat_cpu_self();
 	plat_on_exit(close_hook, p);
 	if (add_cpus(p, mask, cmd))
-		return EXIT_FAILURE_STATUS;
+		return -1;
 	p->vector = so->pmi_nmi ? plat_pmi_install_nmi(on_pmi_nmi, p)
 				: plat_pmi_install(on_pmi_irq, p);
 	p->pmi_installed = true;
@@ -436,9 +355,9 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 	}
 	if (!ready) {
 		percpu_close(p);
-		return EXIT_FAILURE_STATUS;
+		return -1;
 	}
-	return EXIT_OK;
+	return 0;
 }
 
 static u64 ready_mask(const struct percpu *p)
@@ -469,12 +388,26 @@ void percpu_start(struct percpu *p)
 	}
 }
 
+bool percpu_report_held_on(const char *cmd, int cpu, const struct pmu_start_check *c)
+{
+	if (!c->held)
+		return false;
+	char where[24] = "";
+	if (cpu >= 0)
+		bp_snprintf(where, sizeof(where), "CPU %d: ", cpu);
+	err_printf("bareperf %s: %sIA32_PERF_GLOBAL_CTRL reads 0x%llx after bareperf wrote 0x%llx: "
+		   "something else holds the PMU (firmware, SMM, a BMC or a hypervisor), and "
+		   "nothing was counted%s\n", cmd, where, (unsigned long long)c->found,
+		   (unsigned long long)c->wrote, cpu >= 0 ? " there" : "");
+	return true;
+}
+
 u32 percpu_report_held(const struct percpu *p)
 {
 	u32 held = 0;
 	for (u32 i = 0; i < p->count; i++) {
 		const struct percpu_cpu *c = p->cpu[i];
-		held += c->ready && session_report_held(p->cmd, (int)c->cpu, &c->started);
+		held += c->ready && percpu_report_held_on(p->cmd, (int)c->cpu, &c->started);
 	}
 	return held;
 }
