@@ -135,6 +135,25 @@ void caps_decode_perf_capabilities(struct pmu_caps *c, u64 v)
 	c->pebs_timing_info = v & PERF_CAP_PEBS_TIMING_INFO;
 }
 
+/* SDM Vol. 3B, "Architectural Performance Monitoring": IA32_PMCx and
+ * IA32_PERFEVTSELx from 0C1H and 186H, IA32_FIXED_CTRx from 309H; with
+ * IA32_PERF_CAPABILITIES.FW_WRITE[13] a GP counter is written through
+ * IA32_A_PMCx from 4C1H, which takes the full width where IA32_PMCx
+ * sign-extends bit 31 ("Full-Width Writes to Performance Counter
+ * Registers"). Reads go to IA32_PMCx, which returns the full width. */
+void caps_set_counter_msrs(struct pmu_caps *c)
+{
+	c->msr_gp_counter_base = MSR_IA32_PMC0;
+	c->msr_gp_counter_write_base = c->full_width_write ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0;
+	c->msr_gp_event_select_base = MSR_IA32_PERFEVTSEL0;
+	c->msr_fixed_counter_base = MSR_IA32_FIXED_CTR0;
+	c->msr_fixed_ctr_ctrl = MSR_IA32_FIXED_CTR_CTRL;
+	c->msr_global_ctrl = MSR_IA32_PERF_GLOBAL_CTRL;
+	c->msr_global_status = MSR_IA32_PERF_GLOBAL_STATUS;
+	c->msr_global_status_reset = MSR_IA32_PERF_GLOBAL_OVF_CTRL;	/* STATUS_RESET from v4 */
+	c->msr_global_status_set = MSR_IA32_PERF_GLOBAL_STATUS_SET;
+}
+
 static void read_identity(struct pmu_caps *c, u32 *max_leaf)
 {
 	struct cpuid_regs r;
@@ -205,6 +224,7 @@ void pmu_caps_read(struct pmu_caps *c)
 		if (hw_rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &v) == 0)
 			caps_decode_perf_capabilities(c, v);
 	}
+	caps_set_counter_msrs(c);
 	if (c->intel && c->version > 0)
 		c->misc_enable_readable =
 			hw_rdmsr_safe(MSR_IA32_MISC_ENABLE, &c->misc_enable) == 0;

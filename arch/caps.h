@@ -50,6 +50,20 @@ struct pmu_caps {
 	/* IA32_MISC_ENABLE */
 	u64 misc_enable;
 	bool misc_enable_readable;
+
+	/* Where the counters and their global controls are
+	 * (caps_set_counter_msrs): code computes MSR addresses from these,
+	 * not from one vendor's constants. Counter i of a kind is at its
+	 * base + i. */
+	u32 msr_gp_counter_base;	/* reads */
+	u32 msr_gp_counter_write_base;	/* writes: the full-width alias if any */
+	u32 msr_gp_event_select_base;
+	u32 msr_fixed_counter_base;
+	u32 msr_fixed_ctr_ctrl;
+	u32 msr_global_ctrl;
+	u32 msr_global_status;
+	u32 msr_global_status_reset;	/* a 1 clears that status bit */
+	u32 msr_global_status_set;	/* a 1 sets it (version 4 on) */
 };
 
 /* Pure decoders, so that register values of real CPUs can be tested. */
@@ -60,6 +74,10 @@ void caps_decode_leaf23_counters(struct pmu_caps *c, const struct cpuid_regs *r)
 /* A hybrid P-core without CPUID.23H: the counters CPUID.0AH leaves out. */
 void caps_add_hybrid_core_counters(struct pmu_caps *c);
 void caps_decode_perf_capabilities(struct pmu_caps *c, u64 value);
+/* The counter MSRs of Intel's architectural performance monitoring, for
+ * the counters decoded above; after caps_decode_perf_capabilities, which
+ * says whether GP counters have full-width writes. */
+void caps_set_counter_msrs(struct pmu_caps *c);
 
 /* Reads everything through the hardware seam. */
 void pmu_caps_read(struct pmu_caps *c);
@@ -97,6 +115,10 @@ static inline bool caps_has_fixed(const struct pmu_caps *c, unsigned i) { return
 static inline bool caps_arch_event(const struct pmu_caps *c, enum arch_event e) { return c->arch_events & (1u << e); }
 static inline u64 caps_gp_mask_value(const struct pmu_caps *c)    { return GENMASK(c->gp_width - 1, 0); }
 static inline u64 caps_fixed_mask_value(const struct pmu_caps *c) { return c->fixed_width ? GENMASK(c->fixed_width - 1, 0) : 0; }
+static inline u32 caps_gp_counter_msr(const struct pmu_caps *c, unsigned i)       { return c->msr_gp_counter_base + i; }
+static inline u32 caps_gp_counter_write_msr(const struct pmu_caps *c, unsigned i) { return c->msr_gp_counter_write_base + i; }
+static inline u32 caps_gp_eventsel_msr(const struct pmu_caps *c, unsigned i)      { return c->msr_gp_event_select_base + i; }
+static inline u32 caps_fixed_counter_msr(const struct pmu_caps *c, unsigned i)    { return c->msr_fixed_counter_base + i; }
 /* GLOBAL_STATUS/CTRL and OVF_CTRL were introduced by version 2. */
 static inline bool caps_has_global_ctrl(const struct pmu_caps *c) { return c->version >= 2; }
 static inline bool caps_has_status_set(const struct pmu_caps *c)  { return c->version >= 4; }

@@ -65,14 +65,14 @@ u32 counter_write_msr(const struct pmu_caps *c, int counter)
 {
 	unsigned i = counter_index(counter);
 	if (counter_is_fixed(counter))
-		return msr_fixed_ctr(i);
-	return c->full_width_write ? msr_a_pmc(i) : msr_pmc(i);
+		return caps_fixed_counter_msr(c, i);
+	return caps_gp_counter_write_msr(c, i);
 }
 
-u32 counter_read_msr(int counter)
+u32 counter_read_msr(const struct pmu_caps *c, int counter)
 {
 	unsigned i = counter_index(counter);
-	return counter_is_fixed(counter) ? msr_fixed_ctr(i) : msr_pmc(i);
+	return counter_is_fixed(counter) ? caps_fixed_counter_msr(c, i) : caps_gp_counter_msr(c, i);
 }
 
 void counter_write(const struct pmu_caps *c, int counter, u64 value)
@@ -83,7 +83,7 @@ void counter_write(const struct pmu_caps *c, int counter, u64 value)
 	hw_wrmsr(counter_write_msr(c, counter), v);
 }
 
-u64 counter_read(int counter)
+u64 counter_read(const struct pmu_caps *c, int counter)
 {
-	return hw_rdmsr(counter_read_msr(counter));
+	return hw_rdmsr(counter_read_msr(c, counter));
 }

@@ -29,12 +29,13 @@ u64 counter_preset(const struct pmu_caps *c, int counter, u64 period);
  * the CPU) 2^31. */
 u64 counter_max_period(const struct pmu_caps *c, int counter);
 
-/* MSR of the counter's value for writing: IA32_A_PMCx with full-width
- * writes, else IA32_PMCx; IA32_FIXED_CTRx for fixed counters. */
+/* MSR of the counter's value for writing and for reading, from the
+ * bases in caps: on Intel IA32_A_PMCx with full-width writes, else
+ * IA32_PMCx; IA32_FIXED_CTRx for fixed counters. */
 u32 counter_write_msr(const struct pmu_caps *c, int counter);
-u32 counter_read_msr(int counter);
+u32 counter_read_msr(const struct pmu_caps *c, int counter);
 void counter_write(const struct pmu_caps *c, int counter, u64 value);
-u64 counter_read(int counter);
+u64 counter_read(const struct pmu_caps *c, int counter);
 
 /* Events counted between two raw readings, across at most one wrap. */
 static inline u64 counter_delta(u64 prev, u64 now, u64 mask)

@@ -7,12 +7,12 @@
 
 u64 pmu_counters_in_use(const struct pmu_caps *c)
 {
-	u64 global = hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL), in_use = 0;
+	u64 global = hw_rdmsr(c->msr_global_ctrl), in_use = 0;
 	for (unsigned i = 0; i < c->num_gp; i++)
 		if (caps_has_gp(c, i) && (global & global_gp_bit(i)) &&
-		    (hw_rdmsr(msr_perfevtsel(i)) & EVTSEL_EN))
+		    (hw_rdmsr(caps_gp_eventsel_msr(c, i)) & EVTSEL_EN))
 			in_use |= global_gp_bit(i);
-	u64 fixed_ctrl = c->num_fixed ? hw_rdmsr(MSR_IA32_FIXED_CTR_CTRL) : 0;
+	u64 fixed_ctrl = c->num_fixed ? hw_rdmsr(c->msr_fixed_ctr_ctrl) : 0;
 	for (unsigned i = 0; i < c->num_fixed; i++)
 		if (caps_has_fixed(c, i) && (global & global_fixed_bit(i)) &&
 		    (fixed_ctrl & fixed_ctrl_field(i, FIXED_CTRL_OS | FIXED_CTRL_USR)))
@@ -31,7 +31,7 @@ int pmu_describe_in_use(const struct pmu_caps *c, u64 mask, char *buf, size_t le
 		size_t room = len > (size_t)n ? len - (size_t)n : 0;
 		if (i < GLOBAL_FIXED_SHIFT)
 			n += bp_snprintf(at, room, "%sgp%u (IA32_PERFEVTSEL%u = 0x%llx)", sep, i, i,
-					 (unsigned long long)hw_rdmsr(msr_perfevtsel(i)));
+					 (unsigned long long)hw_rdmsr(caps_gp_eventsel_msr(c, i)));
 		else
 			n += bp_snprintf(at, room, "%sfixed%u", sep, i - GLOBAL_FIXED_SHIFT);
 	}
@@ -50,20 +50,20 @@ static void save_state(struct pmu *p)
 	const struct pmu_caps *c = &p->caps;
 	struct pmu_saved *s = &p->saved;
 
-	s->global_ctrl = hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
-	s->status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	s->global_ctrl = hw_rdmsr(c->msr_global_ctrl);
+	s->status = hw_rdmsr(c->msr_global_status);
 	s->debugctl = hw_rdmsr(MSR_IA32_DEBUGCTL);
 	for (unsigned i = 0; i < c->num_gp && i < PMU_MAX_GP; i++) {
 		if (!caps_has_gp(c, i))
 			continue;
-		s->evtsel[i] = hw_rdmsr(msr_perfevtsel(i));
-		s->gp[i] = hw_rdmsr(msr_pmc(i));
+		s->evtsel[i] = hw_rdmsr(caps_gp_eventsel_msr(c, i));
+		s->gp[i] = hw_rdmsr(caps_gp_counter_msr(c, i));
 	}
 	if (c->num_fixed)
-		s->fixed_ctrl = hw_rdmsr(MSR_IA32_FIXED_CTR_CTRL);
+		s->fixed_ctrl = hw_rdmsr(c->msr_fixed_ctr_ctrl);
 	for (unsigned i = 0; i < c->num_fixed && i < PMU_MAX_FIXED; i++)
 		if (caps_has_fixed(c, i))
-			s->fixed[i] = hw_rdmsr(msr_fixed_ctr(i));
+			s->fixed[i] = hw_rdmsr(caps_fixed_counter_msr(c, i));
 	if (caps_has_pebs(c)) {
 		s->pebs_enable = hw_rdmsr(MSR_IA32_PEBS_ENABLE);
 		s->has_ld_lat = hw_rdmsr_safe(MSR_PEBS_LD_LAT_THRESHOLD, &s->ld_lat) == 0;
@@ -126,7 +126,7 @@ int pmu_open(struct pmu *p, const struct pmu_caps *caps, bool force, char *err, 
 	sched_ctx_from_caps(&p->sched, caps);
 	save_state(p);
 	init_shadows(p);
-	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	hw_wrmsr(caps->msr_global_ctrl, 0);
 	p->disabled = 1;	/* the first pmu_enable() starts counting */
 	p->open = true;
 	return 0;
@@ -139,7 +139,7 @@ static void restore_counter_values(struct pmu *p)
 		if (!caps_has_gp(c, i))
 			continue;
 		if (p->sh_evtsel[i] != p->saved.evtsel[i])
-			hw_wrmsr(msr_perfevtsel(i), p->saved.evtsel[i]);
+			hw_wrmsr(caps_gp_eventsel_msr(c, i), p->saved.evtsel[i]);
 		/* Without full-width writes only values that survive the
 		 * legacy alias's sign extension can be put back exactly. */
 		counter_write(c, counter_gp(i), p->saved.gp[i]);
@@ -156,10 +156,10 @@ void pmu_close(struct pmu *p)
 
 	if (!p->open)
 		return;
-	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	hw_wrmsr(c->msr_global_ctrl, 0);
 	restore_counter_values(p);
 	if (c->num_fixed && p->sh_fixed_ctrl != s->fixed_ctrl)
-		hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, s->fixed_ctrl);
+		hw_wrmsr(c->msr_fixed_ctr_ctrl, s->fixed_ctrl);
 	if (caps_has_pebs(c) && p->sh_pebs_enable != s->pebs_enable)
 		hw_wrmsr(MSR_IA32_PEBS_ENABLE, s->pebs_enable);
 	if (s->has_data_cfg && p->sh_data_cfg != s->data_cfg)
@@ -173,14 +173,14 @@ void pmu_close(struct pmu *p)
 			hw_wrmsr(k ? MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0, s->offcore[k]);
 	/* Overflow bits we caused go; bits that were set stay set (v4 can
 	 * set them back through GLOBAL_STATUS_SET). */
-	u64 status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	u64 status = hw_rdmsr(c->msr_global_status);
 	u64 ours = status & ~s->status;
 	if (ours)
-		hw_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ours);
+		hw_wrmsr(c->msr_global_status_reset, ours);
 	u64 lost = s->status & ~status;
 	if (lost && caps_has_status_set(c))
-		hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, lost);
-	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
+		hw_wrmsr(c->msr_global_status_set, lost);
+	hw_wrmsr(c->msr_global_ctrl, s->global_ctrl);
 	p->open = false;
 }
 
@@ -238,7 +238,7 @@ static void update_count(struct pmu *p, struct pmu_slot *sl)
 	 * counter still holds its previous owner's value. */
 	if (sl->counter == COUNTER_NONE || sl->dirty)
 		return;
-	u64 raw = counter_read(sl->counter);
+	u64 raw = counter_read(&p->caps, sl->counter);
 	sl->count += counter_delta(sl->prev_raw, raw, counter_mask(&p->caps, sl->counter));
 	sl->prev_raw = raw;
 }
@@ -365,7 +365,8 @@ static void program(struct pmu *p)
 			fixed_ctrl &= ~counter_fixed_field_mask(i);
 			fixed_ctrl |= counter_fixed_bits(i, &sl->ev, m);
 		} else {
-			write_if_changed(msr_perfevtsel(i), &p->sh_evtsel[i], slot_evtsel(sl, m));
+			write_if_changed(caps_gp_eventsel_msr(&p->caps, i), &p->sh_evtsel[i],
+					 slot_evtsel(sl, m));
 		}
 		int x = extra_msr_slot(sl->extra_msr);
 		if (x >= 0)
@@ -383,7 +384,7 @@ static void program(struct pmu *p)
 		}
 	}
 	if (p->caps.num_fixed)
-		write_if_changed(MSR_IA32_FIXED_CTR_CTRL, &p->sh_fixed_ctrl, fixed_ctrl);
+		write_if_changed(p->caps.msr_fixed_ctr_ctrl, &p->sh_fixed_ctrl, fixed_ctrl);
 	if (caps_has_pebs(&p->caps))
 		write_if_changed(MSR_IA32_PEBS_ENABLE, &p->sh_pebs_enable,
 				 (p->sh_pebs_enable & ~pebs_owned) | pebs_bits);
@@ -411,7 +412,7 @@ void pmu_disable(struct pmu *p)
 		 * MSR has the new one. */
 		p->sh_global_ctrl = 0;
 		compiler_barrier();
-		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+		hw_wrmsr(p->caps.msr_global_ctrl, 0);
 	}
 }
 
@@ -427,13 +428,13 @@ void pmu_enable(struct pmu *p)
 	 * off and cannot overflow. */
 	p->sh_global_ctrl = p->active_mask;
 	compiler_barrier();
-	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, p->active_mask);
+	hw_wrmsr(p->caps.msr_global_ctrl, p->active_mask);
 }
 
 struct pmu_start_check pmu_check_started(const struct pmu *p)
 {
 	struct pmu_start_check c = { .wrote = p->sh_global_ctrl,
-				     .found = hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL) };
+				     .found = hw_rdmsr(p->caps.msr_global_ctrl) };
 	c.held = (c.found & c.wrote) != c.wrote;
 	return c;
 }

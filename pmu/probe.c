@@ -30,19 +30,19 @@ int pmu_probe_reads(const struct pmu_caps *c, char *err, size_t errlen)
 	for (unsigned i = 0; i < c->num_gp && i < PMU_MAX_GP; i++) {
 		if (!caps_has_gp(c, i))
 			continue;
-		if (hw_rdmsr_safe(msr_perfevtsel(i), &v))
-			return read_fault(counter_gp(i), "its event select", msr_perfevtsel(i),
-					  err, errlen);
-		if (hw_rdmsr_safe(msr_pmc(i), &v))
-			return read_fault(counter_gp(i), "its count", msr_pmc(i), err, errlen);
+		u32 evtsel = caps_gp_eventsel_msr(c, i), count = caps_gp_counter_msr(c, i);
+		if (hw_rdmsr_safe(evtsel, &v))
+			return read_fault(counter_gp(i), "its event select", evtsel, err, errlen);
+		if (hw_rdmsr_safe(count, &v))
+			return read_fault(counter_gp(i), "its count", count, err, errlen);
 	}
-	if (c->num_fixed && hw_rdmsr_safe(MSR_IA32_FIXED_CTR_CTRL, &v))
+	if (c->num_fixed && hw_rdmsr_safe(c->msr_fixed_ctr_ctrl, &v))
 		return read_fault(counter_fixed(0), "IA32_FIXED_CTR_CTRL",
-				  MSR_IA32_FIXED_CTR_CTRL, err, errlen);
+				  c->msr_fixed_ctr_ctrl, err, errlen);
 	for (unsigned i = 0; i < c->num_fixed && i < PMU_MAX_FIXED; i++)
-		if (caps_has_fixed(c, i) && hw_rdmsr_safe(msr_fixed_ctr(i), &v))
-			return read_fault(counter_fixed(i), "its count", msr_fixed_ctr(i),
-					  err, errlen);
+		if (caps_has_fixed(c, i) && hw_rdmsr_safe(caps_fixed_counter_msr(c, i), &v))
+			return read_fault(counter_fixed(i), "its count",
+					  caps_fixed_counter_msr(c, i), err, errlen);
 	return 0;
 }
 
@@ -66,7 +66,7 @@ static int probe_count(struct pmu *p, int counter, u64 saved, char *err, size_t 
 	if (want == saved)
 		want ^= 1;
 	counter_write(c, counter, want);
-	u64 got = counter_read(counter) & counter_mask(c, counter);
+	u64 got = counter_read(c, counter) & counter_mask(c, counter);
 	counter_write(c, counter, saved);
 	if (got == want)
 		return 0;
@@ -76,15 +76,15 @@ static int probe_count(struct pmu *p, int counter, u64 saved, char *err, size_t 
 
 static int probe_evtsel(struct pmu *p, unsigned i, char *err, size_t errlen)
 {
+	u32 msr = caps_gp_eventsel_msr(&p->caps, i);
 	u64 saved = p->saved.evtsel[i];
 	u64 want = saved == PROBE_EVTSEL ? PROBE_EVTSEL | EVTSEL_USR : PROBE_EVTSEL;
-	hw_wrmsr(msr_perfevtsel(i), want);
-	u64 got = hw_rdmsr(msr_perfevtsel(i));
-	hw_wrmsr(msr_perfevtsel(i), saved);
+	hw_wrmsr(msr, want);
+	u64 got = hw_rdmsr(msr);
+	hw_wrmsr(msr, saved);
 	if (got == want)
 		return 0;
-	return not_kept(counter_gp(i), "its event select", msr_perfevtsel(i), want, got,
-			err, errlen);
+	return not_kept(counter_gp(i), "its event select", msr, want, got, err, errlen);
 }
 
 int pmu_probe_writes(struct pmu *p, char *err, size_t errlen)

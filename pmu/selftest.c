@@ -114,12 +114,18 @@ bool st_rd(struct st *x, u32 msr, u64 *val)
 		       st_msr_name(x, msr, name, sizeof(name)));
 }
 
-/* Both aliases of a GP counter are saved (and put back) as IA32_PMCx. */
+/* i when msr is base + i for one of the GP counters, else -1. */
+static int gp_index(const struct st *x, u32 base, u32 msr)
+{
+	return msr >= base && msr - base < x->caps->num_gp ? (int)(msr - base) : -1;
+}
+
+/* Both aliases of a GP counter are saved (and put back) as the one it is
+ * read through, IA32_PMCx. */
 static u32 journal_key(const struct st *x, u32 msr)
 {
-	if (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + (u32)x->caps->num_gp)
-		return msr_pmc(msr - MSR_IA32_A_PMC0);
-	return msr;
+	int i = gp_index(x, x->caps->msr_gp_counter_write_base, msr);
+	return i >= 0 ? caps_gp_counter_msr(x->caps, (unsigned)i) : msr;
 }
 
 static bool journal_save(struct st *x, u32 msr)
@@ -166,7 +172,7 @@ bool st_wr_counter(struct st *x, int counter, u64 val)
 
 bool st_rd_counter(struct st *x, int counter, u64 *val)
 {
-	return st_rd(x, counter_read_msr(counter), val);
+	return st_rd(x, counter_read_msr(x->caps, counter), val);
 }
 
 /* SDM 20.2.5: IA32_PMCx keeps bits 31:0 of a write and sign-extends bit
@@ -220,12 +226,12 @@ static void on_pmi(const struct plat_irq_frame *f, void *ctx)
 	struct st_pmi *p = ctx;
 	if (p->calls == 0) {
 		p->lvt = apic_read(p->apic, APIC_LVT_PERFCNT);
-		hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-		hw_rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &p->status);
+		hw_wrmsr_safe(pmi_caps->msr_global_ctrl, 0);
+		hw_rdmsr_safe(pmi_caps->msr_global_status, &p->status);
 		p->pebs_index = p->area ? p->area->pebs_index : 0;
-		p->ack_faulted = hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL,
+		p->ack_faulted = hw_wrmsr_safe(pmi_caps->msr_global_status_reset,
 					       p->status & ackable_bits(pmi_caps)) != 0;
-		hw_rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &p->status_after);
+		hw_rdmsr_safe(pmi_caps->msr_global_status, &p->status_after);
 	}
 	p->calls++;
 	apic_eoi(p->apic);
@@ -260,11 +266,11 @@ bool st_pmi_arm(struct st *x, const struct ds_area *area)
 static bool restore_msr(struct st *x, u32 msr, u64 val)
 {
 	u64 now;
-	bool counter = msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + (u32)x->caps->num_gp;
-	u32 via = counter ? counter_write_msr(x->caps, counter_gp(msr - MSR_IA32_PMC0)) : msr;
+	int i = gp_index(x, x->caps->msr_gp_counter_base, msr);
+	u32 via = i >= 0 ? caps_gp_counter_write_msr(x->caps, (unsigned)i) : msr;
 	if (hw_wrmsr_safe(via, val) == 0 && hw_rdmsr_safe(msr, &now) == 0 && now == val)
 		return true;
-	if (counter && via != msr && st_legacy_value(val, caps_gp_mask_value(x->caps)) == val &&
+	if (i >= 0 && via != msr && st_legacy_value(val, caps_gp_mask_value(x->caps)) == val &&
 	    hw_wrmsr_safe(msr, val) == 0 && hw_rdmsr_safe(msr, &now) == 0 && now == val)
 		return true;
 	char name[32];
@@ -286,29 +292,31 @@ static bool journalled(const struct st *x, u32 msr, u64 *val)
  * (v4 can set them through GLOBAL_STATUS_SET). */
 static void restore_status(struct st *x)
 {
+	const struct pmu_caps *c = x->caps;
 	u64 now;
-	if (hw_rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &now))
+	if (hw_rdmsr_safe(c->msr_global_status, &now))
 		return;
 	u64 ours = now & ~x->status0;
-	if (ours && hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ours))
-		hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ours & ackable_bits(x->caps));
+	if (ours && hw_wrmsr_safe(c->msr_global_status_reset, ours))
+		hw_wrmsr_safe(c->msr_global_status_reset, ours & ackable_bits(c));
 	u64 lost = x->status0 & ~now;
-	if (lost && caps_has_status_set(x->caps))
-		hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS_SET, lost);
+	if (lost && caps_has_status_set(c))
+		hw_wrmsr_safe(c->msr_global_status_set, lost);
 }
 
 /* Stop first, PEBS off before its DS area goes, GLOBAL_CTRL last. */
 static void restore(struct st *x)
 {
+	u32 global_ctrl_msr = x->caps->msr_global_ctrl;
 	u64 global, pebs;
-	bool had_global = journalled(x, MSR_IA32_PERF_GLOBAL_CTRL, &global);
+	bool had_global = journalled(x, global_ctrl_msr, &global);
 	if (had_global)
-		hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+		hw_wrmsr_safe(global_ctrl_msr, 0);
 	if (journalled(x, MSR_IA32_PEBS_ENABLE, &pebs))
 		restore_msr(x, MSR_IA32_PEBS_ENABLE, pebs);
 	for (unsigned i = x->nsaved; i-- > 0;) {
 		u32 msr = x->saved[i].msr;
-		if (msr != MSR_IA32_PERF_GLOBAL_CTRL && msr != MSR_IA32_PEBS_ENABLE)
+		if (msr != global_ctrl_msr && msr != MSR_IA32_PEBS_ENABLE)
 			restore_msr(x, msr, x->saved[i].val);
 	}
 	restore_status(x);
@@ -317,7 +325,7 @@ static void restore(struct st *x)
 	if (x->pmi_installed)
 		plat_pmi_remove();
 	if (had_global)
-		restore_msr(x, MSR_IA32_PERF_GLOBAL_CTRL, global);
+		restore_msr(x, global_ctrl_msr, global);
 	if (x->ds_allocated)
 		pebs_ds_free(&x->ds);
 	x->nsaved = 0;
@@ -367,7 +375,7 @@ void selftest_run_one(const struct pmu_caps *caps, enum selftest_check c,
 	x.res = out;
 	if (c >= SELFTEST_COUNT || !pmu_usable(&x))
 		return;
-	if (st_rd(&x, MSR_IA32_PERF_GLOBAL_STATUS, &x.status0))
+	if (st_rd(&x, caps->msr_global_status, &x.status0))
 		check_fn[c](&x);
 	restore(&x);
 	if (out->verdict == SELFTEST_NOT_RUN)

@@ -39,8 +39,9 @@ static bool program_all_counters(struct st *x, u64 *enable)
 	for (unsigned i = 0; i < c->num_gp; i++) {
 		if (!caps_has_gp(c, i))
 			continue;
-		if (!st_wr(x, msr_perfevtsel(i), 0) || !st_wr_counter(x, counter_gp(i), 0) ||
-		    !st_wr(x, msr_perfevtsel(i), st_evtsel_for(ARCH_CODE_CORE_CYCLES)))
+		u32 evtsel = caps_gp_eventsel_msr(c, i);
+		if (!st_wr(x, evtsel, 0) || !st_wr_counter(x, counter_gp(i), 0) ||
+		    !st_wr(x, evtsel, st_evtsel_for(ARCH_CODE_CORE_CYCLES)))
 			return false;
 		*enable |= global_gp_bit(i);
 	}
@@ -52,19 +53,20 @@ static bool program_all_counters(struct st *x, u64 *enable)
 		fixed_ctrl |= fixed_ctrl_field(i, FIXED_CTRL_OS | FIXED_CTRL_USR);
 		*enable |= global_fixed_bit(i);
 	}
-	return !c->num_fixed || st_wr(x, MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
+	return !c->num_fixed || st_wr(x, c->msr_fixed_ctr_ctrl, fixed_ctrl);
 }
 
 void st_check_counters(struct st *x)
 {
+	u32 global_ctrl_msr = x->caps->msr_global_ctrl;
 	u64 enable = 0, first_count = 0;
-	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0) || !program_all_counters(x, &enable))
+	if (!st_wr(x, global_ctrl_msr, 0) || !program_all_counters(x, &enable))
 		return;
 	u64 t0 = plat_ticks();
-	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, enable))
+	if (!st_wr(x, global_ctrl_msr, enable))
 		return;
 	st_spin_until(NULL, NULL, SELFTEST_BUSY_MS);
-	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0))
+	if (!st_wr(x, global_ctrl_msr, 0))
 		return;
 	u64 us = st_ticks_to_us(plat_ticks() - t0);
 	int first = COUNTER_NONE;
@@ -139,7 +141,7 @@ static bool check_full_width(struct st *x, unsigned i)
 static bool check_fixed_width(struct st *x, unsigned i)
 {
 	u64 mask = caps_fixed_mask_value(x->caps);
-	u32 msr = msr_fixed_ctr(i);
+	u32 msr = caps_fixed_counter_msr(x->caps, i);
 	u64 pattern = 0x5A5A12345678ull & mask;
 	if (!st_wr(x, msr, pattern) || !expect_readback(x, counter_fixed(i), msr, pattern, pattern))
 		return false;
@@ -154,16 +156,16 @@ static bool check_fixed_width(struct st *x, unsigned i)
 void st_check_widths(struct st *x)
 {
 	const struct pmu_caps *c = x->caps;
-	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0))
+	if (!st_wr(x, c->msr_global_ctrl, 0))
 		return;
 	for (unsigned i = 0; i < c->num_gp; i++) {
 		if (!caps_has_gp(c, i))
 			continue;
-		if (!st_wr(x, msr_perfevtsel(i), 0) || !check_legacy_alias(x, i) ||
+		if (!st_wr(x, caps_gp_eventsel_msr(c, i), 0) || !check_legacy_alias(x, i) ||
 		    (c->full_width_write && !check_full_width(x, i)))
 			return;
 	}
-	if (c->num_fixed && !st_wr(x, MSR_IA32_FIXED_CTR_CTRL, 0))
+	if (c->num_fixed && !st_wr(x, c->msr_fixed_ctr_ctrl, 0))
 		return;
 	for (unsigned i = 0; i < c->num_fixed; i++)
 		if (caps_has_fixed(c, i) && !check_fixed_width(x, i))

@@ -77,25 +77,26 @@ static bool run_pebs_trial(struct st *x, const struct pebs_layout *l, struct peb
 	int counter = counter_gp(0);
 	u64 evtsel = st_evtsel_for(ARCH_CODE_INST_RETIRED) |
 		     (l->adaptive ? EVTSEL_ADAPTIVE_RECORD : 0);
-	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0) || !st_wr(x, msr_perfevtsel(0), 0) ||
+	const struct pmu_caps *c = x->caps;
+	if (!st_wr(x, c->msr_global_ctrl, 0) || !st_wr(x, caps_gp_eventsel_msr(c, 0), 0) ||
 	    !st_status_bit_clears(x, GLOBAL_STATUS_OVF_BUFFER, "bit 62 (DS buffer)") ||
 	    !st_status_bit_clears(x, BIT(counter), "counter bit") ||
 	    !pebs_prepare(x, l, t->records_threshold) || !st_pmi_arm(x, x->ds.area))
 		return false;
-	if (!st_wr_counter(x, counter, counter_preset(x->caps, counter, PEBS_PERIOD)) ||
-	    !st_wr(x, msr_perfevtsel(0), evtsel) ||
+	if (!st_wr_counter(x, counter, counter_preset(c, counter, PEBS_PERIOD)) ||
+	    !st_wr(x, caps_gp_eventsel_msr(c, 0), evtsel) ||
 	    !st_wr(x, MSR_IA32_PEBS_ENABLE, pebs_enable_gp_bit(0)) ||
-	    !st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, global_gp_bit(0)))
+	    !st_wr(x, c->msr_global_ctrl, global_gp_bit(0)))
 		return false;
 	st_spin_until(threshold_reached, x, SELFTEST_WAIT_MS);
-	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0))
+	if (!st_wr(x, c->msr_global_ctrl, 0))
 		return false;
 	t->came = selftest_pmi.calls > 0;
 	t->used = ((const volatile struct ds_area *)x->ds.area)->pebs_index - x->ds.base;
 	if (t->used)
 		return true;
 	u64 status = 0;
-	st_rd(x, MSR_IA32_PERF_GLOBAL_STATUS, &status);
+	st_rd(x, c->msr_global_status, &status);
 	return st_fail(x, "no PEBS record in %u ms (GP0 instructions retired, period %u; "
 		       "GLOBAL_STATUS 0x%llx)", SELFTEST_WAIT_MS, PEBS_PERIOD, (unsigned long long)status);
 }

@@ -21,13 +21,14 @@ static int first_gp(const struct pmu_caps *c)
 /* The counter's overflow bit must be clear before the test, or clearable. */
 bool st_status_bit_clears(struct st *x, u64 bit, const char *what)
 {
+	const struct pmu_caps *c = x->caps;
 	u64 status;
-	if (!st_rd(x, MSR_IA32_PERF_GLOBAL_STATUS, &status))
+	if (!st_rd(x, c->msr_global_status, &status))
 		return false;
 	if (!(status & bit))
 		return true;
-	hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_OVF_CTRL, bit);
-	if (!st_rd(x, MSR_IA32_PERF_GLOBAL_STATUS, &status))
+	hw_wrmsr_safe(c->msr_global_status_reset, bit);
+	if (!st_rd(x, c->msr_global_status, &status))
 		return false;
 	if (!(status & bit))
 		return true;
@@ -39,19 +40,20 @@ bool st_status_bit_clears(struct st *x, u64 bit, const char *what)
  * waits for the PMI. */
 static bool run_pmi_trial(struct st *x, struct pmi_trial *t)
 {
-	t->counter = first_gp(x->caps);
+	const struct pmu_caps *c = x->caps;
+	t->counter = first_gp(c);
 	u64 bit = BIT(t->counter);
-	unsigned i = counter_index(t->counter);
-	if (!st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0) || !st_wr(x, msr_perfevtsel(i), 0) ||
+	u32 evtsel = caps_gp_eventsel_msr(c, counter_index(t->counter));
+	if (!st_wr(x, c->msr_global_ctrl, 0) || !st_wr(x, evtsel, 0) ||
 	    !st_status_bit_clears(x, bit, "counter bit") || !st_pmi_arm(x, NULL))
 		return false;
-	if (!st_wr_counter(x, t->counter, counter_preset(x->caps, t->counter, PMI_PERIOD)) ||
-	    !st_wr(x, msr_perfevtsel(i), st_evtsel_for(ARCH_CODE_CORE_CYCLES) | EVTSEL_INT) ||
-	    !st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, bit))
+	if (!st_wr_counter(x, t->counter, counter_preset(c, t->counter, PMI_PERIOD)) ||
+	    !st_wr(x, evtsel, st_evtsel_for(ARCH_CODE_CORE_CYCLES) | EVTSEL_INT) ||
+	    !st_wr(x, c->msr_global_ctrl, bit))
 		return false;
 	t->came = st_spin_until(st_pmi_came, NULL, SELFTEST_WAIT_MS);
-	return st_wr(x, MSR_IA32_PERF_GLOBAL_CTRL, 0) &&
-	       st_rd(x, MSR_IA32_PERF_GLOBAL_STATUS, &t->status_now);
+	return st_wr(x, c->msr_global_ctrl, 0) &&
+	       st_rd(x, c->msr_global_status, &t->status_now);
 }
 
 static bool pmi_arrived(struct st *x, const struct pmi_trial *t)

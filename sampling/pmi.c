@@ -248,9 +248,10 @@ static void handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 
 			 u64 started)
 {
 	struct pmu *p = c->pmu;
+	const struct pmu_caps *caps = &p->caps;
 
-	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	u64 status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	hw_wrmsr(caps->msr_global_ctrl, 0);
+	u64 status = hw_rdmsr(caps->msr_global_status);
 	if (first) {
 		c->st.spurious += !status;
 		throttle_check(c, started);
@@ -264,8 +265,8 @@ static void handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 
 			break;
 		}
 		u64 ack = handle_status(c, status, r);
-		hw_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ack);
-		status = hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+		hw_wrmsr(caps->msr_global_status_reset, ack);
+		status = hw_rdmsr(caps->msr_global_status);
 		c->st.loops += status != 0;
 	}
 	/* The CPU set the mask bit of LVT PC when it delivered this PMI. On
@@ -275,7 +276,7 @@ static void handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 
 	if (c->mid_ack)
 		apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
 	if (!c->stopped)	/* throttled: sampling counters stay off */
-		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
+		hw_wrmsr(caps->msr_global_ctrl,
 			 c->throttled ? enabled & ~sampling_counters(p) : enabled);
 	if (!c->mid_ack)
 		apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
@@ -292,7 +293,7 @@ static void handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 
  * extra RDMSR on the PMI path. */
 static bool pmi_lost_in_window(struct pmi_ctx *c, u64 enabled)
 {
-	if (c->mid_ack || c->stopped || !(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & enabled))
+	if (c->mid_ack || c->stopped || !(hw_rdmsr(c->pmu->caps.msr_global_status) & enabled))
 		return false;
 	return !(apic_read(&c->apic, APIC_LVT_PERFCNT) & APIC_LVT_MASKED);
 }
@@ -344,7 +345,7 @@ bool pmi_nmi_is_ours(struct pmi_ctx *c)
 	if (apic_read(&c->apic, APIC_LVT_PERFCNT) & APIC_LVT_MASKED)
 		return true;
 	u64 status;
-	return hw_rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &status) == 0 && status;
+	return hw_rdmsr_safe(c->pmu->caps.msr_global_status, &status) == 0 && status;
 }
 
 void pmi_unthrottle(struct pmi_ctx *c)
@@ -354,7 +355,7 @@ void pmi_unthrottle(struct pmi_ctx *c)
 	if (over_cpu_share(c))
 		return;		/* the handlers' time is not paid back yet */
 	if (c->throttled && !c->stopped && c->pmu->disabled == 0)
-		hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, c->pmu->sh_global_ctrl);
+		hw_wrmsr(c->pmu->caps.msr_global_ctrl, c->pmu->sh_global_ctrl);
 	c->throttled = false;
 	c->window_pmis = 0;
 	c->window_start = now;

@@ -1,0 +1,111 @@
+/* arch/caps: where the counters and global controls are (the MSR bases in
+ * struct pmu_caps), checked against the SDM's MSRs for emulated models
+ * with and without full-width writes, and pmu/ programming going to
+ * exactly those MSRs (counted per MSR by the model). */
+#include "test_pmu_support.h"
+
+#define IP 0x401000
+
+/* SDM Vol. 3B, "Full-Width Writes to Performance Counter Registers":
+ * with IA32_PERF_CAPABILITIES.FW_WRITE[13] GP counters are written through
+ * IA32_A_PMCx (4C1H on), else through IA32_PMCx (0C1H on). */
+static const struct { const char *model; u32 gp_write_base; } models[] = {
+	{ "icx", MSR_IA32_A_PMC0 }, { "spr", MSR_IA32_A_PMC0 }, { "adl", MSR_IA32_A_PMC0 },
+	{ "skl", MSR_IA32_A_PMC0 }, { "bdw", MSR_IA32_A_PMC0 }, { "hsw", MSR_IA32_A_PMC0 },
+	{ "nhm", MSR_IA32_PMC0 }, { "core2", MSR_IA32_PMC0 },
+};
+
+static void assert_intel_bases(const struct pmu_caps *c, u32 gp_write_base)
+{
+	assert_int_equal(c->msr_gp_counter_base, MSR_IA32_PMC0);
+	assert_int_equal(c->msr_gp_counter_write_base, gp_write_base);
+	assert_int_equal(c->msr_gp_event_select_base, MSR_IA32_PERFEVTSEL0);
+	assert_int_equal(c->msr_fixed_counter_base, MSR_IA32_FIXED_CTR0);
+	assert_int_equal(c->msr_fixed_ctr_ctrl, MSR_IA32_FIXED_CTR_CTRL);
+	assert_int_equal(c->msr_global_ctrl, MSR_IA32_PERF_GLOBAL_CTRL);
+	assert_int_equal(c->msr_global_status, MSR_IA32_PERF_GLOBAL_STATUS);
+	assert_int_equal(c->msr_global_status_reset, MSR_IA32_PERF_GLOBAL_STATUS_RESET);
+	assert_int_equal(c->msr_global_status_set, MSR_IA32_PERF_GLOBAL_STATUS_SET);
+}
+
+static void test_models_get_intel_bases(void **state)
+{
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
+		model_caps(models[m].model);
+		assert_int_equal(caps.full_width_write, models[m].gp_write_base == MSR_IA32_A_PMC0);
+		assert_intel_bases(&caps, models[m].gp_write_base);
+		unsigned last_gp = caps.num_gp - 1u, last_fixed = caps.num_fixed - 1u;
+		assert_int_equal(caps_gp_counter_msr(&caps, last_gp), msr_pmc(last_gp));
+		assert_int_equal(caps_gp_counter_write_msr(&caps, last_gp),
+				 models[m].gp_write_base + last_gp);
+		assert_int_equal(caps_gp_eventsel_msr(&caps, last_gp), msr_perfevtsel(last_gp));
+		assert_int_equal(caps_fixed_counter_msr(&caps, last_fixed), msr_fixed_ctr(last_fixed));
+		assert_int_equal(counter_write_msr(&caps, counter_gp(1)), models[m].gp_write_base + 1);
+		assert_int_equal(counter_read_msr(&caps, counter_gp(1)), msr_pmc(1));
+		assert_int_equal(counter_write_msr(&caps, counter_fixed(1)), msr_fixed_ctr(1));
+		assert_int_equal(counter_read_msr(&caps, counter_fixed(1)), msr_fixed_ctr(1));
+		sim_close();
+	}
+}
+
+/* A GP and a fixed event enabled, read, overflowed and closed: every
+ * counter and global MSR touched is the one caps names. Returns the GP
+ * counter's index. */
+static unsigned program_gp_and_fixed(const char *model)
+{
+	open_pmu(model);
+	int gp_id = add_ok("r01c2", 1000), fixed_id = add_ok("instructions", 0);
+	counts_reset();
+	pmu_enable(&pmu);
+	unsigned gp = counter_index(pmu_counter_of(&pmu, gp_id));
+	unsigned fixed = counter_index(pmu_counter_of(&pmu, fixed_id));
+	assert_true(counter_is_fixed(pmu_counter_of(&pmu, fixed_id)));
+	assert_int_equal(sim_msr_writes(caps_gp_eventsel_msr(&caps, gp)), 1);
+	assert_int_equal(sim_msr_writes(caps_gp_counter_write_msr(&caps, gp)), 1);
+	assert_int_equal(sim_msr_writes(caps_fixed_counter_msr(&caps, fixed)), 1);
+	assert_int_equal(sim_msr_writes(caps.msr_fixed_ctr_ctrl), 1);
+	assert_int_equal(sim_msr_writes(caps.msr_global_ctrl), 1);
+	assert_int_equal(seam_writes(), 5);
+
+	sim_events(0xC2, 0x01, 1000, IP);	/* the GP counter overflows */
+	assert_true(sim_regs()->global_status & global_gp_bit(gp));
+	pmu_read(&pmu, gp_id);
+	pmu_read(&pmu, fixed_id);
+	assert_int_equal(sim_msr_reads(caps_gp_counter_msr(&caps, gp)), 1);
+	assert_int_equal(sim_msr_reads(caps_fixed_counter_msr(&caps, fixed)), 1);
+
+	pmu_disable(&pmu);
+	pmu_close(&pmu);
+	assert_int_equal(sim_msr_reads(caps.msr_global_status), 1);
+	assert_int_equal(sim_msr_writes(caps.msr_global_status_reset), 1);
+	assert_false(sim_regs()->global_status & global_gp_bit(gp));
+	assert_int_equal(fault_count, 0);
+	return gp;
+}
+
+/* Written through IA32_A_PMCx only, read through IA32_PMCx only. */
+static void test_full_width_part_programs_through_a_pmc(void **state)
+{
+	unsigned gp = program_gp_and_fixed("icx");
+	assert_true(sim_msr_writes(msr_a_pmc(gp)) > 0);
+	assert_int_equal(sim_msr_writes(msr_pmc(gp)), 0);
+	assert_int_equal(sim_msr_reads(msr_a_pmc(gp)), 0);
+}
+
+/* IA32_A_PMCx does not exist without FW_WRITE: never touched. */
+static void test_legacy_part_programs_through_pmc(void **state)
+{
+	unsigned gp = program_gp_and_fixed("nhm");
+	assert_true(sim_msr_writes(msr_pmc(gp)) > 0);
+	assert_int_equal(sim_msr_writes(msr_a_pmc(gp)) + sim_msr_reads(msr_a_pmc(gp)), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_models_get_intel_bases, close_model),
+		cmocka_unit_test_teardown(test_full_width_part_programs_through_a_pmc, close_model),
+		cmocka_unit_test_teardown(test_legacy_part_programs_through_pmc, close_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
