@@ -21,7 +21,7 @@ int apic_probe(struct apic_state *a)
 	a->base = base & APIC_BASE_ADDR_MASK;
 	u32 id = apic_read(a, APIC_ID);
 	/* xAPIC keeps the 8-bit ID in [31:24]; x2APIC returns all 32 bits. */
-	a->id = a->x2apic ? id : id >> 24;
+	a->id = a->x2apic ? id : id >> APIC_ID_SHIFT;
 	return 0;
 }
 

@@ -105,6 +105,9 @@ enum arch_event {
 #define   APIC_BASE_X2APIC_ENABLE    BIT(10)	/* EXTD */
 #define   APIC_BASE_GLOBAL_ENABLE    BIT(11)
 #define   APIC_BASE_ADDR_MASK        GENMASK(51, 12)
+/* Where the xAPIC page is after reset (SDM Vol. 3A, 11.4.4 Local APIC
+ * Status and Location). */
+#define APIC_DEFAULT_BASE            0xFEE00000ULL
 #define MSR_IA32_PMC0                0x0C1	/* legacy alias, IA32_PMCx = 0xC1+x */
 #define MSR_IA32_PERFEVTSEL0         0x186	/* IA32_PERFEVTSELx = 0x186+x */
 #define MSR_IA32_MISC_ENABLE         0x1A0
@@ -277,6 +280,7 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 
 /* ---- Local APIC (xAPIC MMIO offsets; x2APIC MSR = 0x800 + off/16) ---- */
 #define APIC_ID                      0x020
+#define   APIC_ID_SHIFT              24	/* xAPIC: the ID in bits 31:24 */
 #define APIC_VERSION                 0x030
 #define APIC_TPR                     0x080
 #define APIC_EOI                     0x0B0

@@ -31,7 +31,7 @@ static volatile u32 *real_apic_reg(u32 offset)
 {
 	u64 base;
 	if (msr_probe_read(MSR_IA32_APIC_BASE, &base) != 0)
-		base = 0xFEE00000;
+		base = APIC_DEFAULT_BASE;
 	return (volatile u32 *)(uintptr_t)((base & APIC_BASE_ADDR_MASK) + offset);
 }
 

@@ -1,5 +1,6 @@
 #include "efi.h"
 #include "tick.h"
+#include "../arch/msr.h"
 
 /* IA-PC HPET specification 1.0a, section 2.3. */
 #define HPET_BASE               0xFED00000ULL
@@ -60,7 +61,7 @@ static void ioapic_write(u32 reg, u32 v)
 
 static u32 bsp_apic_id(void)
 {
-	return *(volatile u32 *)(uintptr_t)(0xFEE00000ULL + 0x20) >> 24;
+	return *(volatile u32 *)(uintptr_t)(APIC_DEFAULT_BASE + APIC_ID) >> APIC_ID_SHIFT;
 }
 
 /* The highest IOAPIC input at or above 16 that the timer can use: those

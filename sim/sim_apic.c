@@ -7,7 +7,6 @@
 #include "sim_int.h"
 #include "../lib/str.h"
 
-#define APIC_DEFAULT_BASE   0xFEE00000ULL
 #define APIC_VERSION_VALUE  0x00060015u	/* version 0x15, 7 LVT entries */
 #define APIC_PPR            0x0A0
 #define APIC_LDR            0x0D0
