@@ -74,11 +74,20 @@ $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-# Every program embeds its own function symbols (perfdata/symtab.h): a two-pass
-# link where @SYMTAB@ is the generated table and @OUT@ the output.
+# The programs that name functions (the image and the host twin: record,
+# report and bench; and the tests of those commands) embed their own
+# function symbols (perfdata/symtab.h): a two-pass link where @SYMTAB@ is
+# the generated table and @OUT@ the output. Every other program links once,
+# with an empty table for the code that looks names up.
 SYMTAB_LINK := tools/symtab-link
 SYMTAB_DEPS := tools/symtab-link tools/gen-symtab perfdata/symtab.h
 HOST_LINK    = $(SYMTAB_LINK) $@ "$(HOST_CC) $(HOST_CFLAGS)" $(HOST_CC) $(HOST_CFLAGS) -o @OUT@
+EMPTY_SYMTAB := $(HOSTDIR)/obj/symtab-empty.o
+SYMTAB_TESTS := test_cli test_cmd_bench test_report test_restore test_symtab test_target
+$(EMPTY_SYMTAB): tools/gen-symtab perfdata/symtab.h
+	@mkdir -p $(dir $@)
+	$(Q)tools/gen-symtab >$(@:.o=.c)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -c $(@:.o=.c) -o $@
 
 $(HOSTDIR)/bareperf: $(HOSTDIR)/obj/host/main.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
 	@echo "  LD      $@"
@@ -87,15 +96,21 @@ $(HOSTDIR)/bareperf: $(HOSTDIR)/obj/host/main.o $(HOSTDIR)/libcore.a $(SYMTAB_DE
 # The Linux guest's workload program (guest/, tools/linux-guest): the
 # built-in workloads as a static Linux program that Linux's perf measures.
 guest: $(BUILD)/guest/bp-workload
-$(BUILD)/guest/bp-workload: $(HOSTDIR)/obj/guest/workload_main.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
+$(BUILD)/guest/bp-workload: $(HOSTDIR)/obj/guest/workload_main.o $(HOSTDIR)/libcore.a $(EMPTY_SYMTAB)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)$(HOST_LINK) $< @SYMTAB@ $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lm -static
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(EMPTY_SYMTAB) $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lm -static
 
-$(HOSTDIR)/tests/%: $(HOSTDIR)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
+SYMTAB_TEST_BIN := $(SYMTAB_TESTS:%=$(HOSTDIR)/tests/%)
+PLAIN_TEST_BIN  := $(filter-out $(SYMTAB_TEST_BIN),$(TEST_BIN))
+$(SYMTAB_TEST_BIN): $(HOSTDIR)/tests/%: $(HOSTDIR)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	$(Q)$(HOST_LINK) $< $(TEST_SUPPORT_OBJ) @SYMTAB@ $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lcmocka -lm
+$(PLAIN_TEST_BIN): $(HOSTDIR)/tests/%: $(HOSTDIR)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(HOSTDIR)/libcore.a $(EMPTY_SYMTAB)
+	@mkdir -p $(dir $@)
+	@echo "  TEST    $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(EMPTY_SYMTAB) $(HOSTDIR)/libcore.a $(HOST_LDFLAGS) -lcmocka -lm
 
 $(EFIDIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -192,9 +207,9 @@ fuzz-build:
 		-fsanitize-coverage-ignorelist=fuzz/coverage-ignore.txt" fuzzers
 fuzzers: $(FUZZ_BIN)
 .SECONDARY: $(FUZZ_BIN:$(HOSTDIR)/%=$(HOSTDIR)/obj/fuzz/%.o)
-$(HOSTDIR)/fuzz_%: $(HOSTDIR)/obj/fuzz/fuzz_%.o $(HOSTDIR)/libcore.a $(SYMTAB_DEPS)
+$(HOSTDIR)/fuzz_%: $(HOSTDIR)/obj/fuzz/fuzz_%.o $(HOSTDIR)/libcore.a $(EMPTY_SYMTAB)
 	@echo "  FUZZ    $@"
-	$(Q)$(HOST_LINK) $< @SYMTAB@ $(HOSTDIR)/libcore.a -fsanitize=fuzzer -lm
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(EMPTY_SYMTAB) $(HOSTDIR)/libcore.a -fsanitize=fuzzer -lm
 fuzz: fuzz-build
 	@tools/run-fuzz $(FUZZ_SECONDS)
 
