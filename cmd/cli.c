@@ -39,27 +39,6 @@ int cli_append_events(char *list, size_t cap, const char *value, const char *cmd
 	return 0;
 }
 
-const char *cli_option_value(int argc, char **argv, int *i, const char *name,
-			     bool *missing)
-{
-	const char *arg = argv[*i];
-	size_t n = bp_strlen(name);
-
-	*missing = false;
-	if (bp_strncmp(arg, name, n) != 0)
-		return NULL;
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n] != 0)
-		return NULL;
-	if (*i + 1 >= argc) {
-		err_printf("bareperf: option %s needs a value\n", name);
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 /* ---- options from a table ------------------------------------------------ */
 
 static bool takes_value(enum cli_kind kind)

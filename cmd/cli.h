@@ -56,10 +56,6 @@ bool cli_is_help(const char *arg);
  * as perf's do). Returns 0, or -1 after naming what was wrong: an empty
  * value, or a list longer than CLI_EVENTS_MAX - 1 characters (never cut). */
 int cli_append_events(char *list, size_t cap, const char *value, const char *cmd);
-/* Matches "--name=value" or "--name value" (advancing *i); returns the
- * value or NULL. Prints an error when the value is missing. */
-const char *cli_option_value(int argc, char **argv, int *i, const char *name,
-			     bool *missing);
 
 /* ---- options from a table ---------------------------------------------
  * A command lists its options in a table of struct cli_option, and
