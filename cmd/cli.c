@@ -39,40 +39,242 @@ int cli_append_events(char *list, size_t cap, const char *value, const char *cmd
 	return 0;
 }
 
+/* ---- options from a table ------------------------------------------------ */
+
+static bool takes_value(enum cli_kind kind)
+{
+	return kind != CLI_FLAG && kind != CLI_COUNT && kind != CLI_REST;
+}
+
+/* Whether word is one of o's names, alone or (for an option with a value)
+ * followed by "=VALUE". Returns the name it spells, with *value set to
+ * what follows the '=' or to NULL; NULL when word is not o. */
+static const char *spelled_name(const struct cli_option *o, const char *word,
+				const char **value)
+{
+	const char *names[] = { o->name, o->short_name };
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		size_t n = names[k] ? bp_strlen(names[k]) : 0;
+		if (!n || bp_strncmp(word, names[k], n) != 0)
+			continue;
+		if (!word[n] || (word[n] == '=' && takes_value(o->kind))) {
+			*value = word[n] ? word + n + 1 : NULL;
+			return names[k];
+		}
+	}
+	return NULL;
+}
+
+static const struct cli_option *find_option(const struct cli_spec *s, const char *word,
+					    const char **name, const char **value)
+{
+	for (size_t i = 0; i < s->count; i++)
+		if ((*name = spelled_name(&s->options[i], word, value)))
+			return &s->options[i];
+	return NULL;
+}
+
+void cli_unknown_option(const struct cli_spec *s, const char *arg)
+{
+	if (s->unknown)
+		s->unknown(arg);
+	else
+		err_printf("bareperf %s: unknown option '%s'\n", s->cmd, arg);
+}
+
+static int refuse(const struct cli_spec *s, const struct cli_option *o, const char *name,
+		  const char *value)
+{
+	err_printf("bareperf %s: %s '%s': %s\n", s->cmd, name, value, o->expect);
+	return -1;
+}
+
+/* Numbers and enum indexes go into fields of the width the options
+ * struct gives them (u32 -F, u64 -c, a bool for a two-word enum). */
+static void store_unsigned(void *field, size_t size, u64 v)
+{
+	if (size == sizeof(u8))
+		*(u8 *)field = (u8)v;
+	else if (size == sizeof(u16))
+		*(u16 *)field = (u16)v;
+	else if (size == sizeof(u32))
+		*(u32 *)field = (u32)v;
+	else
+		*(u64 *)field = v;
+}
+
+static int take_number(const struct cli_spec *s, const struct cli_option *o, const char *name,
+		       const char *value, void *field)
+{
+	u64 v;
+	if (!bp_parse_u64(value, &v) || v < o->min || v > o->max)
+		return refuse(s, o, name, value);
+	store_unsigned(field, o->size, v);
+	return 0;
+}
+
+static int take_string(const struct cli_spec *s, const struct cli_option *o, const char *name,
+		       const char *value, void *field)
+{
+	size_t len = bp_strlen(value);
+	if (o->max && (len < o->min || len > o->max))
+		return refuse(s, o, name, value);
+	*(const char **)field = value;
+	return 0;
+}
+
+static int take_enum(const struct cli_spec *s, const struct cli_option *o, const char *name,
+		     const char *value, void *field)
+{
+	for (u64 i = 0; o->words[i]; i++)
+		if (bp_strcmp(value, o->words[i]) == 0) {
+			store_unsigned(field, o->size, i);
+			return 0;
+		}
+	return refuse(s, o, name, value);
+}
+
+/* Stores option o, given as name with value (NULL for one without).
+ * Returns 0, or -1 after printing why the value was refused. */
+static int take(const struct cli_spec *s, const struct cli_option *o, const char *name,
+		const char *value, void *opts)
+{
+	void *field = (char *)opts + o->offset;
+	switch (o->kind) {
+	case CLI_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case CLI_COUNT:
+		(*(int *)field)++;
+		return 0;
+	case CLI_NUMBER:
+		return take_number(s, o, name, value, field);
+	case CLI_STRING:
+		return take_string(s, o, name, value, field);
+	case CLI_ENUM:
+		return take_enum(s, o, name, value, field);
+	case CLI_EVENTS:
+		return cli_append_events(field, o->size, value, s->cmd);
+	case CLI_CALL:
+		return o->parse(s->cmd, value, opts);
+	case CLI_REST:
+		break;	/* taken in take_option: it stores an index into argv */
+	}
+	return 0;
+}
+
+/* Takes the option at argv[*i] and its value; *i is left at the last word
+ * it used. Returns 1 when the parse ends with it, 0 when it goes on, or
+ * -1 after printing what was wrong. */
+static int take_option(const struct cli_spec *s, int argc, char **argv, int *i, void *opts)
+{
+	const char *name, *value;
+	const struct cli_option *o = find_option(s, argv[*i], &name, &value);
+
+	/* A --workload with nothing after it names no workload: not taken. */
+	if (!o || (o->kind == CLI_REST && *i + 1 >= argc)) {
+		cli_unknown_option(s, argv[*i]);
+		return -1;
+	}
+	if (o->kind == CLI_REST) {
+		*(int *)((char *)opts + o->offset) = *i + 1;
+		*i = argc - 1;
+		return 1;
+	}
+	if (takes_value(o->kind) && !value) {
+		if (*i + 1 >= argc) {
+			err_printf("bareperf: option %s needs a value\n", name);
+			return -1;
+		}
+		value = argv[++*i];
+	}
+	if (take(s, o, name, value, opts))
+		return -1;
+	return o->ends ? 1 : 0;
+}
+
+static bool is_option(const struct cli_spec *s, const char *word)
+{
+	return word[0] == '-' && (word[1] || !s->dash_is_word);
+}
+
+int cli_parse_options(const struct cli_spec *s, int argc, char **argv, int *next, void *opts)
+{
+	int i;
+	for (i = *next; i < argc; i++) {
+		if (s->dashdash_ends && bp_strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (!is_option(s, argv[i]))
+			break;
+		int taken = take_option(s, argc, argv, &i, opts);
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken > 0) {
+			i++;
+			break;
+		}
+	}
+	*next = i;
+	return EXIT_OK;
+}
+
+/* ---- global options ------------------------------------------------------ */
+
+/* What the global options fill: --help and --version are actions, done
+ * once the words before the command are parsed. */
+struct global_parse {
+	struct global_opts opts;
+	bool help, version;
+};
+
+static const struct cli_option global_options[] = {
+	{ .name = "--pmu", .kind = CLI_STRING, CLI_AT(struct global_parse, opts.pmu),
+	  .value_name = "hw|sim[:MODEL]", .help = "the real PMU (default) or the emulated one" },
+	{ .name = "--qemu-exit", .kind = CLI_FLAG, CLI_AT(struct global_parse, opts.qemu_exit),
+	  .help = "end QEMU with the exit status (isa-debug-exit)" },
+	{ .name = "--force", .kind = CLI_FLAG, CLI_AT(struct global_parse, opts.force),
+	  .help = "go on although the PMU is in use" },
+	{ .name = "--verbose", .short_name = "-v", .kind = CLI_COUNT,
+	  CLI_AT(struct global_parse, opts.verbose), .help = "more detail" },
+	{ .name = "--version", .kind = CLI_FLAG, CLI_AT(struct global_parse, version),
+	  .ends = true, .help = "print the version" },
+	{ .name = "--help", .short_name = "-h", .kind = CLI_FLAG, CLI_AT(struct global_parse, help),
+	  .ends = true, .help = "this help; COMMAND --help for a command" },
+};
+
+static void unknown_global(const char *arg)
+{
+	err_printf("bareperf: unknown global option '%s'\n", arg);
+}
+
+/* The global options take no value that can be refused, so no message
+ * needs a command name. */
+static const struct cli_spec global_spec = {
+	.options = global_options, .count = ARRAY_SIZE(global_options),
+	.unknown = unknown_global,
+};
+
+/* One line per option: "  -v, --verbose         more detail". */
+static void print_option_help(const struct cli_option *o)
+{
+	char synopsis[64];
+	bp_snprintf(synopsis, sizeof(synopsis), "%s%s%s%s%s", o->short_name ? o->short_name : "",
+		    o->short_name ? ", " : "", o->name, o->value_name ? "=" : "",
+		    o->value_name ? o->value_name : "");
+	out_printf("  %-20s  %s\n", synopsis, o->help);
+}
+
 static void global_usage(void)
 {
 	out_puts("usage: bareperf [GLOBAL OPTIONS] COMMAND [ARGS]\n\n"
-		 "Global options:\n"
-		 "  --pmu=hw|sim[:MODEL]  the real PMU (default) or the emulated one\n"
-		 "  --qemu-exit           end QEMU with the exit status (isa-debug-exit)\n"
-		 "  --force               go on although the PMU is in use\n"
-		 "  -v, --verbose         more detail\n"
-		 "  --version             print the version\n"
-		 "  -h, --help            this help; COMMAND --help for a command\n\n"
-		 "Commands:\n");
+		 "Global options:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(global_options); i++)
+		print_option_help(&global_options[i]);
+	out_puts("\nCommands:\n");
 	for (size_t i = 0; i < command_count; i++)
 		out_printf("  %-10s %s\n", commands[i]->name, commands[i]->summary);
-}
-
-const char *cli_option_value(int argc, char **argv, int *i, const char *name,
-			     bool *missing)
-{
-	const char *arg = argv[*i];
-	size_t n = bp_strlen(name);
-
-	*missing = false;
-	if (bp_strncmp(arg, name, n) != 0)
-		return NULL;
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n] != 0)
-		return NULL;
-	if (*i + 1 >= argc) {
-		err_printf("bareperf: option %s needs a value\n", name);
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
 }
 
 static const struct command *find_command(const char *name)
@@ -101,38 +303,19 @@ static void suggest_command(const char *name)
 static int parse_globals(int argc, char **argv, struct global_opts *g,
 			 bool *handled)
 {
-	*handled = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool missing;
-		const char *v;
+	struct global_parse p = { .opts = *g };
+	int next = 1;
+	int rc = cli_parse_options(&global_spec, argc, argv, &next, &p);
 
-		if (a[0] != '-')
-			return i;
-		if ((v = cli_option_value(argc, argv, &i, "--pmu", &missing))) {
-			g->pmu = v;
-		} else if (missing) {
-			return -1;
-		} else if (bp_strcmp(a, "--qemu-exit") == 0) {
-			g->qemu_exit = true;
-		} else if (bp_strcmp(a, "--force") == 0) {
-			g->force = true;
-		} else if (bp_strcmp(a, "-v") == 0 || bp_strcmp(a, "--verbose") == 0) {
-			g->verbose++;
-		} else if (bp_strcmp(a, "--version") == 0) {
-			out_printf("bareperf %s\n", BP_VERSION);
-			*handled = true;
-			return argc;
-		} else if (cli_is_help(a)) {
-			global_usage();
-			*handled = true;
-			return argc;
-		} else {
-			err_printf("bareperf: unknown global option '%s'\n", a);
-			return -1;
-		}
-	}
-	return argc;
+	*g = p.opts;	/* even on an error: the caller needs --qemu-exit */
+	*handled = rc == EXIT_OK && (p.version || p.help);
+	if (rc != EXIT_OK)
+		return -1;
+	if (p.version)
+		out_printf("bareperf %s\n", BP_VERSION);
+	else if (p.help)
+		global_usage();
+	return *handled ? argc : next;
 }
 
 int cli_main(int argc, char **argv, struct global_opts *g)

@@ -51,15 +51,75 @@ int cli_split(char *line, char **argv, int max, const char **err);
 /* Helpers for commands' own option parsing. */
 void cli_usage(const struct command *c);
 bool cli_is_help(const char *arg);
-/* Matches "--name=value" or "--name value" (advancing *i); returns the
- * value or NULL. Prints an error when the value is missing. */
 #define CLI_EVENTS_MAX 4096	/* an event list, every -e joined, with its NUL */
 /* Appends one -e value to the comma-separated list (several -e add up,
  * as perf's do). Returns 0, or -1 after naming what was wrong: an empty
  * value, or a list longer than CLI_EVENTS_MAX - 1 characters (never cut). */
 int cli_append_events(char *list, size_t cap, const char *value, const char *cmd);
 
-const char *cli_option_value(int argc, char **argv, int *i, const char *name,
-			     bool *missing);
+/* ---- options from a table ---------------------------------------------
+ * A command lists its options in a table of struct cli_option, and
+ * cli_parse_options() walks argv by it. An option with a value takes it
+ * as `NAME VALUE` or `NAME=VALUE`, under either of its names (--event,
+ * -e); one without takes only the bare word. Rules between options (-c
+ * and -F exclude each other) stay with the command, after the parse. */
+
+enum cli_kind {
+	CLI_FLAG,	/* no value: sets a bool */
+	CLI_COUNT,	/* no value: adds one to an int each time (-v -v) */
+	CLI_NUMBER,	/* a number from min to max, into an unsigned field of any width */
+	CLI_STRING,	/* the value itself, into a const char *; max > 0: its length from min to max */
+	CLI_ENUM,	/* one of words: its index, into an unsigned field or a bool */
+	CLI_EVENTS,	/* an event list: each value appended to a char array (cli_append_events) */
+	CLI_CALL,	/* the value handed to the command's own parse */
+	CLI_REST,	/* no value: the words after it (a workload with options of its
+			 * own) are its; the index of the first, into an int. With
+			 * no word after it, it is an unknown option. */
+};
+
+struct cli_option {
+	const char *name;		/* "--event", or NULL */
+	const char *short_name;		/* "-e", or NULL */
+	enum cli_kind kind;
+	size_t offset, size;		/* where it is stored in the options: CLI_AT */
+	u64 min, max;			/* CLI_NUMBER's range, CLI_STRING's length */
+	const char *const *words;	/* CLI_ENUM's, NULL-terminated */
+	/* CLI_CALL: returns 0, or -1 after printing what was wrong. */
+	int (*parse)(const char *cmd, const char *value, void *opts);
+	/* A refused value is told "bareperf CMD: NAME 'VALUE': EXPECT". */
+	const char *expect;
+	bool ends;			/* the words after it are not looked at (--help) */
+	const char *value_name;		/* in a generated usage: --pmu=hw|sim[:MODEL] */
+	const char *help;		/* its line in a generated usage (the global
+					 * options'; commands write theirs by hand) */
+};
+
+/* A number's macro as text, for an expect message: "15" for BENCH_MAX_RUNS. */
+#define CLI_TEXT_OF(x) #x
+#define CLI_NUMBER_TEXT(x) CLI_TEXT_OF(x)
+
+/* The field of an options struct an option is stored in. */
+#define CLI_AT(type, member) \
+	.offset = offsetof(type, member), .size = sizeof(((type *)0)->member)
+
+struct cli_spec {
+	const char *cmd;		/* messages start "bareperf CMD: " */
+	const struct cli_option *options;
+	size_t count;
+	bool dashdash_ends;		/* "--" ends the options (a workload may start with '-') */
+	bool dash_is_word;		/* a lone "-" is a word, not an option */
+	/* Says an option is not in the table; NULL: "bareperf CMD: unknown option 'ARG'". */
+	void (*unknown)(const char *arg);
+};
+
+/* Parses the options in argv from *next on into opts. Stops at the end,
+ * at the first word that is no option, or after an option that ends the
+ * parse (or after "--" with dashdash_ends); *next is then the index of
+ * the first word not taken. Returns EXIT_OK, or EXIT_USAGE after printing
+ * what was wrong: an unknown option, a missing value or a refused one. */
+int cli_parse_options(const struct cli_spec *s, int argc, char **argv, int *next, void *opts);
+/* The spec's message for an option it does not know; also for a word a
+ * command takes none of. */
+void cli_unknown_option(const struct cli_spec *s, const char *arg);
 
 #endif

@@ -49,6 +49,7 @@ struct bench_opts {
 	u64 periods[BENCH_MAX_PERIODS];
 	u32 nperiods;
 	u32 runs;
+	int workload_at;	/* --workload: the index of W in argv; 0: soak */
 	int wargc;
 	char **wargv;
 };
@@ -82,6 +83,7 @@ static struct bench_ctx ctx;
 
 /* ---- options ---------------------------------------------------------------- */
 
+/* cmd: "bench overhead" or "bench error". */
 static int parse_periods(const char *cmd, const char *list, struct bench_opts *o)
 {
 	char buf[256];
@@ -96,7 +98,7 @@ static int parse_periods(const char *cmd, const char *list, struct bench_opts *o
 		u64 v;
 		if (o->nperiods == BENCH_MAX_PERIODS || !bp_parse_u64(p, &v) || v < 2 ||
 		    v > (1ULL << 47)) {
-			err_printf("bareperf bench %s: --periods: '%s': expected up to %d periods "
+			err_printf("bareperf %s: --periods: '%s': expected up to %d periods "
 				   "from 2 to 2^47, comma separated\n", cmd, p, BENCH_MAX_PERIODS);
 			return EXIT_USAGE;
 		}
@@ -104,49 +106,55 @@ static int parse_periods(const char *cmd, const char *list, struct bench_opts *o
 		p = last ? comma : comma + 1;
 	}
 	if (!o->nperiods) {
-		err_printf("bareperf bench %s: --periods: empty list\n", cmd);
+		err_printf("bareperf %s: --periods: empty list\n", cmd);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
 
-static int parse_opts(int argc, char **argv, const char *cmd, struct bench_opts *o)
+static int take_periods(const char *cmd, const char *value, void *opts)
+{
+	return parse_periods(cmd, value, opts) == EXIT_OK ? 0 : -1;
+}
+
+/* overhead's options; error's are the same without the first, --event
+ * (error samples soak's instructions, its ground truth). */
+static const struct cli_option bench_options[] = {
+	{ .name = "--event", .kind = CLI_STRING, CLI_AT(struct bench_opts, event) },
+	{ .name = "--periods", .kind = CLI_CALL, .parse = take_periods },
+	{ .name = "--runs", .kind = CLI_NUMBER, CLI_AT(struct bench_opts, runs),
+	  .min = 1, .max = BENCH_MAX_RUNS,
+	  .expect = "expected 1 to " CLI_NUMBER_TEXT(BENCH_MAX_RUNS) },
+	{ .name = "--workload", .kind = CLI_REST, CLI_AT(struct bench_opts, workload_at) },
+};
+
+/* argv[1] is the study, checked by the caller: its options follow it. */
+static int parse_opts(int argc, char **argv, bool overhead, struct bench_opts *o)
 {
 	static char *soak_argv[] = { "soak", "-n", BENCH_DEFAULT_SOAK_N, NULL };
-	bool overhead = bp_strcmp(cmd, "overhead") == 0;
-	const char *v;
-	int rc = EXIT_OK;
+	const struct cli_spec spec = {
+		.cmd = overhead ? "bench overhead" : "bench error",
+		.options = bench_options + !overhead,
+		.count = ARRAY_SIZE(bench_options) - !overhead,
+	};
 	bp_memset(o, 0, sizeof(*o));
 	o->runs = BENCH_DEFAULT_RUNS;
 	o->wargc = 3;
 	o->wargv = soak_argv;
-	rc = parse_periods(cmd, overhead ? BENCH_DEFAULT_PERIODS : BENCH_ERROR_PERIODS, o);
-	for (int i = 2; i < argc && rc == EXIT_OK; i++) {
-		bool missing = false;
-		u64 num;
-		if ((v = cli_option_value(argc, argv, &i, "--periods", &missing))) {
-			rc = parse_periods(cmd, v, o);
-		} else if (!missing && (v = cli_option_value(argc, argv, &i, "--runs", &missing))) {
-			if (!bp_parse_u64(v, &num) || num < 1 || num > BENCH_MAX_RUNS) {
-				err_printf("bareperf bench %s: --runs '%s': expected 1 to %d\n", cmd, v,
-					   BENCH_MAX_RUNS);
-				rc = EXIT_USAGE;
-			}
-			o->runs = (u32)num;
-		} else if (!missing && overhead &&
-			   (v = cli_option_value(argc, argv, &i, "--event", &missing))) {
-			o->event = v;
-		} else if (!missing && bp_strcmp(argv[i], "--workload") == 0 && i + 1 < argc) {
-			o->wargc = argc - (i + 1);	/* the workload takes the rest */
-			o->wargv = argv + i + 1;
-			break;
-		} else {
-			if (!missing)
-				err_printf("bareperf bench %s: unknown option '%s'\n", cmd, argv[i]);
-			rc = EXIT_USAGE;
-		}
+	parse_periods(spec.cmd, overhead ? BENCH_DEFAULT_PERIODS : BENCH_ERROR_PERIODS, o);
+	int next = 2;
+	int rc = cli_parse_options(&spec, argc, argv, &next, o);
+	if (rc != EXIT_OK)
+		return rc;
+	if (next < argc) {	/* the workload comes after --workload only */
+		cli_unknown_option(&spec, argv[next]);
+		return EXIT_USAGE;
 	}
-	return rc;
+	if (o->workload_at) {
+		o->wargc = argc - o->workload_at;
+		o->wargv = argv + o->workload_at;
+	}
+	return EXIT_OK;
 }
 
 /* ---- one run ------------------------------------------------------------------- */
@@ -527,7 +535,7 @@ static int bench_main(int argc, char **argv, const struct global_opts *g)
 		return EXIT_USAGE;
 	}
 	bool overhead = bp_strcmp(argv[1], "overhead") == 0;
-	int rc = parse_opts(argc, argv, argv[1], &o);
+	int rc = parse_opts(argc, argv, overhead, &o);
 	if (rc != EXIT_OK)
 		return rc;
 	if (!overhead && bp_strcmp(o.wargv[0], "soak") != 0) {

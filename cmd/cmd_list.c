@@ -267,27 +267,31 @@ static int list_events(struct list_src *src, const struct list_opts *o)
 
 /* ---- command line ----------------------------------------------------- */
 
+static const struct cli_option list_options[] = {
+	{ .name = "--cpu", .kind = CLI_STRING, CLI_AT(struct list_opts, cpu) },
+	{ .name = "--json", .kind = CLI_FLAG, CLI_AT(struct list_opts, json) },
+};
+
+/* Options and the PATTERN in any order; a lone "-" is a pattern. */
+static const struct cli_spec list_spec = {
+	.cmd = "list", .options = list_options, .count = ARRAY_SIZE(list_options),
+	.dash_is_word = true,
+};
+
 static int parse_args(int argc, char **argv, struct list_opts *o)
 {
 	for (int i = 1; i < argc; i++) {
-		bool missing;
-		const char *v = cli_option_value(argc, argv, &i, "--cpu", &missing);
-		if (v) {
-			o->cpu = v;
-		} else if (missing) {
-			return EXIT_USAGE;
-		} else if (bp_strcmp(argv[i], "--json") == 0) {
-			o->json = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			err_printf("bareperf list: unknown option '%s'\n", argv[i]);
-			return EXIT_USAGE;
-		} else if (o->pattern) {
+		int rc = cli_parse_options(&list_spec, argc, argv, &i, o);
+		if (rc != EXIT_OK)
+			return rc;
+		if (i == argc)
+			break;
+		if (o->pattern) {
 			err_printf("bareperf list: only one PATTERN, got '%s' and '%s'\n",
 				   o->pattern, argv[i]);
 			return EXIT_USAGE;
-		} else {
-			o->pattern = argv[i];
 		}
+		o->pattern = argv[i];
 	}
 	return EXIT_OK;
 }

@@ -41,27 +41,31 @@ static int parse_msr(const char *arg, u32 *msr)
 	return EXIT_OK;
 }
 
+static const struct cli_option msr_options[] = {
+	{ .short_name = "-a", .kind = CLI_FLAG, CLI_AT(struct msr_opts, all_cpus) },
+	{ .short_name = "-C", .kind = CLI_STRING, CLI_AT(struct msr_opts, cpu_list) },
+};
+
+static const struct cli_spec msr_spec = {
+	.cmd = "msr", .options = msr_options, .count = ARRAY_SIZE(msr_options),
+};
+
+/* Options and MSR numbers in any order. */
 static int parse_opts(int argc, char **argv, struct msr_opts *o)
 {
 	bp_memset(o, 0, sizeof(*o));
 	for (int i = 1; i < argc; i++) {
-		bool missing = false;
-		const char *v;
-		if (bp_strcmp(argv[i], "-a") == 0) {
-			o->all_cpus = true;
-		} else if ((v = cli_option_value(argc, argv, &i, "-C", &missing))) {
-			o->cpu_list = v;
-		} else if (missing) {
-			return EXIT_USAGE;
-		} else if (argv[i][0] == '-') {
-			err_printf("bareperf msr: unknown option '%s'\n", argv[i]);
-			return EXIT_USAGE;
-		} else if (o->count == MSR_CMD_MAX) {
+		int rc = cli_parse_options(&msr_spec, argc, argv, &i, o);
+		if (rc != EXIT_OK)
+			return rc;
+		if (i == argc)
+			break;
+		if (o->count == MSR_CMD_MAX) {
 			err_printf("bareperf msr: at most %u MSRs at a time\n", MSR_CMD_MAX);
 			return EXIT_USAGE;
-		} else if (parse_msr(argv[i], &o->msr[o->count++])) {
-			return EXIT_USAGE;
 		}
+		if (parse_msr(argv[i], &o->msr[o->count++]))
+			return EXIT_USAGE;
 	}
 	if (o->all_cpus && o->cpu_list) {
 		err_printf("bareperf msr: -a and -C exclude each other\n");

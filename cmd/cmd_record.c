@@ -23,6 +23,10 @@
 #define RECORD_DEFAULT_EVENTS "cycles"
 #define RECORD_DEFAULT_FILE   "perf.data"
 #define RECORD_PATH_MAX       240	/* with ".old"; the ESP path holds 255 characters */
+/* -o's longest name: RECORD_PATH_MAX less ".old" and its NUL, as a plain
+ * number for the message (CLI_NUMBER_TEXT). */
+#define RECORD_NAME_MAX       235
+_Static_assert(RECORD_NAME_MAX + sizeof(".old") == RECORD_PATH_MAX, "-o's longest name");
 #define RECORD_POLL_MS        10
 #define RECORD_BATCH          256
 
@@ -34,6 +38,7 @@ struct record_opts {
 	bool connect_all;
 	bool all_cpus;		/* -a */
 	const char *cpu_list;	/* -C LIST */
+	u32 pebs_buffer_kib;	/* --pebs-buffer; 0: the default */
 	int workload_at;
 };
 
@@ -65,94 +70,57 @@ static struct record_run run;
 
 /* ---- options ---------------------------------------------------------------- */
 
-static int bad_number(const char *opt, const char *v, const char *what)
+static int take_threshold(const char *cmd, const char *value, void *opts)
 {
-	err_printf("bareperf record: %s '%s': expected %s\n", opt, v, what);
-	return EXIT_USAGE;
-}
-
-static int parse_one(int argc, char **argv, int *i, struct record_opts *o, bool *missing)
-{
-	const char *v;
-	u64 num;
+	struct record_opts *o = opts;
 	char err[160];
-
-	if ((v = cli_option_value(argc, argv, i, "-e", missing)) ||
-	    (!*missing && (v = cli_option_value(argc, argv, i, "--event", missing)))) {
-		if (cli_append_events(o->events, sizeof(o->events), v, "record"))
-			return EXIT_USAGE;
-	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-c", missing))) {
-		if (!bp_parse_u64(v, &num) || num < 2 || num > (1ULL << 47))
-			return bad_number("-c", v, "a period from 2 to 2^47 events");
-		o->so.period = num;
-	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-F", missing))) {
-		if (!bp_parse_u64(v, &num) || num < 1 || num > 1000000)
-			return bad_number("-F", v, "a frequency from 1 to 1000000 Hz");
-		o->so.freq = (u32)num;
-	} else if (!*missing && (v = cli_option_value(argc, argv, i, "--pebs-threshold", missing))) {
-		if (!pebs_threshold_parse(v, &o->so.threshold, err, sizeof(err))) {
-			err_printf("bareperf record: --pebs-threshold: %s\n", err);
-			return EXIT_USAGE;
-		}
-	} else if (!*missing && (v = cli_option_value(argc, argv, i, "--pebs-buffer", missing))) {
-		if (!bp_parse_u64(v, &num) || num < 4 || num > 65536)
-			return bad_number("--pebs-buffer", v, "KiB from 4 to 65536");
-		o->so.pebs_buffer_bytes = (size_t)num * 1024;
-	} else if (!*missing && (v = cli_option_value(argc, argv, i, "--ring", missing))) {
-		if (!bp_parse_u64(v, &num) || num < 64 || num > (1u << 22))
-			return bad_number("--ring", v, "a sample count from 64 to 4194304");
-		o->so.ring_samples = (u32)num;
-	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-o", missing))) {
-		if (!*v || bp_strlen(v) + sizeof(".old") > RECORD_PATH_MAX) {
-			err_printf("bareperf record: -o '%s': expected a file name of 1 to %u characters\n",
-				   v, (unsigned)(RECORD_PATH_MAX - sizeof(".old")));
-			return EXIT_USAGE;
-		}
-		o->output = v;
-	} else if (!*missing && bp_strcmp(argv[*i], "-g") == 0) {
-		o->so.callchain = true;
-	} else if (!*missing && (v = cli_option_value(argc, argv, i, "-C", missing))) {
-		o->cpu_list = v;
-	} else if (!*missing && bp_strcmp(argv[*i], "-a") == 0) {
-		o->all_cpus = true;
-	} else if (!*missing && bp_strcmp(argv[*i], "--connect-all") == 0) {
-		o->connect_all = true;
-	} else if (!*missing && bp_strcmp(argv[*i], "-q") == 0) {
-		o->quiet = true;
-	} else if (!*missing && (v = cli_option_value(argc, argv, i, "--pmi", missing))) {
-		if (bp_strcmp(v, "nmi") != 0 && bp_strcmp(v, "vector") != 0) {
-			err_printf("bareperf record: --pmi '%s': expected 'vector' (a fixed "
-				   "interrupt, the default) or 'nmi'\n", v);
-			return EXIT_USAGE;
-		}
-		o->so.pmi_nmi = bp_strcmp(v, "nmi") == 0;
-	} else {
-		if (!*missing)
-			err_printf("bareperf record: unknown option '%s'\n", argv[*i]);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	if (pebs_threshold_parse(value, &o->so.threshold, err, sizeof(err)))
+		return 0;
+	err_printf("bareperf %s: --pebs-threshold: %s\n", cmd, err);
+	return -1;
 }
+
+static const char *const pmi_words[] = { "vector", "nmi", NULL };	/* so.pmi_nmi */
+
+static const struct cli_option record_options[] = {
+	{ .name = "--event", .short_name = "-e", .kind = CLI_EVENTS,
+	  CLI_AT(struct record_opts, events) },
+	{ .short_name = "-c", .kind = CLI_NUMBER, CLI_AT(struct record_opts, so.period),
+	  .min = 2, .max = 1ULL << 47, .expect = "expected a period from 2 to 2^47 events" },
+	{ .short_name = "-F", .kind = CLI_NUMBER, CLI_AT(struct record_opts, so.freq),
+	  .min = 1, .max = 1000000, .expect = "expected a frequency from 1 to 1000000 Hz" },
+	{ .name = "--pebs-threshold", .kind = CLI_CALL, .parse = take_threshold },
+	{ .name = "--pebs-buffer", .kind = CLI_NUMBER, CLI_AT(struct record_opts, pebs_buffer_kib),
+	  .min = 4, .max = 65536, .expect = "expected KiB from 4 to 65536" },
+	{ .name = "--ring", .kind = CLI_NUMBER, CLI_AT(struct record_opts, so.ring_samples),
+	  .min = 64, .max = 1u << 22, .expect = "expected a sample count from 64 to 4194304" },
+	{ .short_name = "-o", .kind = CLI_STRING, CLI_AT(struct record_opts, output),
+	  .min = 1, .max = RECORD_NAME_MAX,
+	  .expect = "expected a file name of 1 to " CLI_NUMBER_TEXT(RECORD_NAME_MAX) " characters" },
+	{ .short_name = "-g", .kind = CLI_FLAG, CLI_AT(struct record_opts, so.callchain) },
+	{ .short_name = "-C", .kind = CLI_STRING, CLI_AT(struct record_opts, cpu_list) },
+	{ .short_name = "-a", .kind = CLI_FLAG, CLI_AT(struct record_opts, all_cpus) },
+	{ .name = "--connect-all", .kind = CLI_FLAG, CLI_AT(struct record_opts, connect_all) },
+	{ .short_name = "-q", .kind = CLI_FLAG, CLI_AT(struct record_opts, quiet) },
+	{ .name = "--pmi", .kind = CLI_ENUM, CLI_AT(struct record_opts, so.pmi_nmi),
+	  .words = pmi_words,
+	  .expect = "expected 'vector' (a fixed interrupt, the default) or 'nmi'" },
+};
+
+static const struct cli_spec record_spec = {
+	.cmd = "record", .options = record_options, .count = ARRAY_SIZE(record_options),
+	.dashdash_ends = true,
+};
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	bp_memset(o, 0, sizeof(*o));
 	o->output = RECORD_DEFAULT_FILE;
-	o->workload_at = -1;
-	for (int i = 1; i < argc; i++) {
-		bool missing = false;
-		if (bp_strcmp(argv[i], "--") == 0) {
-			o->workload_at = i + 1;
-			break;
-		}
-		if (argv[i][0] != '-') {
-			o->workload_at = i;
-			break;
-		}
-		int rc = parse_one(argc, argv, &i, o, &missing);
-		if (rc != EXIT_OK)
-			return rc;
-	}
+	o->workload_at = 1;
+	int rc = cli_parse_options(&record_spec, argc, argv, &o->workload_at, o);
+	if (rc != EXIT_OK)
+		return rc;
+	o->so.pebs_buffer_bytes = (size_t)o->pebs_buffer_kib * 1024;
 	if (o->all_cpus && o->cpu_list) {
 		err_printf("bareperf record: -a and -C exclude each other\n");
 		return EXIT_USAGE;

@@ -354,48 +354,70 @@ out:
 	return rc;
 }
 
+struct report_opts {
+	const char *input;	/* -i */
+	enum sort_key sort;	/* --sort */
+	u64 limit;		/* -n */
+	bool help;
+};
+
+static const char *const sort_words[] = { "sym", "dso", NULL };	/* enum sort_key */
+
+static const struct cli_option report_options[] = {
+	{ .name = "--input", .short_name = "-i", .kind = CLI_STRING,
+	  CLI_AT(struct report_opts, input) },
+	{ .name = "--sort", .kind = CLI_ENUM, CLI_AT(struct report_opts, sort),
+	  .words = sort_words, .expect = "use sym or dso" },
+	{ .short_name = "-n", .kind = CLI_NUMBER, CLI_AT(struct report_opts, limit),
+	  .min = 1, .max = ~0ULL, .expect = "need a row count of 1 or more" },
+	{ .name = "--help", .short_name = "-h", .kind = CLI_FLAG, CLI_AT(struct report_opts, help),
+	  .ends = true },
+};
+
+/* An unknown option, or any word (report takes none), is told with the usage. */
+static void unknown_option(const char *arg)
+{
+	err_printf("bareperf report: unknown option '%s'\n", arg);
+	cli_usage(&cmd_report);
+}
+
+static const struct cli_spec report_spec = {
+	.cmd = "report", .options = report_options, .count = ARRAY_SIZE(report_options),
+	.unknown = unknown_option,
+};
+
+static int parse_opts(int argc, char **argv, struct report_opts *o)
+{
+	int next = 1;
+	*o = (struct report_opts){ .input = "perf.data", .sort = SORT_SYM,
+				   .limit = REPORT_DEFAULT_ROWS };
+	int rc = cli_parse_options(&report_spec, argc, argv, &next, o);
+	if (rc == EXIT_OK && !o->help && next < argc) {
+		cli_unknown_option(&report_spec, argv[next]);
+		rc = EXIT_USAGE;
+	}
+	return rc;
+}
+
 static int report_run(int argc, char **argv, const struct global_opts *g)
 {
-	const char *path = "perf.data", *v;
-	enum sort_key sort = SORT_SYM;
-	u64 limit = REPORT_DEFAULT_ROWS;
+	struct report_opts o;
 	struct report *rp;
-	bool missing;
-	int rc;
+	int rc = parse_opts(argc, argv, &o);
 
-	for (int i = 1; i < argc; i++) {
-		if ((v = cli_option_value(argc, argv, &i, "-i", &missing)) ||
-		    (v = cli_option_value(argc, argv, &i, "--input", &missing))) {
-			path = v;
-		} else if ((v = cli_option_value(argc, argv, &i, "--sort", &missing))) {
-			if (bp_strcmp(v, "sym") && bp_strcmp(v, "dso")) {
-				err_printf("bareperf report: --sort '%s': use sym or dso\n", v);
-				return EXIT_USAGE;
-			}
-			sort = bp_strcmp(v, "dso") ? SORT_SYM : SORT_DSO;
-		} else if ((v = cli_option_value(argc, argv, &i, "-n", &missing))) {
-			if (!bp_parse_u64(v, &limit) || !limit) {
-				err_printf("bareperf report: -n '%s': need a row count of 1 or more\n", v);
-				return EXIT_USAGE;
-			}
-		} else if (missing) {
-			return EXIT_USAGE;
-		} else if (cli_is_help(argv[i])) {
-			cli_usage(&cmd_report);
-			return EXIT_OK;
-		} else {
-			err_printf("bareperf report: unknown option '%s'\n", argv[i]);
-			cli_usage(&cmd_report);
-			return EXIT_USAGE;
-		}
+	if (rc != EXIT_OK)
+		return rc;
+	if (o.help) {
+		cli_usage(&cmd_report);
+		return EXIT_OK;
 	}
 	rp = plat_alloc(sizeof(*rp));
 	if (!rp) {
 		err_printf("bareperf report: out of memory\n");
 		return EXIT_FAILURE_STATUS;
 	}
-	rp->sort = sort;
-	rc = report_file(rp, path, (u32)MIN(limit, (u64)REPORT_MAX_ROWS));
+	rp->sort = o.sort;
+	rc = report_file(rp, o.input, (u32)MIN(o.limit, (u64)REPORT_MAX_ROWS));
 	plat_free(rp);
 	return rc;
 }

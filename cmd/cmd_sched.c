@@ -307,28 +307,33 @@ static void print_json(const struct plan *p)
 
 /* ---- command line ---------------------------------------------------------- */
 
+static const struct cli_option sched_options[] = {
+	{ .name = "--cpu", .kind = CLI_STRING, CLI_AT(struct sched_opts, cpu) },
+	{ .name = "--event", .short_name = "-e", .kind = CLI_EVENTS,
+	  CLI_AT(struct sched_opts, events) },
+	{ .name = "--json", .kind = CLI_FLAG, CLI_AT(struct sched_opts, json) },
+};
+
+/* Unknown options and words alike: sched takes no word of its own. */
+static void unexpected(const char *arg)
+{
+	err_printf("bareperf sched: unexpected argument '%s' (the events go after -e)\n", arg);
+}
+
+static const struct cli_spec sched_spec = {
+	.cmd = "sched", .options = sched_options, .count = ARRAY_SIZE(sched_options),
+	.unknown = unexpected,
+};
+
 static int parse_args(int argc, char **argv, struct sched_opts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		bool missing_cpu, missing_e, missing_ev;
-		const char *cpu = cli_option_value(argc, argv, &i, "--cpu", &missing_cpu);
-		const char *e = cpu ? NULL : cli_option_value(argc, argv, &i, "-e", &missing_e);
-		const char *ev = cpu || e ? NULL :
-				 cli_option_value(argc, argv, &i, "--event", &missing_ev);
-		if (cpu || e || ev) {
-			if (cpu)
-				o->cpu = cpu;
-			else if (cli_append_events(o->events, sizeof(o->events), e ? e : ev, "sched"))
-				return EXIT_USAGE;
-		} else if (missing_cpu || missing_e || missing_ev) {
-			return EXIT_USAGE;
-		} else if (bp_strcmp(argv[i], "--json") == 0) {
-			o->json = true;
-		} else {
-			err_printf("bareperf sched: unexpected argument '%s' (the events go "
-				   "after -e)\n", argv[i]);
-			return EXIT_USAGE;
-		}
+	int next = 1;
+	int rc = cli_parse_options(&sched_spec, argc, argv, &next, o);
+	if (rc != EXIT_OK)
+		return rc;
+	if (next < argc) {
+		unexpected(argv[next]);
+		return EXIT_USAGE;
 	}
 	if (!o->events[0]) {
 		err_printf("bareperf sched: no events given; use -e LIST, e.g. "

@@ -15,27 +15,43 @@ struct selftest_opts {
 	u32 mask;		/* checks to run; 0 until one is named */
 };
 
-static void list_checks(void)
+/* "unknown option '--fast' (checks: counters, ...)": the checks it knows. */
+static void refuse(const char *what, const char *arg)
 {
+	err_printf("bareperf selftest: %s '%s' (checks: ", what, arg);
 	for (int c = 0; c < SELFTEST_COUNT; c++)
 		err_printf("%s%s", c ? ", " : "", selftest_check_name((enum selftest_check)c));
 	err_printf(")\n");
 }
 
+static void unknown_option(const char *arg)
+{
+	refuse("unknown option", arg);
+}
+
+static const struct cli_option selftest_options[] = {
+	{ .name = "--json", .kind = CLI_FLAG, CLI_AT(struct selftest_opts, json) },
+};
+
+static const struct cli_spec selftest_spec = {
+	.cmd = "selftest", .options = selftest_options, .count = ARRAY_SIZE(selftest_options),
+	.unknown = unknown_option,
+};
+
+/* Options and check names in any order. */
 static int parse_opts(int argc, char **argv, struct selftest_opts *o)
 {
 	o->json = false;
 	o->mask = 0;
 	for (int i = 1; i < argc; i++) {
-		if (bp_strcmp(argv[i], "--json") == 0) {
-			o->json = true;
-			continue;
-		}
-		int c = argv[i][0] == '-' ? -1 : selftest_check_find(argv[i]);
+		int rc = cli_parse_options(&selftest_spec, argc, argv, &i, o);
+		if (rc != EXIT_OK)
+			return rc;
+		if (i == argc)
+			break;
+		int c = selftest_check_find(argv[i]);
 		if (c < 0) {
-			err_printf("bareperf selftest: %s '%s' (checks: ",
-				   argv[i][0] == '-' ? "unknown option" : "unknown check", argv[i]);
-			list_checks();
+			refuse("unknown check", argv[i]);
 			return EXIT_USAGE;
 		}
 		o->mask |= BIT(c);

@@ -183,44 +183,28 @@ struct stat_opts {
 	int workload_at;
 };
 
+static const struct cli_option stat_options[] = {
+	{ .name = "--event", .short_name = "-e", .kind = CLI_EVENTS,
+	  CLI_AT(struct stat_opts, events) },
+	{ .short_name = "-I", .kind = CLI_NUMBER, CLI_AT(struct stat_opts, interval_ms),
+	  .min = 10, .max = 3600000, .expect = "expected milliseconds from 10 to 3600000" },
+	{ .short_name = "-C", .kind = CLI_STRING, CLI_AT(struct stat_opts, cpu_list) },
+	{ .short_name = "-a", .kind = CLI_FLAG, CLI_AT(struct stat_opts, all_cpus) },
+	{ .short_name = "-A", .kind = CLI_FLAG, CLI_AT(struct stat_opts, per_cpu) },
+};
+
+static const struct cli_spec stat_spec = {
+	.cmd = "stat", .options = stat_options, .count = ARRAY_SIZE(stat_options),
+	.dashdash_ends = true,
+};
+
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	bp_memset(o, 0, sizeof(*o));
-	o->workload_at = -1;
-	for (int i = 1; i < argc; i++) {
-		bool missing;
-		const char *v;
-		if (bp_strcmp(argv[i], "--") == 0) {
-			o->workload_at = i + 1;
-			break;
-		}
-		if (argv[i][0] != '-') {
-			o->workload_at = i;
-			break;
-		}
-		if ((v = cli_option_value(argc, argv, &i, "-e", &missing)) ||
-		    (!missing && (v = cli_option_value(argc, argv, &i, "--event", &missing)))) {
-			if (cli_append_events(o->events, sizeof(o->events), v, "stat"))
-				return EXIT_USAGE;
-		} else if (!missing && (v = cli_option_value(argc, argv, &i, "-I", &missing))) {
-			u64 ms;
-			if (!bp_parse_u64(v, &ms) || ms < 10 || ms > 3600000) {
-				err_printf("bareperf stat: -I '%s': expected milliseconds from 10 to 3600000\n", v);
-				return EXIT_USAGE;
-			}
-			o->interval_ms = (u32)ms;
-		} else if (!missing && (v = cli_option_value(argc, argv, &i, "-C", &missing))) {
-			o->cpu_list = v;
-		} else if (!missing && bp_strcmp(argv[i], "-a") == 0) {
-			o->all_cpus = true;
-		} else if (!missing && bp_strcmp(argv[i], "-A") == 0) {
-			o->per_cpu = true;
-		} else {
-			if (!missing)
-				err_printf("bareperf stat: unknown option '%s'\n", argv[i]);
-			return EXIT_USAGE;
-		}
-	}
+	o->workload_at = 1;
+	int rc = cli_parse_options(&stat_spec, argc, argv, &o->workload_at, o);
+	if (rc != EXIT_OK)
+		return rc;
 	if (o->all_cpus && o->cpu_list) {
 		err_printf("bareperf stat: -a and -C exclude each other\n");
 		return EXIT_USAGE;
@@ -229,7 +213,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		err_printf("bareperf stat: -A (per CPU) needs -a or -C LIST\n");
 		return EXIT_USAGE;
 	}
-	if (o->workload_at < 0 || o->workload_at >= argc) {
+	if (o->workload_at >= argc) {
 		err_printf("bareperf stat: no workload given (built-in: soak, chase)\n");
 		return EXIT_USAGE;
 	}

@@ -70,6 +70,16 @@ static void test_bad_pmu_value(void **state)
 	assert_non_null(strstr(out, "option --pmu needs a value"));
 }
 
+/* A missing value is said once: report used to go on to call the option
+ * unknown and print its usage as well. */
+static void test_missing_value_said_once(void **state)
+{
+	assert_int_equal(run("report -i", NULL), EXIT_USAGE);
+	assert_string_equal(out, "bareperf: option -i needs a value\n");
+	assert_int_equal(run("report --sort", NULL), EXIT_USAGE);
+	assert_string_equal(out, "bareperf: option --sort needs a value\n");
+}
+
 static void test_globals_parsed(void **state)
 {
 	struct global_opts g = { 0 };
@@ -230,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_no_command),
 		cmocka_unit_test(test_unknown_global_option),
 		cmocka_unit_test(test_bad_pmu_value),
+		cmocka_unit_test(test_missing_value_said_once),
 		cmocka_unit_test(test_globals_parsed),
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_info_extra_argument),
