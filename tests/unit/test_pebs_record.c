@@ -70,13 +70,13 @@ static void test_data_cfg_for(void **state)
 {
 	struct pebs_want w = { 0 };
 	assert_int_equal(pebs_data_cfg_for(&w), 0);
-	w.addr = true;
+	w.fields = BP_SAMPLE_ADDR;
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_MEMINFO);
-	w = (struct pebs_want){ .weight = true };
+	w = (struct pebs_want){ .fields = BP_SAMPLE_WEIGHT };
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_MEMINFO);
-	w = (struct pebs_want){ .data_src = true, .regs = true };
+	w = (struct pebs_want){ .fields = BP_SAMPLE_DATA_SRC | BP_SAMPLE_REGS_INTR };
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP);
-	w = (struct pebs_want){ .regs = true };
+	w = (struct pebs_want){ .fields = BP_SAMPLE_REGS_INTR };
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_GP);
 	w = (struct pebs_want){ .lbr_entries = 16 };
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_LBRS | (15ULL << 24));
@@ -297,6 +297,27 @@ static void test_datasrc_constants_match_linux(void **state)
 	assert_int_equal(BP_MEM(BLK, ADDR), PERF_MEM_S(BLK, ADDR));
 }
 
+/* lib/sample.h's field bits are perf's sample_type bits, and the two
+ * bits that say where a sample came from are above all of them. */
+static void test_sample_fields_match_linux(void **state)
+{
+	assert_int_equal(BP_SAMPLE_IP, PERF_SAMPLE_IP);
+	assert_int_equal(BP_SAMPLE_TID, PERF_SAMPLE_TID);
+	assert_int_equal(BP_SAMPLE_TIME, PERF_SAMPLE_TIME);
+	assert_int_equal(BP_SAMPLE_ADDR, PERF_SAMPLE_ADDR);
+	assert_int_equal(BP_SAMPLE_READ, PERF_SAMPLE_READ);
+	assert_int_equal(BP_SAMPLE_CALLCHAIN, PERF_SAMPLE_CALLCHAIN);
+	assert_int_equal(BP_SAMPLE_CPU, PERF_SAMPLE_CPU);
+	assert_int_equal(BP_SAMPLE_PERIOD, PERF_SAMPLE_PERIOD);
+	assert_int_equal(BP_SAMPLE_RAW, PERF_SAMPLE_RAW);
+	assert_int_equal(BP_SAMPLE_BRANCH_STACK, PERF_SAMPLE_BRANCH_STACK);
+	assert_int_equal(BP_SAMPLE_WEIGHT, PERF_SAMPLE_WEIGHT);
+	assert_int_equal(BP_SAMPLE_DATA_SRC, PERF_SAMPLE_DATA_SRC);
+	assert_int_equal(BP_SAMPLE_REGS_INTR, PERF_SAMPLE_REGS_INTR);
+	assert_true((u64)BP_SAMPLE_PEBS >= PERF_SAMPLE_MAX);
+	assert_true((u64)BP_SAMPLE_EXACT_IP >= PERF_SAMPLE_MAX);
+}
+
 /* Decodes through the Linux union so that the field placement is checked
  * too, not just our own shifts. */
 static union perf_mem_data_src ld(u64 dse, enum pebs_dse_family fam)
@@ -418,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_decode_split_latency),
 		cmocka_unit_test(test_synth_roundtrip),
 		cmocka_unit_test(test_datasrc_constants_match_linux),
+		cmocka_unit_test(test_sample_fields_match_linux),
 		cmocka_unit_test(test_datasrc_load_table),
 		cmocka_unit_test(test_datasrc_load_flags),
 		cmocka_unit_test(test_datasrc_nhm),
