@@ -52,4 +52,19 @@ struct bp_sample {
 	u64 callchain[BP_MAX_CALLCHAIN];	/* return addresses, innermost first */
 };
 
+/* How every producer (the PMI handler in PMI mode, the PEBS drain) starts
+ * a sample: event's, on cpu, standing for period events, with no other
+ * field yet; each then sets the fields it has and their flags. Every
+ * member before callchain[] is cleared, a new one too; the array itself
+ * is left alone, only its first callchain_len entries count, and clearing
+ * 256 bytes per sample would cost the interrupt handler for nothing. */
+static inline void bp_sample_init(struct bp_sample *s, u32 event, u32 cpu, u64 period)
+{
+	/* a constant size: the compiler clears it with a few stores, no call */
+	__builtin_memset(s, 0, offsetof(struct bp_sample, callchain));
+	s->event = event;
+	s->cpu = cpu;
+	s->period = period;
+}
+
 #endif

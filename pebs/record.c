@@ -282,9 +282,7 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 			enum pebs_mem_kind mem, enum pebs_dse_family fam,
 			struct bp_sample *s)
 {
-	s->ip = s->tsc = s->addr = s->weight = s->data_src = 0;
-	s->flags = BP_SAMPLE_PEBS;
-	s->callchain_len = 0;
+	s->flags |= BP_SAMPLE_PEBS;
 	if (l->adaptive)
 		decode_adaptive(l, rec, mem, fam, s);
 	else

@@ -124,10 +124,11 @@ struct pebs_want {
 u64 pebs_data_cfg_for(const struct pebs_want *w);
 
 /* Decodes the record at rec (layout l->record_size bytes readable) into
- * *s: ip (eventing IP and BP_SAMPLE_EXACT_IP on fmt2+ and adaptive; the
- * next instruction, not exact, on fmt0/1), tsc on fmt3+, and for memory
- * events the address, latency as weight and data source. Leaves event,
- * period and cpu alone; sets BP_SAMPLE_PEBS. */
+ * *s, a sample fresh from bp_sample_init: ip (eventing IP and
+ * BP_SAMPLE_EXACT_IP on fmt2+ and adaptive; the next instruction, not
+ * exact, on fmt0/1), tsc on fmt3+, and for memory events the address,
+ * latency as weight and data source. Leaves event, period and cpu alone;
+ * sets BP_SAMPLE_PEBS. */
 void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 			enum pebs_mem_kind mem, enum pebs_dse_family fam,
 			struct bp_sample *s);

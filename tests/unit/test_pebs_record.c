@@ -133,6 +133,7 @@ static void test_decode_fmt1(void **state)
 	assert_int_equal(s.data_src, pebs_data_src_load(3, PEBS_DSE_SNB));
 	assert_int_equal(pebs_record_applicable(&l, rec), 0x5);
 	/* not a memory event: no memory fields */
+	bp_sample_init(&s, 0, 0, 0);
 	pebs_record_decode(&l, rec, PEBS_MEM_NONE, PEBS_DSE_SNB, &s);
 	assert_false(s.flags & (BP_SAMPLE_ADDR | BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC));
 	assert_int_equal(s.addr, 0);
@@ -148,6 +149,7 @@ static void test_decode_fmt2_fmt3(void **state)
 	assert_true(s.flags & BP_SAMPLE_EXACT_IP);
 	assert_false(s.flags & BP_SAMPLE_TIME);	/* no TSC before fmt3 */
 	struct pebs_layout l3 = layout(3, 0);
+	bp_sample_init(&s, 0, 0, 0);
 	pebs_record_decode(&l3, rec, PEBS_MEM_STORE, PEBS_DSE_SNB, &s);
 	assert_int_equal(s.ip, 0x401000);
 	assert_int_equal(s.tsc, 123456789);
@@ -214,6 +216,7 @@ static void test_decode_adaptive(void **state)
 		assert_int_equal(pebs_record_applicable(&l, rec), BIT(0) | BIT(32));
 		/* without the memory-info group there is no address */
 		struct pebs_layout lb = layout(fmt, 0);
+		bp_sample_init(&s, 0, 0, 0);
 		pebs_record_decode(&lb, rec, PEBS_MEM_LOAD, PEBS_DSE_SNB, &s);
 		assert_false(s.flags & BP_SAMPLE_ADDR);
 		assert_true(s.flags & BP_SAMPLE_TIME);
