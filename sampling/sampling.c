@@ -28,14 +28,13 @@ static enum pebs_dse_family dse_family(const struct pmu_caps *c)
 	return caps_gracemont(c) ? PEBS_DSE_GRT : PEBS_DSE_SNB;
 }
 
+/* What the memory fields of e's records mean: the event table says
+ * whether it counts stores (pmu_event.store). */
 static enum pebs_mem_kind mem_kind(const struct pmu_event *e)
 {
 	if (!e->data_la)
 		return PEBS_MEM_NONE;
-	for (const char *p = e->name; *p; p++)
-		if (bp_strncasecmp(p, "STORE", 5) == 0)
-			return PEBS_MEM_STORE;
-	return PEBS_MEM_LOAD;
+	return e->store ? PEBS_MEM_STORE : PEBS_MEM_LOAD;
 }
 
 static void on_pmi(const struct plat_irq_frame *f, void *ctx)
