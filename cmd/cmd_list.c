@@ -182,7 +182,7 @@ static void print_json(const char *name, const struct pmu_event *ev, bool generi
 		format_counters(ev_pdist_fixed(e), pfixed, sizeof(pfixed));
 		out_printf("\"pdist_counters\": %s, \"pdist_fixed_counters\": %s, "
 			   "\"precise_store\": %s, ", pgp, pfixed,
-			   json_bool(e->flags & EVF_PRECISE_STORE));
+			   json_bool(ev_precise_store(e)));
 	}
 	out_printf("\"pebs_only\": %s, \"data_la\": %s, \"taken_alone\": %s, "
 		   "\"extra_msr\": \"0x%x\", \"extra_value\": \"0x%llx\", "

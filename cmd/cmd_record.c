@@ -154,17 +154,6 @@ static const struct sampling *first_sampling(const struct record_run *r)
 
 /* ---- perf.data ---------------------------------------------------------------- */
 
-static u64 sample_type_of(const struct pmu_event *e, const struct sampling_opts *so)
-{
-	u64 t = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-		PERF_SAMPLE_PERIOD;
-	if (e->precise && e->data_la)
-		t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
-	if (so->callchain)
-		t |= PERF_SAMPLE_CALLCHAIN;
-	return t;
-}
-
 /* TSC ticks per second, measured against the platform clock: the clock
  * that samples carry is the seam's (the model's TSC when emulated). */
 static u64 calibrate_tsc(void)
@@ -325,7 +314,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 			.name = e->name, .type = PERF_TYPE_RAW,
 			.precise = e->precise, .freq = o->so.freq != 0, .group_size = group_size(r, i),
 			.sample_period = o->so.freq ? o->so.freq : first_sampling(r)->period[i],
-			.sample_type = sample_type_of(e, &o->so),
+			.sample_type = perfdata_sample_type(sampling_fields(e, &o->so)),
 		};
 		attr_encoding(e, &pe);
 		if (perfdata_add_event(r->pd, &pe) < 0)

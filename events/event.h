@@ -56,6 +56,8 @@ struct pmu_event {
 	u32 pebs_fixed;		/* fixed counters that can (baseline PEBS only) */
 	bool taken_alone;	/* must be the only event on the core's counters */
 	bool data_la;		/* PEBS records carry its data linear address */
+	bool store;		/* they describe stores (EVF_STORE): a store's
+				 * status, not a load's data source and latency */
 	/* modifiers */
 	u8 precise;		/* 0..3: number of 'p' modifiers */
 	bool exclude_user;	/* :k given (count ring 0 only) */

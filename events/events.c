@@ -152,6 +152,7 @@ void event_entry_fill(const struct event_table *t, const struct ev_entry *e,
 	out->pebs_fixed = e->pebs_fixed;
 	out->taken_alone = e->flags & EVF_TAKEN_ALONE;
 	out->data_la = e->flags & EVF_DATA_LA;
+	out->store = e->flags & EVF_STORE;
 	out->sample_after = ev_sample_after(e);
 	out->has_alt = false;
 	if (e->flags & EVF_OCR_ALT) {

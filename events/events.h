@@ -33,9 +33,10 @@
 #define EVF_OCR_ALT     0x40	/* offcore event: the table's second
 				 * encoding (ocr_event[1]/ocr_umask[1] with
 				 * MSR_OFFCORE_RSP_1) counts it too */
-#define EVF_PRECISE_STORE 0x80	/* PRECISE_STORE in the file: Sandy/Ivy
-				 * Bridge's MEM_TRANS_RETIRED.PRECISE_STORE,
-				 * PEBS with the store-latency facility */
+#define EVF_STORE       0x80	/* its PEBS records describe stores: with
+				 * EVF_DATA_LA a data-address event of
+				 * stores (MEM_INST_RETIRED.ALL_STORES...);
+				 * alone, ev_precise_store() */
 
 /* pdist: counters with precise distribution (:ppp). Bits 0..6 are GP 0..6,
  * bit 7 is fixed counter 0 (the only fixed one Intel lists). */
@@ -127,6 +128,13 @@ const char *ev_name(const struct ev_entry *e);
  * 128 hold every name): ev_name()'s way when memory is short. */
 void event_name_unpack(u32 i, char *out, size_t len);
 static inline u32 ev_sample_after(const struct ev_entry *e) { return event_sample_after[e->sav]; }
+/* PRECISE_STORE in the file: Sandy/Ivy Bridge's
+ * MEM_TRANS_RETIRED.PRECISE_STORE, PEBS with the precise-store facility,
+ * the one store event the files do not mark Data_LA. */
+static inline bool ev_precise_store(const struct ev_entry *e)
+{
+	return (e->flags & (EVF_STORE | EVF_DATA_LA)) == EVF_STORE;
+}
 static inline const struct ev_extra *ev_extra(const struct ev_entry *e) { return &event_extras[e->extra]; }
 /* Fixed counters as unified counter bits would be 32+i: these return the
  * raw bitmaps (bit i = fixed counter i). */

@@ -135,6 +135,22 @@ static void read_event(struct input *in, struct event_in *e)
 	}
 }
 
+/* The sample flag each bit of the flags byte sets, in the order the
+ * corpus was written with; bit 7, a field the writer never writes. */
+static const u32 flag_of_bit[8] = {
+	BP_SAMPLE_PEBS, BP_SAMPLE_EXACT_IP, BP_SAMPLE_ADDR, BP_SAMPLE_WEIGHT,
+	BP_SAMPLE_DATA_SRC, BP_SAMPLE_TIME, BP_SAMPLE_CALLCHAIN, BP_SAMPLE_REGS_INTR,
+};
+
+static u32 sample_flags(u8 bits)
+{
+	u32 flags = 0;
+	for (unsigned i = 0; i < ARRAY_SIZE(flag_of_bit); i++)
+		if (bits & (1u << i))
+			flags |= flag_of_bit[i];
+	return flags;
+}
+
 /* [event u8 % (events + 1)] [ip, tsc, addr, period, weight, data_src
  * u64] [cpu u32] [flags u8] [callchain length u8 % 40, then the entries] */
 static void read_sample(struct input *in, struct bp_sample *s)
@@ -148,7 +164,7 @@ static void read_sample(struct input *in, struct bp_sample *s)
 	s->weight = in_u64(in);
 	s->data_src = in_u64(in);
 	s->cpu = in_u32(in);
-	s->flags = in_u8(in);
+	s->flags = sample_flags(in_u8(in));
 	s->callchain_len = in_u8(in) % 40;
 	for (u32 i = 0; i < MIN(s->callchain_len, (u32)BP_MAX_CALLCHAIN); i++)
 		s->callchain[i] = in_u64(in);

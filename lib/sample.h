@@ -7,14 +7,35 @@
 
 #define BP_MAX_CALLCHAIN 32
 
+/* Sample fields: which ones a sample holds, and which ones a session asks
+ * its samples to carry (sampling_fields(), the PEBS threshold policy),
+ * in one set. The bits are those of perf's perf_event_attr.sample_type
+ * (PERF_SAMPLE_*, include/uapi/linux/perf_event.h), so a session's set is
+ * its perf.data attr's sample_type as it is and the policy weighs the
+ * fields as Linux's large_pebs_flags do. perfdata/perfdata.h checks the
+ * bits the writer supports at compile time, tests/unit/test_pebs_record.c
+ * all of them against Linux's header. On a sample, the fields every
+ * sample has (ip, cpu, period) are not marked: flags says which of the
+ * others hold a value. */
 enum bp_sample_flags {
-	BP_SAMPLE_PEBS      = 1u << 0,	/* from a PEBS record */
-	BP_SAMPLE_EXACT_IP  = 1u << 1,	/* ip is the eventing IP */
-	BP_SAMPLE_ADDR      = 1u << 2,	/* addr is valid */
-	BP_SAMPLE_WEIGHT    = 1u << 3,	/* weight (load latency) is valid */
-	BP_SAMPLE_DATA_SRC  = 1u << 4,	/* data_src is valid */
-	BP_SAMPLE_TIME      = 1u << 5,	/* tsc is valid */
-	BP_SAMPLE_CALLCHAIN = 1u << 6,	/* callchain[] is valid */
+	BP_SAMPLE_IP           = 1u << 0,
+	BP_SAMPLE_TID          = 1u << 1,
+	BP_SAMPLE_TIME         = 1u << 2,	/* tsc is valid */
+	BP_SAMPLE_ADDR         = 1u << 3,	/* addr is valid */
+	BP_SAMPLE_READ         = 1u << 4,	/* group counter values */
+	BP_SAMPLE_CALLCHAIN    = 1u << 5,	/* callchain[] is valid */
+	BP_SAMPLE_CPU          = 1u << 7,
+	BP_SAMPLE_PERIOD       = 1u << 8,
+	BP_SAMPLE_RAW          = 1u << 10,
+	BP_SAMPLE_BRANCH_STACK = 1u << 11,
+	BP_SAMPLE_WEIGHT       = 1u << 14,	/* weight (load latency) is valid */
+	BP_SAMPLE_DATA_SRC     = 1u << 15,	/* data_src is valid */
+	BP_SAMPLE_REGS_INTR    = 1u << 18,	/* registers at the sampled instruction */
+	/* Where a sample came from, not fields: above every bit of perf's
+	 * sample_type (its last, PERF_SAMPLE_WEIGHT_STRUCT, is bit 24), so
+	 * no field set can hold them. */
+	BP_SAMPLE_PEBS         = 1u << 29,	/* from a PEBS record */
+	BP_SAMPLE_EXACT_IP     = 1u << 30,	/* ip is the eventing IP */
 };
 
 struct bp_sample {
@@ -30,5 +51,20 @@ struct bp_sample {
 	u32 callchain_len;
 	u64 callchain[BP_MAX_CALLCHAIN];	/* return addresses, innermost first */
 };
+
+/* How every producer (the PMI handler in PMI mode, the PEBS drain) starts
+ * a sample: event's, on cpu, standing for period events, with no other
+ * field yet; each then sets the fields it has and their flags. Every
+ * member before callchain[] is cleared, a new one too; the array itself
+ * is left alone, only its first callchain_len entries count, and clearing
+ * 256 bytes per sample would cost the interrupt handler for nothing. */
+static inline void bp_sample_init(struct bp_sample *s, u32 event, u32 cpu, u64 period)
+{
+	/* a constant size: the compiler clears it with a few stores, no call */
+	__builtin_memset(s, 0, offsetof(struct bp_sample, callchain));
+	s->event = event;
+	s->cpu = cpu;
+	s->period = period;
+}
 
 #endif

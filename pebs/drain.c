@@ -65,14 +65,12 @@ static void emit(struct pebs_ctx *c, const void *rec, unsigned i,
 		loss->lost[PEBS_LOST_RING_FULL]++;
 		return;
 	}
+	bp_sample_init(s, pc->event, c->cpu, pc->period);
 	pebs_record_decode(&c->ds->layout, rec, pc->mem, c->dse_family, s);
 	if (!(s->flags & BP_SAMPLE_TIME) && c->drain_tsc) {
 		s->tsc = c->drain_tsc;
 		s->flags |= BP_SAMPLE_TIME;
 	}
-	s->event = pc->event;
-	s->period = pc->period;
-	s->cpu = c->cpu;
 	ring_commit(ring);
 	loss->delivered++;
 }

@@ -76,12 +76,19 @@ u32 pebs_record_size(u8 format, u64 data_cfg)
 	return pebs_layout_init(&l, format, data_cfg, NULL, 0) ? l.record_size : 0;
 }
 
+u32 pebs_record_fields(u8 format)
+{
+	u32 always = BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_CPU | BP_SAMPLE_PERIOD |
+		     PEBS_MEM_FIELDS | BP_SAMPLE_REGS_INTR;
+	return always | (format >= 3 ? BP_SAMPLE_TIME : 0);
+}
+
 u64 pebs_data_cfg_for(const struct pebs_want *w)
 {
 	u64 cfg = 0;
-	if (w->addr || w->weight || w->data_src)
+	if (w->fields & PEBS_MEM_FIELDS)
 		cfg |= PEBS_DATACFG_MEMINFO;
-	if (w->regs)
+	if (w->fields & BP_SAMPLE_REGS_INTR)
 		cfg |= PEBS_DATACFG_GP;
 	if (w->lbr_entries) {
 		u64 n = MIN(w->lbr_entries, PEBS_LBR_MAX_ENTRIES);
@@ -275,9 +282,7 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 			enum pebs_mem_kind mem, enum pebs_dse_family fam,
 			struct bp_sample *s)
 {
-	s->ip = s->tsc = s->addr = s->weight = s->data_src = 0;
-	s->flags = BP_SAMPLE_PEBS;
-	s->callchain_len = 0;
+	s->flags |= BP_SAMPLE_PEBS;
 	if (l->adaptive)
 		decode_adaptive(l, rec, mem, fam, s);
 	else

@@ -101,24 +101,34 @@ bool pebs_layout_init(struct pebs_layout *l, u8 format, u64 data_cfg,
 /* Size of one record: 0 for an unknown format or bad data_cfg. */
 u32 pebs_record_size(u8 format, u64 data_cfg);
 
+/* The sample fields a memory event's record carries: the data linear
+ * address, the data source and the latency (formats 1-3 at fixed offsets;
+ * the adaptive memory-info group, SDM 20.9.2). */
+#define PEBS_MEM_FIELDS (BP_SAMPLE_ADDR | BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC)
+
+/* The sample fields a PEBS sample has with nothing read at the PMI, the
+ * ones a large threshold keeps (Linux's large_pebs_flags,
+ * arch/x86/events/intel/ds.c): what a record holds (ip, the memory fields,
+ * registers; time only from format 3, which has the TSC) and what the
+ * drain knows (period, cpu, tid). */
+u32 pebs_record_fields(u8 format);
+
 /* What the user asked each PEBS sample to carry. */
 struct pebs_want {
-	bool addr;		/* data linear address */
-	bool weight;		/* load latency */
-	bool data_src;		/* decoded data source */
-	bool regs;		/* general-purpose registers */
+	u32 fields;		/* enum bp_sample_flags */
 	unsigned lbr_entries;	/* 0: none */
 };
 /* The PEBS_DATA_CFG that makes adaptive records carry what is wanted:
- * memory info for address, latency and data source; GPRs for registers;
- * LBR entries with their count. */
+ * memory info for the memory fields; GPRs for registers; LBR entries
+ * with their count. */
 u64 pebs_data_cfg_for(const struct pebs_want *w);
 
 /* Decodes the record at rec (layout l->record_size bytes readable) into
- * *s: ip (eventing IP and BP_SAMPLE_EXACT_IP on fmt2+ and adaptive; the
- * next instruction, not exact, on fmt0/1), tsc on fmt3+, and for memory
- * events the address, latency as weight and data source. Leaves event,
- * period and cpu alone; sets BP_SAMPLE_PEBS. */
+ * *s, a sample fresh from bp_sample_init: ip (eventing IP and
+ * BP_SAMPLE_EXACT_IP on fmt2+ and adaptive; the next instruction, not
+ * exact, on fmt0/1), tsc on fmt3+, and for memory events the address,
+ * latency as weight and data source. Leaves event, period and cpu alone;
+ * sets BP_SAMPLE_PEBS. */
 void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 			enum pebs_mem_kind mem, enum pebs_dse_family fam,
 			struct bp_sample *s);

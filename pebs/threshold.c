@@ -1,16 +1,8 @@
 /* PEBS threshold policy; see threshold.h. */
 #include "threshold.h"
+#include "record.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
-
-#define PEBS_FIELDS_ALWAYS \
-	(PEBS_F_IP | PEBS_F_TID | PEBS_F_ADDR | PEBS_F_CPU | PEBS_F_PERIOD | \
-	 PEBS_F_DATA_SRC | PEBS_F_WEIGHT | PEBS_F_REGS)
-
-u32 pebs_fields_from_record(u8 format)
-{
-	return PEBS_FIELDS_ALWAYS | (format >= 3 ? PEBS_F_TIME : 0);
-}
 
 bool pebs_threshold_parse(const char *arg, struct pebs_threshold_opt *out,
 			  char *err, size_t errlen)
@@ -44,15 +36,15 @@ static const char *disqualifier(const struct pebs_event_req *r, u8 format)
 {
 	if (r->freq_mode)
 		return "frequency mode (-F) adapts the period at each PMI";
-	if (r->fields & PEBS_F_CALLCHAIN)
+	if (r->fields & BP_SAMPLE_CALLCHAIN)
 		return "callchain requested with -g";
-	if (r->fields & PEBS_F_TIME && format < 3)
+	if (r->fields & BP_SAMPLE_TIME && format < 3)
 		return "timestamps requested but records before format 3 have no TSC";
-	if (r->fields & PEBS_F_READ)
+	if (r->fields & BP_SAMPLE_READ)
 		return "group counter values are read at the PMI";
-	if (r->fields & PEBS_F_BRANCH)
+	if (r->fields & BP_SAMPLE_BRANCH_STACK)
 		return "branch stacks are read at the PMI";
-	if (r->fields & ~pebs_fields_from_record(format))
+	if (r->fields & ~pebs_record_fields(format))
 		return "a sample field the PEBS record does not supply";
 	return NULL;
 }

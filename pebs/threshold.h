@@ -11,28 +11,12 @@
 #ifndef BP_PEBS_THRESHOLD_H
 #define BP_PEBS_THRESHOLD_H
 #include "../lib/types.h"
-
-/* Sample fields a user can ask for (a subset of perf's sample_type). */
-enum pebs_field {
-	PEBS_F_IP        = 1u << 0,
-	PEBS_F_TID       = 1u << 1,
-	PEBS_F_TIME      = 1u << 2,
-	PEBS_F_ADDR      = 1u << 3,
-	PEBS_F_CPU       = 1u << 4,
-	PEBS_F_PERIOD    = 1u << 5,
-	PEBS_F_DATA_SRC  = 1u << 6,
-	PEBS_F_WEIGHT    = 1u << 7,
-	PEBS_F_REGS      = 1u << 8,
-	PEBS_F_CALLCHAIN = 1u << 9,
-	PEBS_F_READ      = 1u << 10,	/* group counter values */
-	PEBS_F_BRANCH    = 1u << 11,	/* branch stack */
-	PEBS_F_RAW       = 1u << 12,
-};
+#include "../lib/sample.h"
 
 /* One PEBS event as the policy sees it. */
 struct pebs_event_req {
 	bool freq_mode;		/* -F: period adapted at each PMI */
-	u32 fields;		/* enum pebs_field */
+	u32 fields;		/* enum bp_sample_flags: the fields its samples carry */
 };
 
 enum pebs_threshold_mode {
@@ -56,9 +40,6 @@ struct pebs_threshold_choice {
 	bool large;		/* more than one record per PMI */
 	char reason[96];	/* why, for pebs_threshold_explain */
 };
-
-/* Fields a record supplies itself: time only from format 3 on (the TSC). */
-u32 pebs_fields_from_record(u8 format);
 
 /* Decides the threshold for events reqs[0..n) on a buffer of max_records
  * records, with pebs_counters PEBS-capable counters on this CPU. Large

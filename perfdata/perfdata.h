@@ -70,6 +70,17 @@
 	PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
 	PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_IDENTIFIER)
 
+/* The ABI boundary of lib/sample.h's field set: its bits are perf's, so
+ * the attr's sample_type of a session's fields is the set as it is. Each
+ * field the writer supports is checked here, so the two cannot drift. */
+_Static_assert(BP_SAMPLE_IP == PERF_SAMPLE_IP && BP_SAMPLE_TID == PERF_SAMPLE_TID &&
+	       BP_SAMPLE_TIME == PERF_SAMPLE_TIME && BP_SAMPLE_ADDR == PERF_SAMPLE_ADDR &&
+	       BP_SAMPLE_CALLCHAIN == PERF_SAMPLE_CALLCHAIN && BP_SAMPLE_CPU == PERF_SAMPLE_CPU &&
+	       BP_SAMPLE_PERIOD == PERF_SAMPLE_PERIOD && BP_SAMPLE_WEIGHT == PERF_SAMPLE_WEIGHT &&
+	       BP_SAMPLE_DATA_SRC == PERF_SAMPLE_DATA_SRC,
+	       "lib/sample.h's field bits are perf_event_attr.sample_type's");
+static inline u64 perfdata_sample_type(u32 fields) { return fields; }
+
 /* perf_event_attr.type values. */
 #define PERF_TYPE_HARDWARE	0
 #define PERF_TYPE_RAW		4

@@ -129,14 +129,10 @@ static void emit_sample(struct pmi_ctx *c, int slot, u64 period, const struct pl
 		c->st.ring_full++;
 		return;
 	}
+	bp_sample_init(s, c->event_of_slot[slot], c->cpu, period);
 	s->ip = r->ip;
 	s->tsc = hw_rdtsc();	/* the clock PEBS records carry */
-	s->addr = s->weight = s->data_src = 0;
-	s->period = period;
-	s->event = c->event_of_slot[slot];
-	s->cpu = c->cpu;
-	s->flags = BP_SAMPLE_TIME;
-	s->callchain_len = 0;
+	s->flags |= BP_SAMPLE_TIME;
 	if (c->callchain) {
 		s->callchain_len = pmi_callchain(r->sp, r->bp, s->callchain, BP_MAX_CALLCHAIN);
 		s->flags |= BP_SAMPLE_CALLCHAIN;

@@ -28,14 +28,13 @@ static enum pebs_dse_family dse_family(const struct pmu_caps *c)
 	return caps_gracemont(c) ? PEBS_DSE_GRT : PEBS_DSE_SNB;
 }
 
+/* What the memory fields of e's records mean: the event table says
+ * whether it counts stores (pmu_event.store). */
 static enum pebs_mem_kind mem_kind(const struct pmu_event *e)
 {
 	if (!e->data_la)
 		return PEBS_MEM_NONE;
-	for (const char *p = e->name; *p; p++)
-		if (bp_strncasecmp(p, "STORE", 5) == 0)
-			return PEBS_MEM_STORE;
-	return PEBS_MEM_LOAD;
+	return e->store ? PEBS_MEM_STORE : PEBS_MEM_LOAD;
 }
 
 static void on_pmi(const struct plat_irq_frame *f, void *ctx)
@@ -71,25 +70,32 @@ static int add_events(struct sampling *s, const struct sampling_opts *o, char *e
 	return 0;
 }
 
-/* PEBS_DATA_CFG for these events: memory info when one wants it. */
-static u64 pebs_cfg_of(const struct pmu_caps *c, const struct pmu_event *ev, int n)
+u32 sampling_fields(const struct pmu_event *e, const struct sampling_opts *o)
+{
+	u32 fields = BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME | BP_SAMPLE_CPU |
+		     BP_SAMPLE_PERIOD;
+	if (e->precise && e->data_la)
+		fields |= PEBS_MEM_FIELDS;
+	if (o->callchain)
+		fields |= BP_SAMPLE_CALLCHAIN;
+	return fields;
+}
+
+/* PEBS_DATA_CFG for these events: the record groups their fields need. */
+static u64 pebs_cfg_of(const struct pmu_caps *c, const struct pmu_event *ev, int n,
+		       const struct sampling_opts *o)
 {
 	struct pebs_want want = { 0 };
 	for (int i = 0; i < n; i++)
-		if (ev[i].precise && ev[i].data_la)
-			want.addr = want.weight = want.data_src = true;
+		if (ev[i].precise)
+			want.fields |= sampling_fields(&ev[i], o);
 	return c->pebs_baseline ? pebs_data_cfg_for(&want) : 0;
 }
 
 /* What the threshold policy must know of one PEBS event. */
 static struct pebs_event_req pebs_req_of(const struct pmu_event *e, const struct sampling_opts *o)
 {
-	u32 fields = PEBS_F_IP | PEBS_F_TID | PEBS_F_CPU | PEBS_F_PERIOD | PEBS_F_TIME;
-	if (e->data_la)
-		fields |= PEBS_F_ADDR | PEBS_F_WEIGHT | PEBS_F_DATA_SRC;
-	if (o->callchain)
-		fields |= PEBS_F_CALLCHAIN;
-	return (struct pebs_event_req){ .freq_mode = o->freq != 0, .fields = fields };
+	return (struct pebs_event_req){ .freq_mode = o->freq != 0, .fields = sampling_fields(e, o) };
 }
 
 static unsigned pebs_capable_of(const struct pmu_caps *c)
@@ -110,7 +116,7 @@ bool sampling_check_threshold(const struct pmu_caps *c, const struct pmu_event *
 	for (int i = 0; i < n && nreq < PMU_MAX_EVENTS; i++)
 		if (ev[i].precise)
 			reqs[nreq++] = pebs_req_of(&ev[i], o);
-	u32 size = caps_has_pebs(c) ? pebs_record_size(c->pebs_format, pebs_cfg_of(c, ev, n)) : 0;
+	u32 size = caps_has_pebs(c) ? pebs_record_size(c->pebs_format, pebs_cfg_of(c, ev, n, o)) : 0;
 	if (!nreq || !size)
 		return true;	/* nothing to check, or sampling_setup says why */
 	struct pebs_threshold_choice choice;
@@ -125,7 +131,7 @@ static int setup_pebs(struct sampling *s, const struct sampling_opts *o, char *e
 	unsigned nreq = 0;
 	struct pebs_layout layout;
 
-	u64 cfg = pebs_cfg_of(c, s->ev, s->n);
+	u64 cfg = pebs_cfg_of(c, s->ev, s->n, o);
 	if (!pebs_layout_init(&layout, c->pebs_format, cfg, err, errlen))
 		return -1;
 	layout.latency_split = caps_pebs_latency_split(c);

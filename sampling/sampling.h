@@ -71,6 +71,11 @@ struct sampling {
 	u64 last_adjust, last_count[PMU_MAX_EVENTS];
 };
 
+/* The sample fields event e's samples carry under o (enum
+ * bp_sample_flags): what its perf.data attr announces and what the PEBS
+ * threshold policy weighs. */
+u32 sampling_fields(const struct pmu_event *e, const struct sampling_opts *o);
+
 /* Sets everything up; nothing counts until sampling_start(). On failure
  * everything set up so far is undone and err says why. */
 int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *ev, int n,

@@ -28,6 +28,9 @@ Choices (documented in docs/events.md too):
 - Offcore events list two encodings ("0xB7, 0xBB" or umask "0x01,0x02")
   paired with MSR 0x1A6/0x1A7: the entry holds the first, the table holds
   the pair (EVF_OCR_ALT).
+- Store events (EVF_STORE): Sandy/Ivy Bridge's PRECISE_STORE event, and
+  the data-address events whose name says they count stores
+  (store_event()).
 """
 import csv
 import json
@@ -155,7 +158,7 @@ _FLAGS = header_constants()
 EVF_INV, EVF_EDGE, EVF_ANY = _FLAGS["EVF_INV"], _FLAGS["EVF_EDGE"], _FLAGS["EVF_ANY"]
 EVF_TAKEN_ALONE, EVF_DATA_LA = _FLAGS["EVF_TAKEN_ALONE"], _FLAGS["EVF_DATA_LA"]
 EVF_PEBS_ONLY, EVF_OCR_ALT = _FLAGS["EVF_PEBS_ONLY"], _FLAGS["EVF_OCR_ALT"]
-EVF_PRECISE_STORE, EV_PDIST_FIXED0 = _FLAGS["EVF_PRECISE_STORE"], _FLAGS["EV_PDIST_FIXED0"]
+EVF_STORE, EV_PDIST_FIXED0 = _FLAGS["EVF_STORE"], _FLAGS["EV_PDIST_FIXED0"]
 
 
 def num(s):
@@ -233,6 +236,23 @@ def pebs_style_of(events):
     return "atom" if any("PEBScounters" in e for e in events) else "legacy"
 
 
+def store_event(e):
+    """The event's PEBS records describe stores, so their memory fields are
+    a store's status, not a load's data source and latency. The files have
+    no field that says so for data-address events ("L1_Hit_Indication" is
+    also 1 on loads: MEM_INST_RETIRED.ANY, the E-cores' LOAD_LATENCY_GT_*),
+    but their names do (MEM_INST_RETIRED.*STORES, MEM_UOPS_RETIRED.*STORES
+    and STORE_LATENCY, MEM_TRANS_RETIRED.STORE_SAMPLE), as Linux lists the
+    same encodings as store data-address events (the _DATALA_ST
+    constraints, arch/x86/events/intel/ds.c). Sandy and Ivy Bridge's
+    MEM_TRANS_RETIRED.PRECISE_STORE, the precise-store facility, is marked
+    PRECISE_STORE and not Data_LA (events.h: ev_precise_store)."""
+    if num(e.get("PRECISE_STORE")):
+        assert not num(e.get("Data_LA")), e["EventName"]
+        return True
+    return bool(num(e.get("Data_LA"))) and "STORE" in e["EventName"].upper()
+
+
 def parse_event(e, style, fixed_base=0):
     """One JSON event -> dict of the fields we keep."""
     codes = [num(c) for c in e["EventCode"].split(",")]
@@ -285,7 +305,7 @@ def parse_event(e, style, fixed_base=0):
     flags |= EVF_DATA_LA if num(e.get("Data_LA")) else 0
     flags |= EVF_PEBS_ONLY if pebs_only else 0
     flags |= EVF_OCR_ALT if ocr else 0
-    flags |= EVF_PRECISE_STORE if num(e.get("PRECISE_STORE")) else 0
+    flags |= EVF_STORE if store_event(e) else 0
     return {
         "name": e["EventName"],
         "event": codes[0], "umask": umasks[0],

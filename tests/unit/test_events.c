@@ -66,6 +66,8 @@ static void test_spr_constraints(void **state)
 	e = find("spr", "MEM_TRANS_RETIRED.STORE_SAMPLE");
 	assert_int_equal(e->gp, 0x1);
 	assert_int_equal(e->pebs_gp, 0x1);
+	assert_true(e->flags & EVF_DATA_LA && e->flags & EVF_STORE);
+	assert_false(ev_precise_store(e));
 
 	e = find("spr", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_128");
 	assert_int_equal(e->gp, 0xfe);
@@ -73,6 +75,7 @@ static void test_spr_constraints(void **state)
 	assert_int_equal(ev_extra(e)->msr, MSR_PEBS_LD_LAT_THRESHOLD);
 	assert_int_equal(ev_extra(e)->value, 0x80);
 	assert_true(e->flags & EVF_TAKEN_ALONE);
+	assert_false(e->flags & EVF_STORE);
 	assert_int_equal(ev_sample_after(e), 1009);
 
 	assert_int_equal(event_code_gp_mask(table("spr"), 0x48), 0x0f);
@@ -240,7 +243,7 @@ static void test_older_file_conventions(void **state)
 	/* Sandy Bridge's precise store, PEBS on GP3 only. */
 	e = event_find(table("snb"), "MEM_TRANS_RETIRED.PRECISE_STORE");
 	assert_non_null(e);
-	assert_true(e->flags & EVF_PRECISE_STORE);
+	assert_true(ev_precise_store(e));
 	assert_int_equal(e->pebs_gp, 0x8);
 	/* Nehalem has one offcore MSR; Westmere two. */
 	assert_int_equal(table("nhm")->offcore_valid[1], 0);

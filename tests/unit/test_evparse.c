@@ -148,7 +148,16 @@ static void test_intel_names(void **state)
 	assert_int_equal(ev.pebs_gp, 0x0f);
 	assert_int_equal(ev.precise, 2);
 	assert_true(ev.data_la);
+	assert_false(ev.store);
 	assert_int_equal(ev.sample_after, 50021);
+
+	/* Stores, by the table's EVF_STORE: named, or by their encoding. */
+	parse_ok("mem_inst_retired.all_stores:pp", "icx", NULL, &ev);
+	assert_true(ev.data_la && ev.store);
+	parse_ok("cpu/event=0xd0,umask=0x82/pp", "icx", NULL, &ev);
+	assert_true(ev.data_la && ev.store);
+	parse_ok("mem_inst_retired.all_loads:pp", "icx", NULL, &ev);
+	assert_true(ev.data_la && !ev.store);
 
 	/* Load latency with the table's threshold (MSRValue 0x4). */
 	parse_ok("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4:p", "icx", NULL, &ev);

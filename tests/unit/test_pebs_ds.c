@@ -229,8 +229,8 @@ static struct pebs_threshold_choice choose_ok(const struct pebs_event_req *r, un
 static void test_threshold_large_when_all_qualify(void **state)
 {
 	struct pebs_event_req r[2] = {
-		{ .fields = PEBS_F_IP | PEBS_F_TID | PEBS_F_TIME | PEBS_F_PERIOD },
-		{ .fields = PEBS_F_IP | PEBS_F_ADDR | PEBS_F_DATA_SRC | PEBS_F_WEIGHT | PEBS_F_REGS },
+		{ .fields = BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME | BP_SAMPLE_PERIOD },
+		{ .fields = BP_SAMPLE_IP | BP_SAMPLE_ADDR | BP_SAMPLE_DATA_SRC | BP_SAMPLE_WEIGHT | BP_SAMPLE_REGS_INTR },
 	};
 	struct pebs_threshold_choice c = choose_ok(r, 2, 3, &AUTO);
 	assert_true(c.large);
@@ -244,8 +244,8 @@ static void test_threshold_one_when_any_disqualifies(void **state)
 {
 	char line[160];
 	struct pebs_event_req r[2] = {
-		{ .fields = PEBS_F_IP },
-		{ .fields = PEBS_F_IP | PEBS_F_CALLCHAIN },
+		{ .fields = BP_SAMPLE_IP },
+		{ .fields = BP_SAMPLE_IP | BP_SAMPLE_CALLCHAIN },
 	};
 	struct pebs_threshold_choice c = choose_ok(r, 2, 5, &AUTO);
 	assert_false(c.large);
@@ -253,19 +253,19 @@ static void test_threshold_one_when_any_disqualifies(void **state)
 	pebs_threshold_explain(&c, line, sizeof(line));
 	assert_string_equal(line, "PEBS threshold: 1 record (callchain requested with -g)");
 
-	struct pebs_event_req f = { .freq_mode = true, .fields = PEBS_F_IP };
+	struct pebs_event_req f = { .freq_mode = true, .fields = BP_SAMPLE_IP };
 	c = choose_ok(&f, 1, 5, &AUTO);
 	assert_int_equal(c.records, 1);
 	assert_non_null(strstr(c.reason, "frequency"));
 
 	/* time comes from the record only from format 3 (TSC field) */
-	struct pebs_event_req t = { .fields = PEBS_F_IP | PEBS_F_TIME };
+	struct pebs_event_req t = { .fields = BP_SAMPLE_IP | BP_SAMPLE_TIME };
 	assert_int_equal(choose_ok(&t, 1, 2, &AUTO).records, 1);
 	assert_int_equal(choose_ok(&t, 1, 3, &AUTO).records, 1306);
 
-	struct pebs_event_req rd = { .fields = PEBS_F_IP | PEBS_F_READ };
+	struct pebs_event_req rd = { .fields = BP_SAMPLE_IP | BP_SAMPLE_READ };
 	assert_int_equal(choose_ok(&rd, 1, 5, &AUTO).records, 1);
-	struct pebs_event_req raw = { .fields = PEBS_F_IP | PEBS_F_RAW };
+	struct pebs_event_req raw = { .fields = BP_SAMPLE_IP | BP_SAMPLE_RAW };
 	c = choose_ok(&raw, 1, 5, &AUTO);
 	assert_int_equal(c.records, 1);
 	assert_non_null(strstr(c.reason, "does not supply"));
@@ -273,8 +273,8 @@ static void test_threshold_one_when_any_disqualifies(void **state)
 
 static void test_threshold_override(void **state)
 {
-	struct pebs_event_req ok = { .fields = PEBS_F_IP };
-	struct pebs_event_req cc = { .fields = PEBS_F_IP | PEBS_F_CALLCHAIN };
+	struct pebs_event_req ok = { .fields = BP_SAMPLE_IP };
+	struct pebs_event_req cc = { .fields = BP_SAMPLE_IP | BP_SAMPLE_CALLCHAIN };
 	struct pebs_threshold_opt one = { PEBS_THRESHOLD_ONE, 1 };
 	struct pebs_threshold_opt n64 = { PEBS_THRESHOLD_N, 64 };
 	struct pebs_threshold_opt max = { PEBS_THRESHOLD_MAX, 0 };

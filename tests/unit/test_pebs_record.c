@@ -70,13 +70,13 @@ static void test_data_cfg_for(void **state)
 {
 	struct pebs_want w = { 0 };
 	assert_int_equal(pebs_data_cfg_for(&w), 0);
-	w.addr = true;
+	w.fields = BP_SAMPLE_ADDR;
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_MEMINFO);
-	w = (struct pebs_want){ .weight = true };
+	w = (struct pebs_want){ .fields = BP_SAMPLE_WEIGHT };
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_MEMINFO);
-	w = (struct pebs_want){ .data_src = true, .regs = true };
+	w = (struct pebs_want){ .fields = BP_SAMPLE_DATA_SRC | BP_SAMPLE_REGS_INTR };
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP);
-	w = (struct pebs_want){ .regs = true };
+	w = (struct pebs_want){ .fields = BP_SAMPLE_REGS_INTR };
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_GP);
 	w = (struct pebs_want){ .lbr_entries = 16 };
 	assert_int_equal(pebs_data_cfg_for(&w), PEBS_DATACFG_LBRS | (15ULL << 24));
@@ -133,6 +133,7 @@ static void test_decode_fmt1(void **state)
 	assert_int_equal(s.data_src, pebs_data_src_load(3, PEBS_DSE_SNB));
 	assert_int_equal(pebs_record_applicable(&l, rec), 0x5);
 	/* not a memory event: no memory fields */
+	bp_sample_init(&s, 0, 0, 0);
 	pebs_record_decode(&l, rec, PEBS_MEM_NONE, PEBS_DSE_SNB, &s);
 	assert_false(s.flags & (BP_SAMPLE_ADDR | BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC));
 	assert_int_equal(s.addr, 0);
@@ -148,6 +149,7 @@ static void test_decode_fmt2_fmt3(void **state)
 	assert_true(s.flags & BP_SAMPLE_EXACT_IP);
 	assert_false(s.flags & BP_SAMPLE_TIME);	/* no TSC before fmt3 */
 	struct pebs_layout l3 = layout(3, 0);
+	bp_sample_init(&s, 0, 0, 0);
 	pebs_record_decode(&l3, rec, PEBS_MEM_STORE, PEBS_DSE_SNB, &s);
 	assert_int_equal(s.ip, 0x401000);
 	assert_int_equal(s.tsc, 123456789);
@@ -214,6 +216,7 @@ static void test_decode_adaptive(void **state)
 		assert_int_equal(pebs_record_applicable(&l, rec), BIT(0) | BIT(32));
 		/* without the memory-info group there is no address */
 		struct pebs_layout lb = layout(fmt, 0);
+		bp_sample_init(&s, 0, 0, 0);
 		pebs_record_decode(&lb, rec, PEBS_MEM_LOAD, PEBS_DSE_SNB, &s);
 		assert_false(s.flags & BP_SAMPLE_ADDR);
 		assert_true(s.flags & BP_SAMPLE_TIME);
@@ -295,6 +298,27 @@ static void test_datasrc_constants_match_linux(void **state)
 	assert_int_equal(BP_MEM(BLK, NA), PERF_MEM_S(BLK, NA));
 	assert_int_equal(BP_MEM(BLK, DATA), PERF_MEM_S(BLK, DATA));
 	assert_int_equal(BP_MEM(BLK, ADDR), PERF_MEM_S(BLK, ADDR));
+}
+
+/* lib/sample.h's field bits are perf's sample_type bits, and the two
+ * bits that say where a sample came from are above all of them. */
+static void test_sample_fields_match_linux(void **state)
+{
+	assert_int_equal(BP_SAMPLE_IP, PERF_SAMPLE_IP);
+	assert_int_equal(BP_SAMPLE_TID, PERF_SAMPLE_TID);
+	assert_int_equal(BP_SAMPLE_TIME, PERF_SAMPLE_TIME);
+	assert_int_equal(BP_SAMPLE_ADDR, PERF_SAMPLE_ADDR);
+	assert_int_equal(BP_SAMPLE_READ, PERF_SAMPLE_READ);
+	assert_int_equal(BP_SAMPLE_CALLCHAIN, PERF_SAMPLE_CALLCHAIN);
+	assert_int_equal(BP_SAMPLE_CPU, PERF_SAMPLE_CPU);
+	assert_int_equal(BP_SAMPLE_PERIOD, PERF_SAMPLE_PERIOD);
+	assert_int_equal(BP_SAMPLE_RAW, PERF_SAMPLE_RAW);
+	assert_int_equal(BP_SAMPLE_BRANCH_STACK, PERF_SAMPLE_BRANCH_STACK);
+	assert_int_equal(BP_SAMPLE_WEIGHT, PERF_SAMPLE_WEIGHT);
+	assert_int_equal(BP_SAMPLE_DATA_SRC, PERF_SAMPLE_DATA_SRC);
+	assert_int_equal(BP_SAMPLE_REGS_INTR, PERF_SAMPLE_REGS_INTR);
+	assert_true((u64)BP_SAMPLE_PEBS >= PERF_SAMPLE_MAX);
+	assert_true((u64)BP_SAMPLE_EXACT_IP >= PERF_SAMPLE_MAX);
 }
 
 /* Decodes through the Linux union so that the field placement is checked
@@ -418,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_decode_split_latency),
 		cmocka_unit_test(test_synth_roundtrip),
 		cmocka_unit_test(test_datasrc_constants_match_linux),
+		cmocka_unit_test(test_sample_fields_match_linux),
 		cmocka_unit_test(test_datasrc_load_table),
 		cmocka_unit_test(test_datasrc_load_flags),
 		cmocka_unit_test(test_datasrc_nhm),
