@@ -469,11 +469,17 @@ void percpu_close(struct percpu *p)
 	p->count = 0;
 }
 
-/* fn for c, from the BSP: on c itself when c is the BSP, else with c's
- * model selected (only where one CPU runs all). It cannot fail there. */
-static void run_here(struct percpu_cpu *c, void (*fn)(void *ctx))
+/* fn for c, from the CPU the main flow runs on: where one CPU runs all,
+ * with c's model selected; else c is this CPU, and fn is called directly
+ * (the execution seam would first ask the firmware which CPU this is, at
+ * every tick). */
+static void run_here(const struct percpu *p, struct percpu_cpu *c, void (*fn)(void *ctx))
 {
 	const char *why;
+	if (!p->one_cpu_runs_all) {
+		fn(c);
+		return;
+	}
 	(void)exec_run_on(c->cpu, fn, c, &why);
 }
 
@@ -485,7 +491,7 @@ void percpu_tick(struct percpu *p)
 		if (!c->ready)
 			continue;
 		if (p->one_cpu_runs_all || c->cpu == self)
-			run_here(c, cpu_tick);
+			run_here(p, c, cpu_tick);
 	}
 	p->tick_seq++;	/* the APs that run their own loop do their own */
 }
@@ -493,7 +499,7 @@ void percpu_tick(struct percpu *p)
 /* The sampler of the CPU the main flow runs on, if it samples. */
 static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
 {
-	u32 self = p->bsp;	/* the main flow runs on the BSP */
+	u32 self = p->one_cpu_runs_all ? p->bsp : plat_cpu_self();
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
 		if (c->ready && c->cpu == self && p->ops == &percpu_sampling)
@@ -510,7 +516,7 @@ static void on_main_flow_cpu(struct percpu *p, void (*fn)(void *ctx))
 	struct percpu_cpu *c = main_flow_sampler(p);
 	if (!c)
 		return;
-	run_here(c, fn);
+	run_here(p, c, fn);
 }
 
 void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)
