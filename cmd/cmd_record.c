@@ -623,7 +623,6 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	}
 	bp_memset(r, 0, sizeof(*r));
 	r->quiet = o.quiet;
-	r->s.verbose = g->verbose;
 	backend_banner();
 	if ((rc = session_probe(&r->s, "record")) != EXIT_OK)
 		return rc;
@@ -641,7 +640,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	/* A missing application fails here, before the PMU is touched. */
 	if ((rc = target_load(&t, "record")) != EXIT_OK)
 		return rc;
-	if ((rc = session_start_drive(&r->s, "record")) != EXIT_OK) {
+	if ((rc = session_start_drive(&r->s, g, "record")) != EXIT_OK) {
 		target_release(&t);
 		return rc;
 	}
