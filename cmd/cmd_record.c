@@ -152,6 +152,16 @@ static const struct sampling *first_sampling(const struct record_run *r)
 	return NULL;
 }
 
+/* The first CPU whose IA32_DS_AREA something else took (pmi_stats_add
+ * keeps that CPU's value in the sum); NULL: none. */
+static const struct sampling *ds_area_lost_on(const struct record_run *r)
+{
+	for (u32 i = 0; i < r->pc.count; i++)
+		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
+			return &r->pc.cpu[i]->smp;
+	return NULL;
+}
+
 /* ---- perf.data ---------------------------------------------------------------- */
 
 static u64 sample_type_of(const struct pmu_event *e, const struct sampling_opts *so)
@@ -464,7 +474,7 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		err_printf("bareperf record: IA32_DS_AREA was changed under us (0x%llx, not our "
 			   "area 0x%llx): something else took the Debug Store; PEBS sampling was "
 			   "stopped\n", (unsigned long long)st->ds_area_moved,
-			   (unsigned long long)(uintptr_t)first_sampling(r)->ds.area);
+			   (unsigned long long)(uintptr_t)ds_area_lost_on(r)->ds.area);
 }
 
 /* The end of the file: lost samples and the feature sections. After a
@@ -509,12 +519,9 @@ static int record_end(struct record_run *r)
 		write_failed(r);
 	r->lost = percpu_lost(&r->pc);
 	print_accounting(r, plat_ticks() - r->start);
-	int rc = EXIT_OK;
 	/* A DS area taken away: the file holds what was sampled until then,
 	 * but it is incomplete. */
-	for (u32 i = 0; i < r->pc.count; i++)
-		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
-			rc = EXIT_FAILURE_STATUS;
+	int rc = ds_area_lost_on(r) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (percpu_report_held(&r->pc))
 		rc = EXIT_FAILURE_STATUS;	/* the file is written, but holds nothing */
 	percpu_close(&r->pc);
