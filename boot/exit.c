@@ -19,6 +19,9 @@ static bool qemu_exit;
 
 int boot_on_exit(undo_fn fn, void *ctx)
 {
+	for (int i = 0; i < undo_count; i++)
+		if (undo_stack[i].fn == fn && undo_stack[i].ctx == ctx)
+			return 0;	/* a command that opens the same thing per run */
 	if (undo_count == UNDO_MAX)
 		return -1;
 	undo_stack[undo_count++] = (struct undo){ fn, ctx };

@@ -10,6 +10,8 @@
  * error: per function of soak, the share of samples against the share of
  * instructions by construction, in PMI mode and with PEBS, per period.
  *
+ * Each sampled run opens the PMU of this CPU through the per-CPU engine
+ * (sampling/percpu.h), as record does without -a/-C, and gives it back.
  * Nothing is written to a file: samples are counted (and, for error,
  * attributed) straight from the ring after each run. */
 #include "cli.h"
@@ -23,7 +25,7 @@
 #include "../events/evparse.h"
 #include "../arch/exec.h"
 #include "../arch/hw.h"
-#include "../sampling/sampling.h"
+#include "../sampling/percpu.h"
 #include "../workload/workload.h"
 
 #define BENCH_MAX_PERIODS 16
@@ -65,7 +67,9 @@ struct bench_run {
 struct bench_ctx {
 	struct session s;
 	struct pmu_event ev;
-	struct sampling smp;
+	const char *event;	/* the text ev was parsed from: each run parses it on its CPU */
+	bool force;		/* --force: take a PMU that is in use */
+	struct percpu pc;	/* one CPU, this one, while a sampled run runs */
 	const struct workload *w;
 	const char *cmd;
 	/* bench error: samples per soak part (WORKLOAD_MAX_PARTS: other) */
@@ -161,6 +165,12 @@ static int parse_opts(int argc, char **argv, bool overhead, struct bench_opts *o
 
 static u64 take_samples(struct bench_ctx *b);
 
+/* The sampler of the run: this CPU's, the only one. */
+static const struct sampling *sampler(const struct bench_ctx *b)
+{
+	return &b->pc.cpu[0]->smp;
+}
+
 /* The main flow's timer, as record's: throttle windows; and the ring
  * emptied once it is half full, so that a long run loses nothing to a
  * full ring while a short one is not disturbed at all (samples copied out
@@ -168,8 +178,8 @@ static u64 take_samples(struct bench_ctx *b);
 static void on_timer(void *c)
 {
 	struct bench_ctx *b = c;
-	const struct sample_ring *r = &b->smp.ring;
-	sampling_tick(&b->smp);
+	const struct sample_ring *r = &sampler(b)->ring;
+	percpu_tick(&b->pc);
 	if (r->head - r->tail >= r->capacity / 2)
 		b->polled += take_samples(b);
 }
@@ -198,7 +208,7 @@ static u64 take_samples(struct bench_ctx *b)
 {
 	u64 total = 0;
 	u32 n;
-	while ((n = sampling_poll(&b->smp, b->batch, BENCH_BATCH)) > 0) {
+	while ((n = percpu_poll(&b->pc, 0, b->batch, BENCH_BATCH)) > 0) {
 		total += n;
 		for (u32 i = 0; b->ips && i < n && b->nips < BENCH_MAX_IPS; i++)
 			b->ips[b->nips++] = b->batch[i].ip;
@@ -218,35 +228,48 @@ static int workload_once(struct bench_ctx *b, const struct bench_opts *o, struct
 	return b->w->run(o->wargc, o->wargv, wr) ? EXIT_USAGE : EXIT_OK;
 }
 
+/* PMI mode: the event as parsed, without PEBS (a cycles:p alias keeps
+ * its encoding). */
+static int setup_without_pebs(struct percpu_cpu *c, char *err, size_t errlen)
+{
+	for (int i = 0; i < c->n; i++)
+		c->ev[i].precise = 0;
+	return percpu_sampling.setup(c, err, errlen);
+}
+
+static const struct percpu_ops *ops_for(enum bench_mode mode)
+{
+	static struct percpu_ops without_pebs;
+	if (mode != MODE_PMI)
+		return &percpu_sampling;
+	without_pebs = percpu_sampling;
+	without_pebs.setup = setup_without_pebs;
+	return &without_pebs;
+}
+
 static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum bench_mode mode,
 			u64 period, struct bench_run *out)
 {
 	struct sampling_opts so = { .period = period, .ring_samples = BENCH_RING };
-	struct pmu_event ev = b->ev;
 	struct workload_result wr;
-	char err[512];
-	if (mode == MODE_PMI)
-		ev.precise = 0;
 	so.threshold.mode = mode == MODE_PLAIN ? PEBS_THRESHOLD_ONE : PEBS_THRESHOLD_MAX;
-	if (sampling_setup(&b->smp, &b->s.pmu, &ev, 1, &so, err, sizeof(err))) {
-		err_printf("bareperf bench: %s\n", err);
+	if (percpu_open_self(&b->pc, b->event, b->force, &so, ops_for(mode), "bench"))
 		return EXIT_FAILURE_STATUS;
-	}
 	b->polled = 0;
 	plat_timer_start(BENCH_POLL_MS, on_timer, b);
-	sampling_start(&b->smp);
+	percpu_start(&b->pc);
 	int rc = workload_once(b, o, &wr);
-	sampling_stop(&b->smp);
+	percpu_stop(&b->pc);
 	plat_timer_stop();
 	out->ticks = wr.ticks;
 	out->truth = wr.truth;
-	out->pmis = b->smp.pmi.st.pmis;
-	out->lost = sampling_lost(&b->smp);
+	out->pmis = sampler(b)->pmi.st.pmis;
+	out->lost = percpu_lost(&b->pc);
 	out->samples = b->polled + take_samples(b);
 	if (b->ips && b->nips < out->samples)	/* beyond the stash: not attributed */
 		out->lost += out->samples - b->nips;
 	attribute_ips(b);
-	sampling_teardown(&b->smp);
+	percpu_close(&b->pc);
 	return rc;
 }
 
@@ -293,13 +316,15 @@ static int run_median(struct bench_ctx *b, const struct bench_opts *o, enum benc
 static int pick_event(struct bench_ctx *b, const struct bench_opts *o)
 {
 	char err[512];
+	b->event = o->event;
 	if (o->event)
 		return session_parse_events(&b->s, "bench", o->event, &b->ev, 1) == 1 ? EXIT_OK
 										       : EXIT_USAGE;
-	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++)
-		if (evparse_list(default_events[i], b->s.table, &b->s.caps, &b->ev, 1, err,
-				 sizeof(err)) == 1)
+	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
+		b->event = default_events[i];
+		if (evparse_list(b->event, b->s.table, &b->s.caps, &b->ev, 1, err, sizeof(err)) == 1)
 			return EXIT_OK;
+	}
 	err_printf("bareperf bench: no PEBS-capable instructions event on this CPU (%s); "
 		   "name one with --event\n", err);
 	return EXIT_FAILURE_STATUS;
@@ -321,7 +346,8 @@ static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const st
 			   "to compare PEBS thresholds\n", b->ev.name);
 		return EXIT_USAGE;
 	}
-	return session_start(&b->s, g, "bench");
+	b->force = g->force;
+	return session_start_drive(&b->s, g, "bench");
 }
 
 static void print_workload(const struct bench_opts *o)

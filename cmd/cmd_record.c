@@ -152,6 +152,16 @@ static const struct sampling *first_sampling(const struct record_run *r)
 	return NULL;
 }
 
+/* The first CPU whose IA32_DS_AREA something else took (pmi_stats_add
+ * keeps that CPU's value in the sum); NULL: none. */
+static const struct sampling *ds_area_lost_on(const struct record_run *r)
+{
+	for (u32 i = 0; i < r->pc.count; i++)
+		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
+			return &r->pc.cpu[i]->smp;
+	return NULL;
+}
+
 /* ---- perf.data ---------------------------------------------------------------- */
 
 /* TSC ticks per second, measured against the platform clock: the clock
@@ -453,7 +463,7 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		err_printf("bareperf record: IA32_DS_AREA was changed under us (0x%llx, not our "
 			   "area 0x%llx): something else took the Debug Store; PEBS sampling was "
 			   "stopped\n", (unsigned long long)st->ds_area_moved,
-			   (unsigned long long)(uintptr_t)first_sampling(r)->ds.area);
+			   (unsigned long long)(uintptr_t)ds_area_lost_on(r)->ds.area);
 }
 
 /* The end of the file: lost samples and the feature sections. After a
@@ -498,12 +508,9 @@ static int record_end(struct record_run *r)
 		write_failed(r);
 	r->lost = percpu_lost(&r->pc);
 	print_accounting(r, plat_ticks() - r->start);
-	int rc = EXIT_OK;
 	/* A DS area taken away: the file holds what was sampled until then,
 	 * but it is incomplete. */
-	for (u32 i = 0; i < r->pc.count; i++)
-		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
-			rc = EXIT_FAILURE_STATUS;
+	int rc = ds_area_lost_on(r) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (percpu_report_held(&r->pc))
 		rc = EXIT_FAILURE_STATUS;	/* the file is written, but holds nothing */
 	percpu_close(&r->pc);
@@ -612,7 +619,6 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	}
 	bp_memset(r, 0, sizeof(*r));
 	r->quiet = o.quiet;
-	r->s.verbose = g->verbose;
 	backend_banner();
 	if ((rc = session_probe(&r->s, "record")) != EXIT_OK)
 		return rc;
@@ -630,7 +636,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	/* A missing application fails here, before the PMU is touched. */
 	if ((rc = target_load(&t, "record")) != EXIT_OK)
 		return rc;
-	if ((rc = session_start_drive(&r->s, "record")) != EXIT_OK) {
+	if ((rc = session_start_drive(&r->s, g, "record")) != EXIT_OK) {
 		target_release(&t);
 		return rc;
 	}

@@ -2,9 +2,9 @@
  * counts events over a built-in workload and prints them in perf stat's
  * layout. When the events do not fit on the counters together, they are
  * multiplexed on a timer and their counts scaled as perf does (count *
- * enabled / running), with the share of time each ran. With -a or -C each
- * CPU counts on its own PMU (sampling/percpu.h), multiplexing on itself; the
- * counts are summed, or shown per CPU with -A. */
+ * enabled / running), with the share of time each ran. Each CPU counts on
+ * its own PMU (sampling/percpu.h), multiplexing on itself: this one, or
+ * those of -a or -C, whose counts are summed, or shown per CPU with -A. */
 #include "cli.h"
 #include "cpus.h"
 #include "../sampling/percpu.h"
@@ -26,14 +26,12 @@
 struct stat_run {
 	struct session s;
 	struct pmu_event ev[SESSION_MAX_EVENTS];
-	struct stat_engine one;		/* without -a/-C: this CPU */
-	struct percpu pc;		/* with -a/-C: percpu_cpu.user is a struct stat_engine */
-	bool every_cpu;
+	struct percpu pc;		/* percpu_cpu.user is a struct stat_engine */
+	bool every_cpu;			/* -a or -C: "system wide" */
 	int n;
 	u32 interval_ms;
 	u64 start, next_interval;
 	u64 interval_scaled[SESSION_MAX_EVENTS];	/* totals at the last -I line */
-	struct pmu_start_check started;	/* without -a/-C: did GLOBAL_CTRL take it? */
 };
 
 static struct stat_run run;	/* the PMU state must outlive the command for exit hooks */
@@ -46,15 +44,11 @@ static u64 scaled(const struct stat_engine *c, int i)
 /* The CPUs that count: this one, or each of -a/-C that is ready. */
 static u32 cpu_count(const struct stat_run *r)
 {
-	return r->every_cpu ? r->pc.count : 1;
+	return r->pc.count;
 }
 
 static struct stat_engine *cpu_at(const struct stat_run *r, u32 i, u32 *number)
 {
-	if (!r->every_cpu) {
-		*number = plat_cpu_self();
-		return (struct stat_engine *)&r->one;
-	}
 	*number = r->pc.cpu[i]->cpu;
 	return r->pc.cpu[i]->ready ? r->pc.cpu[i]->user : NULL;
 }
@@ -89,10 +83,7 @@ static void on_timer(void *ctx)
 {
 	struct stat_run *r = ctx;
 	u64 now = plat_ticks();
-	if (r->every_cpu)
-		percpu_tick(&r->pc);
-	else
-		stat_engine_tick(&r->one, now);
+	percpu_tick(&r->pc);
 	if (r->interval_ms && now >= r->next_interval) {
 		print_interval(r, now);
 		r->next_interval += (u64)r->interval_ms * plat_ticks_per_second() / 1000;
@@ -135,8 +126,8 @@ static void print_cpu(const struct stat_engine *c, const char *prefix)
 			   cycles >= 0 && cycles != i ? scaled(c, cycles) : 0, &c->st[i].time);
 }
 
-/* -a without -A: each event summed over the CPUs; its running share is
- * the sum of the CPUs' times. */
+/* Without -A: each event summed over the CPUs (one without -a/-C); its
+ * running share is the sum of the CPUs' times. */
 static void print_totals(const struct stat_run *r)
 {
 	int cycles = find_event(r->ev, r->n, "cycles", ARCH_CODE_CORE_CYCLES, 0x00);
@@ -160,9 +151,7 @@ static void print_summary(const struct stat_run *r, const char *workload, u64 ti
 	u32 number;
 	out_printf("\n Performance counter stats for '%s'%s:\n\n",
 		   r->every_cpu ? "system wide" : workload, r->s.emulated ? " (EMULATED PMU)" : "");
-	if (!r->every_cpu)
-		print_cpu(&r->one, "");
-	else if (!per_cpu)
+	if (!per_cpu)
 		print_totals(r);
 	else
 		for (u32 k = 0; k < cpu_count(r); k++) {
@@ -237,6 +226,7 @@ static int count_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
 		c->user = NULL;
 		return -1;
 	}
+	pmu_commit_schedule(&c->pmu);	/* -v names the counters before the start */
 	return 0;
 }
 
@@ -279,67 +269,38 @@ static void free_counting(struct stat_run *r)
 	}
 }
 
+/* With -v and no -a/-C: the counter each event got on this CPU. */
+static void show_placement(const struct stat_run *r)
+{
+	const struct percpu_cpu *c = r->pc.cpu[0];
+	const struct stat_engine *e = c->user;
+	int ids[SESSION_MAX_EVENTS];
+	for (int i = 0; i < e->n; i++)
+		ids[i] = e->st[i].id;
+	session_show_placement(&r->s, &c->pmu, e->ev, ids, e->n);
+}
 
 /* Takes the PMU of this CPU (or of every CPU of -a/-C) and places the
  * events on it. */
 static int open_counting(struct stat_run *r, const struct stat_opts *o, const struct global_opts *g)
 {
-	char err[PERCPU_ERR_MAX];
-	int rc;
-	if (!r->every_cpu) {
-		if ((rc = session_start(&r->s, g, "stat")) != EXIT_OK)
-			return rc;
-		if (stat_engine_init(&r->one, &r->s.pmu, r->ev, r->n, plat_ticks(), err, sizeof(err))) {
-			err_printf("bareperf stat: %s\n", err);
-			session_stop(&r->s);
-			return EXIT_FAILURE_STATUS;
-		}
-		int ids[SESSION_MAX_EVENTS];
-		for (int i = 0; i < r->n; i++)
-			ids[i] = r->one.st[i].id;
-		pmu_commit_schedule(&r->s.pmu);
-		session_show_placement(&r->s, r->ev, ids, r->n);
-		return EXIT_OK;
-	}
 	u64 mask;
 	struct sampling_opts none = { 0 };
+	int rc, failed;
 	if ((rc = cpus_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK ||
-	    (rc = session_start_drive(&r->s, "stat")) != EXIT_OK)
+	    (rc = session_start_drive(&r->s, g, "stat")) != EXIT_OK)
 		return rc;
-	if (percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat")) {
+	if (r->every_cpu)
+		failed = percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat");
+	else
+		failed = percpu_open_self(&r->pc, o->events, g->force, &none, &percpu_counting, "stat");
+	if (failed) {
 		session_stop(&r->s);
 		return EXIT_FAILURE_STATUS;
 	}
+	if (!r->every_cpu)
+		show_placement(r);
 	return EXIT_OK;
-}
-
-static void start_counting(struct stat_run *r)
-{
-	if (r->every_cpu) {
-		percpu_start(&r->pc);
-		return;
-	}
-	r->one.last_update = plat_ticks();
-	pmu_enable(&r->s.pmu);
-	r->started = pmu_check_started(&r->s.pmu);
-}
-
-/* Counts of a PMU that never started are not counts: say so, and fail. */
-static bool report_held(const struct stat_run *r)
-{
-	if (r->every_cpu)
-		return percpu_report_held(&r->pc) != 0;
-	return percpu_report_held_on("stat", -1, &r->started);
-}
-
-static void stop_counting(struct stat_run *r)
-{
-	if (r->every_cpu) {
-		percpu_stop(&r->pc);
-		return;
-	}
-	pmu_disable(&r->s.pmu);
-	stat_engine_update(&r->one, plat_ticks());
 }
 
 static bool any_mux(const struct stat_run *r)
@@ -378,23 +339,22 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	r->start = plat_ticks();
 	r->next_interval = r->start + (u64)o.interval_ms * plat_ticks_per_second() / 1000;
 	bool mux = any_mux(r);
-	/* Every CPU counts whatever runs there: the timer also keeps each
-	 * CPU's counts from wrapping between rotations. */
+	/* With -a/-C every CPU counts whatever runs there: the timer also
+	 * keeps each CPU's counts from wrapping between rotations. */
 	bool timer = mux || o.interval_ms || r->every_cpu;
 	if (timer)
 		plat_timer_start(o.interval_ms && !mux ? o.interval_ms : STAT_MUX_MS, on_timer, r);
-	start_counting(r);
+	percpu_start(&r->pc);
 	int wrc = w->run(argc - o.workload_at, argv + o.workload_at, &wr);
-	stop_counting(r);
+	percpu_stop(&r->pc);
 	if (timer)
 		plat_timer_stop();
 	if (!wrc)
 		print_summary(r, w->name, wr.ticks, o.per_cpu);
-	bool held = report_held(r);
-	if (r->every_cpu) {
-		free_counting(r);
-		percpu_close(&r->pc);
-	}
+	/* Counts of a PMU that never started are not counts: say so, and fail. */
+	bool held = percpu_report_held(&r->pc) != 0;
+	free_counting(r);
+	percpu_close(&r->pc);
 	session_stop(&r->s);
 	return wrc ? EXIT_USAGE : held ? EXIT_FAILURE_STATUS : EXIT_OK;
 }

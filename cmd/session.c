@@ -62,8 +62,11 @@ int session_start(struct session *s, const struct global_opts *g, const char *cm
 	return start_drive(s, cmd);
 }
 
-int session_start_drive(struct session *s, const char *cmd)
+int session_start_drive(struct session *s, const struct global_opts *g, const char *cmd)
 {
+	s->verbose = g->verbose;
+	s->started = true;
+	hw_stats_reset();
 	plat_on_exit(stop_hook, s);
 	return start_drive(s, cmd);
 }
@@ -80,14 +83,14 @@ static int start_drive(struct session *s, const char *cmd)
 	return EXIT_OK;
 }
 
-void session_show_placement(const struct session *s, const struct pmu_event *ev,
-			    const int *ids, int n)
+void session_show_placement(const struct session *s, const struct pmu *pmu,
+			    const struct pmu_event *ev, const int *ids, int n)
 {
 	if (!s->verbose)
 		return;
 	for (int i = 0; i < n; i++) {
 		char where[16] = "not placed";
-		int c = ids[i] >= 0 ? pmu_counter_of(&s->pmu, ids[i]) : COUNTER_NONE;
+		int c = ids[i] >= 0 ? pmu_counter_of(pmu, ids[i]) : COUNTER_NONE;
 		if (c != COUNTER_NONE)
 			sched_format_counter(c, where, sizeof(where));
 		out_printf("[ %s: %s ]\n", ev[i].name, where);
@@ -115,8 +118,9 @@ static void show_statistics(const struct session *s)
 
 void session_stop(struct session *s)
 {
-	if (s->verbose && (s->open || s->driving))
+	if (s->verbose && (s->open || s->driving || s->started))
 		show_statistics(s);
+	s->started = false;
 	if (s->driving)
 		exec_stop();
 	s->driving = false;

@@ -17,6 +17,7 @@ struct session {
 	bool emulated;
 	bool driving;		/* the emulated PMU's tick is running */
 	bool open;
+	bool started;		/* session_start_drive ran: -v shows the seam's figures */
 	int verbose;		/* -v: placement and seam statistics */
 	/* Skip the check that counters keep what is written (selftest
 	 * checks that itself, and reports it as a result). */
@@ -34,12 +35,13 @@ int session_parse_events(struct session *s, const char *cmd, const char *text,
  * (pmu_probe_writes, unless trust_writes) and starts the model's tick when it is
  * emulated. Returns EXIT_OK or a failure status after printing why. */
 int session_start(struct session *s, const struct global_opts *g, const char *cmd);
-/* The emulated PMU's tick alone, for commands that take the PMU over on
- * each CPU themselves (sampling/percpu.h); nothing on the real PMU. */
-int session_start_drive(struct session *s, const char *cmd);
-/* With -v: where each event went ("cycles: fixed1"). ids: pmu slots. */
-void session_show_placement(const struct session *s, const struct pmu_event *ev,
-			    const int *ids, int n);
+/* For commands that take the PMU over on each CPU themselves
+ * (sampling/percpu.h): the emulated PMU's tick, nothing on the real PMU;
+ * and with -v, the seam's access counts from here on. */
+int session_start_drive(struct session *s, const struct global_opts *g, const char *cmd);
+/* With -v: where each event went on pmu ("cycles: fixed1"). ids: pmu slots. */
+void session_show_placement(const struct session *s, const struct pmu *pmu,
+			    const struct pmu_event *ev, const int *ids, int n);
 /* Gives everything back; safe to call twice. With -v, prints the seam's
  * MSR/MMIO access counts and, when emulated, the drive's figures. */
 void session_stop(struct session *s);

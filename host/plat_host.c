@@ -321,6 +321,9 @@ static int exit_hook_count;
 
 int plat_on_exit(void (*fn)(void *ctx), void *ctx)
 {
+	for (int i = 0; i < exit_hook_count; i++)
+		if (exit_hooks[i].fn == fn && exit_hooks[i].ctx == ctx)
+			return 0;	/* a command that opens the same thing per run */
 	if (exit_hook_count == EXIT_HOOKS)
 		return -1;
 	exit_hooks[exit_hook_count].fn = fn;

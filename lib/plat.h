@@ -111,7 +111,9 @@ int plat_timer_start(u32 period_ms, plat_timer_fn fn, void *ctx);
 void plat_timer_stop(void);
 
 /* Runs fn(ctx) on every exit path, plat_abort() included, last registered
- * first, so the machine is left as found. Returns -1 when full. */
+ * first, so the machine is left as found. The same fn and ctx again keep
+ * their first place (bench opens the PMU once per run). Returns -1 when
+ * full. */
 int plat_on_exit(void (*fn)(void *ctx), void *ctx);
 
 /* The backend behind `--pmu=hw`: the real CPU in the image; on the host,

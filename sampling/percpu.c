@@ -61,11 +61,14 @@ static void exec_reporting(struct percpu *p, struct percpu_cpu *c, void (*fn)(vo
 
 /* The scheduler explains each event it could not place on a line of its
  * own, so the reason comes last and ends the message. */
-static void report_not_sampled(const char *cmd, const struct percpu_cpu *c)
+static void report_not_sampled(const struct percpu *p, const struct percpu_cpu *c)
 {
 	size_t len = bp_strlen(c->err);
-	bool ends_line = len && c->err[len - 1] == '\n';
-	err_printf("bareperf %s: CPU %u is not sampled: %s%s", cmd, c->cpu, c->err, ends_line ? "" : "\n");
+	const char *end = len && c->err[len - 1] == '\n' ? "" : "\n";
+	if (p->name_cpus)
+		err_printf("bareperf %s: CPU %u is not sampled: %s%s", p->cmd, c->cpu, c->err, end);
+	else
+		err_printf("bareperf %s: %s%s", p->cmd, c->err, end);
 }
 
 /* What a CPU reads, parses and programs for itself. Runs on it: no
@@ -117,7 +120,7 @@ static void start_checked(struct percpu_cpu *c)
 	c->started = pmu_check_started(&c->pmu);
 	/* A PMI already taken proves the counters ran; its handler may have
 	 * turned them off since (throttled at the first window). */
-	if (c->started.held && c->owner->ops == &percpu_sampling && c->smp.pmi.st.pmis)
+	if (c->started.held && c->owner->ops->samples && c->smp.pmi.st.pmis)
 		c->started.held = false;
 }
 
@@ -153,7 +156,7 @@ static void sampling_cpu_arm(struct percpu_cpu *c) { pmi_arm(&c->smp.pmi, &c->ar
 static void sampling_cpu_disarm(struct percpu_cpu *c) { pmi_disarm(&c->smp.pmi, &c->armed); }
 
 const struct percpu_ops percpu_sampling = {
-	.setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
+	.samples = true, .setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
 	.tick = sampling_cpu_tick, .teardown = sampling_cpu_teardown,
 	.arm = sampling_cpu_arm, .disarm = sampling_cpu_disarm,
 };
@@ -323,10 +326,11 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 	return 0;
 }
 
-int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
-		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
+static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *events, bool force,
+		     const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
 {
 	bp_memset(p, 0, sizeof(*p));
+	p->name_cpus = name_cpus;
 	p->one_cpu_runs_all = exec_one_cpu_runs_all();
 	p->events = events;
 	p->cmd = cmd;
@@ -349,7 +353,7 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 			ready++;
 			continue;
 		}
-		report_not_sampled(cmd, c);
+		report_not_sampled(p, c);
 		if (c->open)	/* a fault midway: give back what it took */
 			exec_reporting(p, c, cpu_close, "while giving its PMU back");
 	}
@@ -358,6 +362,18 @@ int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 		return -1;
 	}
 	return 0;
+}
+
+int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
+		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
+{
+	return open_cpus(p, mask, true, events, force, so, ops, cmd);
+}
+
+int percpu_open_self(struct percpu *p, const char *events, bool force,
+		     const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
+{
+	return open_cpus(p, BIT(plat_cpu_self()), false, events, force, so, ops, cmd);
 }
 
 static u64 ready_mask(const struct percpu *p)
@@ -407,7 +423,8 @@ u32 percpu_report_held(const struct percpu *p)
 	u32 held = 0;
 	for (u32 i = 0; i < p->count; i++) {
 		const struct percpu_cpu *c = p->cpu[i];
-		held += c->ready && percpu_report_held_on(p->cmd, (int)c->cpu, &c->started);
+		held += c->ready && percpu_report_held_on(p->cmd, p->name_cpus ? (int)c->cpu : -1,
+							 &c->started);
 	}
 	return held;
 }
@@ -502,7 +519,7 @@ static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
 	u32 self = p->one_cpu_runs_all ? p->bsp : plat_cpu_self();
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
-		if (c->ready && c->cpu == self && p->ops == &percpu_sampling)
+		if (c->ready && c->cpu == self && p->ops->samples)
 			return c;
 	}
 	return NULL;
@@ -522,7 +539,7 @@ static void on_main_flow_cpu(struct percpu *p, void (*fn)(void *ctx))
 void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)
 {
 	for (u32 i = 0; i < p->count; i++)
-		if (p->cpu[i]->ready && p->ops == &percpu_sampling)
+		if (p->cpu[i]->ready && p->ops->samples)
 			sampling_set_tsc_clock(&p->cpu[i]->smp, tsc_per_second);
 }
 
@@ -540,7 +557,7 @@ void percpu_release_self(struct percpu *p)
 
 u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)
 {
-	return i < p->count && p->cpu[i]->ready && p->ops == &percpu_sampling ? sampling_poll(&p->cpu[i]->smp, out, max) : 0;
+	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_poll(&p->cpu[i]->smp, out, max) : 0;
 }
 
 u32 percpu_ready(const struct percpu *p)

@@ -30,6 +30,9 @@ struct percpu_cpu;
  * or count (stat). Every hook runs on that CPU (see above), must not print
  * or call firmware services, and reports errors in err. */
 struct percpu_ops {
+	/* The hooks run percpu_sampling's on c->smp (setup may adjust the
+	 * events first): polling, holding and the TSC clock apply. */
+	bool samples;
 	int (*setup)(struct percpu_cpu *c, char *err, size_t errlen);
 	void (*start)(struct percpu_cpu *c);
 	void (*stop)(struct percpu_cpu *c);
@@ -70,6 +73,7 @@ struct percpu {
 	u32 bsp;			/* the CPU the command runs on */
 	const char *events;
 	const char *cmd;		/* names the command in messages */
+	bool name_cpus;			/* messages say "CPU N"; not for percpu_open_self */
 	bool force;
 	struct sampling_opts so;
 	const struct percpu_ops *ops;
@@ -88,6 +92,10 @@ struct percpu {
  * it on every exit path. */
 int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
 		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd);
+/* percpu_open for the CPU the command runs on alone, when the user named
+ * no CPU: its messages read as a one-CPU command's, without "CPU N". */
+int percpu_open_self(struct percpu *p, const char *events, bool force,
+		     const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd);
 /* Starts counting on every CPU and sends the APs to percpu_ap_spin. */
 void percpu_start(struct percpu *p);
 /* After percpu_stop: names each CPU whose IA32_PERF_GLOBAL_CTRL did not
