@@ -201,14 +201,20 @@ static void run_other_cpu(u32 cpu, u64 cycles, u64 ip)
 	}
 }
 
-static void run_other_cpus(u64 cycles)
+/* Each other CPU first takes the BSP's time at the tick's start (tick_tsc):
+ * the model CPUs share one clock, halted ones too, so every CPU's samples
+ * are stamped on the time of the records the BSP writes. */
+static void run_other_cpus(u64 cycles, u64 tick_tsc)
 {
 	for (u64 m = cpu_mask & ~BIT(bsp_cpu); m; m &= m - 1) {
 		u32 cpu = (u32)__builtin_ctzll(m);
 		u64 ip = cpu_ips ? cpu_ips[cpu] : 0;
-		if (!ip || cpu >= sim_cpu_count())
+		if (cpu >= sim_cpu_count())
 			continue;
-		run_other_cpu(cpu, cycles, ip);
+		sim_set_cpu(cpu);
+		sim_tsc_catch_up(tick_tsc);
+		if (ip)
+			run_other_cpu(cpu, cycles, ip);
 	}
 }
 
@@ -294,12 +300,15 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 	}
 	u32 selected = sim_current_cpu();
 	tick_frame = *f;
+	sim_set_cpu(bsp_cpu);
+	u64 tick_tsc = sim_tsc();
+	sim_set_cpu(selected);
 	advance();
 	if (cpu_mask & ~BIT(bsp_cpu)) {
 		/* The other CPUs run as long, each at the IP it published; their
 		 * PMIs are taken once all have been advanced. */
 		busy++;
-		run_other_cpus(cycles);
+		run_other_cpus(cycles, tick_tsc);
 		deliver_pending();
 		sim_set_cpu(selected);
 		busy--;

@@ -355,6 +355,12 @@ void sim_set_cpl(u8 cpl)
 
 u8 sim_cpl(void) { return sim_cur()->cpl; }
 u64 sim_tsc(void) { return sim_cur()->tsc; }
+void sim_tsc_catch_up(u64 tsc)
+{
+	struct sim_cpu *c = sim_cur();
+	if (c->tsc < tsc)
+		c->tsc = tsc;
+}
 bool sim_pebs_at_overflow(unsigned counter)
 {
 	return counter < 32 && (sim_cur()->core->pdist_gp & BIT(counter));

@@ -36,6 +36,10 @@ void sim_set_cpl(u8 cpl);
 u8 sim_cpl(void);
 /* Time stamp counter of this CPU; it advances with reference cycles. */
 u64 sim_tsc(void);
+/* Moves this CPU's TSC forward to tsc if it is behind: one machine's TSCs
+ * run in step, and a halted CPU's keeps counting (SDM Vol. 3B 17.17,
+ * Time-Stamp Counter: invariant TSC). Never backwards. */
+void sim_tsc_catch_up(u64 tsc);
 /* Whether this CPU writes a PEBS record for counter `counter` (the
  * GLOBAL_STATUS bit index) at its overflowing event (PDist), not at the
  * next event after the overflow (sim_count.c). */

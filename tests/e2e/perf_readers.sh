@@ -114,6 +114,14 @@ same_top "$data"
 back=$(perf script -i "$data" -F time 2>/dev/null | tr -d ' :' |
 	awk 'NR > 1 && $1 + 0 < prev { n++ } { prev = $1 + 0 } END { print n + 0 }')
 [ "$back" -eq 0 ] || fail "perf script's times go backwards $back times"
+# Every CPU's samples fall in the mappings: the APs' model TSCs run on the
+# BSP's clock (their samples once came before the MMAP2 records, 48 % of
+# the file in no mapping), and the AP's spin loop is named.
+unmapped=$(perf report -i "$data" --symfs "$tmp/symfs" --no-children --stdio --sort dso 2>/dev/null |
+	awk '$2 == "[unknown]" { gsub("%", "", $1); print $1 }')
+awk -v u="${unmapped:-0}" 'BEGIN { exit !(u < 1) }' || fail "${unmapped} % of the -a samples are in no mapping"
+perf report -i "$data" --symfs "$tmp/symfs" --no-children --stdio --sort cpu,sym 2>/dev/null |
+	grep -Eq "^ *[0-9.]+% +001 +\[\.\] percpu_ap_spin" || fail "CPU 1's samples do not name percpu_ap_spin"
 
 # 4. perf c2c on memory samples.
 qemu --pmu=sim:icx record -e mem_load_retired.l3_miss:p -c 1009 chase

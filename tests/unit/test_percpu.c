@@ -133,6 +133,40 @@ static void test_every_cpu_sampled_and_restored(void **state)
 	close_sim();
 }
 
+/* The model CPUs' time stamp counters run in step, as the TSCs of one
+ * machine's logical processors do (SDM Vol. 3B 17.17, Time-Stamp Counter:
+ * invariant TSC), halted or not: samples of every CPU are stamped on one
+ * clock, so perf finds the image's mappings (written at the BSP's time)
+ * before any CPU's samples. An AP that publishes its IP late started
+ * from 0 and stamped its samples before the mappings. */
+static void test_every_cpu_one_clock(void **state)
+{
+	struct sampling_opts so = { .period = 20000 };
+	open_sim("icx,cpus=2");
+	run_for_ms(60);		/* the BSP's model runs alone meanwhile */
+	sim_set_cpu(0);
+	u64 bsp_before = sim_tsc();
+	assert_true(bsp_before > 0);
+	host_capture_start(out, sizeof(out));
+	assert_int_equal(percpu_open(&pc, 0x3, "cycles", false, &so, &percpu_sampling, "test"), 0);
+	percpu_start(&pc);
+	run_for_ms(30);		/* CPU 1 halted: no IP published yet */
+	pc.ap_ip[1] = (u64)(uintptr_t)ap_code;
+	run_for_ms(60);
+	percpu_stop(&pc);
+	host_capture_stop();
+	struct bp_sample s[256];
+	u32 n = percpu_poll(&pc, 1, s, 256);
+	assert_true(n > 0);
+	for (u32 k = 0; k < n; k++)
+		if (s[k].tsc < bsp_before)
+			fail_msg("CPU 1's sample %u at TSC %llu, before the BSP's %llu", k,
+				 (unsigned long long)s[k].tsc, (unsigned long long)bsp_before);
+	percpu_close(&pc);
+	close_sim();
+	(void)state;
+}
+
 /* A hybrid part: the E-cores lack decode.lcp. They are reported with
  * their core type and not sampled; the P-cores are. */
 static void test_hybrid_core_type_lacks_event(void **state)
@@ -219,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_all_mask),
 		cmocka_unit_test(test_every_cpu_sampled_and_restored),
+		cmocka_unit_test(test_every_cpu_one_clock),
 		cmocka_unit_test(test_hybrid_core_type_lacks_event),
 		cmocka_unit_test(test_cpu_beyond_the_model),
 		cmocka_unit_test(test_stat_per_cpu),
