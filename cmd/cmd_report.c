@@ -178,7 +178,7 @@ static void add_sample(struct report *rp, const struct perfdata_record *rec)
 {
 	const struct perfdata_rattr *a = &rp->r.attrs[rec->attr];
 	/* Without PERIOD in the sample, perf uses the attr's period. */
-	u64 period = a->sample_type & PERF_SAMPLE_PERIOD ? rec->period : a->sample_period;
+	u64 period = a->sample_type & BP_SAMPLE_PERIOD ? rec->period : a->sample_period;
 	struct row key = { .event = (u32)rec->attr }, *row;
 
 	resolve(rp, rec->ip, &key);

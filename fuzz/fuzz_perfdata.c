@@ -283,16 +283,16 @@ static void check_sample(const struct perfdata_record *r, const struct bp_sample
 	FUZZ_CHECK(r->type == PERF_RECORD_SAMPLE && r->misc == misc);
 	FUZZ_CHECK(r->attr == (int)s->event);
 	FUZZ_CHECK(r->id == field(t, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID, true, id));
-	FUZZ_CHECK(r->ip == field(t, PERF_SAMPLE_IP, true, s->ip));
-	FUZZ_CHECK(r->pid == field(t, PERF_SAMPLE_TID, true, pid_of()) && r->tid == r->pid);
-	FUZZ_CHECK(r->time == field(t, PERF_SAMPLE_TIME, true, time_of(s)));
-	FUZZ_CHECK(r->addr == field(t, PERF_SAMPLE_ADDR, s->flags & BP_SAMPLE_ADDR, s->addr));
-	FUZZ_CHECK(r->cpu == field(t, PERF_SAMPLE_CPU, true, s->cpu));
-	FUZZ_CHECK(r->period == field(t, PERF_SAMPLE_PERIOD, true, s->period));
-	FUZZ_CHECK(r->weight == field(t, PERF_SAMPLE_WEIGHT, s->flags & BP_SAMPLE_WEIGHT, s->weight));
-	FUZZ_CHECK(r->data_src == field(t, PERF_SAMPLE_DATA_SRC, s->flags & BP_SAMPLE_DATA_SRC,
+	FUZZ_CHECK(r->ip == field(t, BP_SAMPLE_IP, true, s->ip));
+	FUZZ_CHECK(r->pid == field(t, BP_SAMPLE_TID, true, pid_of()) && r->tid == r->pid);
+	FUZZ_CHECK(r->time == field(t, BP_SAMPLE_TIME, true, time_of(s)));
+	FUZZ_CHECK(r->addr == field(t, BP_SAMPLE_ADDR, s->flags & BP_SAMPLE_ADDR, s->addr));
+	FUZZ_CHECK(r->cpu == field(t, BP_SAMPLE_CPU, true, s->cpu));
+	FUZZ_CHECK(r->period == field(t, BP_SAMPLE_PERIOD, true, s->period));
+	FUZZ_CHECK(r->weight == field(t, BP_SAMPLE_WEIGHT, s->flags & BP_SAMPLE_WEIGHT, s->weight));
+	FUZZ_CHECK(r->data_src == field(t, BP_SAMPLE_DATA_SRC, s->flags & BP_SAMPLE_DATA_SRC,
 					s->data_src));
-	bool chain = (t & PERF_SAMPLE_CALLCHAIN) && (s->flags & BP_SAMPLE_CALLCHAIN);
+	bool chain = (t & BP_SAMPLE_CALLCHAIN) && (s->flags & BP_SAMPLE_CALLCHAIN);
 	u32 n = MIN(s->callchain_len, (u32)BP_MAX_CALLCHAIN);
 	FUZZ_CHECK(r->nr_callchain == (chain ? 2 + n : 0));
 	if (chain) {

@@ -12,9 +12,10 @@
  * in one set. The bits are those of perf's perf_event_attr.sample_type
  * (PERF_SAMPLE_*, include/uapi/linux/perf_event.h), so a session's set is
  * its perf.data attr's sample_type as it is and the policy weighs the
- * fields as Linux's large_pebs_flags do. perfdata/perfdata.h checks the
- * bits the writer supports at compile time, tests/unit/test_pebs_record.c
- * all of them against Linux's header. On a sample, the fields every
+ * fields as Linux's large_pebs_flags do; perfdata/ writes and reads them
+ * by these names (BP_SAMPLE_PERFDATA_FIELDS), and
+ * tests/unit/test_pebs_record.c checks each against Linux's header. On a
+ * sample, the fields every
  * sample has (ip, cpu, period) are not marked: flags says which of the
  * others hold a value. */
 enum bp_sample_flags {
@@ -37,6 +38,12 @@ enum bp_sample_flags {
 	BP_SAMPLE_PEBS         = 1u << 29,	/* from a PEBS record */
 	BP_SAMPLE_EXACT_IP     = 1u << 30,	/* ip is the eventing IP */
 };
+
+/* The fields a perf.data sample record carries (perfdata/: the writer
+ * writes them, the reader accepts them), in perf's order of sample_type. */
+#define BP_SAMPLE_PERFDATA_FIELDS (BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME | \
+	BP_SAMPLE_ADDR | BP_SAMPLE_CALLCHAIN | BP_SAMPLE_CPU | BP_SAMPLE_PERIOD | \
+	BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC)
 
 struct bp_sample {
 	u64 ip;

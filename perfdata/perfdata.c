@@ -126,9 +126,9 @@ int perfdata_add_event(struct perfdata *pd, const struct perfdata_event *ev)
 		return event_error(pd, "sample_type has bits the writer does not support", ev->name);
 	if (ev->precise > 3)
 		return event_error(pd, "precise level above 3", ev->name);
-	/* perf reports 0% everywhere without a period (PERF_SAMPLE_PERIOD). */
-	if (!ev->sample_period && !(ev->sample_type & PERF_SAMPLE_PERIOD))
-		return event_error(pd, "neither a sample period nor PERF_SAMPLE_PERIOD", ev->name);
+	/* perf reports 0% everywhere without a period (BP_SAMPLE_PERIOD). */
+	if (!ev->sample_period && !(ev->sample_type & BP_SAMPLE_PERIOD))
+		return event_error(pd, "neither a sample period nor BP_SAMPLE_PERIOD", ev->name);
 	slot = &pd->events[pd->nr_events];
 	slot->ev = *ev;
 	bp_memcpy(slot->name, ev->name, name_len + 1);
@@ -337,13 +337,13 @@ static size_t put_string_words(u64 *p, const char *s, size_t len)
 static u64 *put_sample_id(const struct perfdata *pd, u64 *p, u64 time_ns, u32 cpu)
 {
 	u64 type = event_sample_type(pd, 0);
-	if (type & PERF_SAMPLE_TID)
+	if (type & BP_SAMPLE_TID)
 		*p++ = pd->pid | (u64)pd->pid << 32;
-	if (type & PERF_SAMPLE_TIME)
+	if (type & BP_SAMPLE_TIME)
 		*p++ = time_ns;
 	if (type & PERF_SAMPLE_ID)
 		*p++ = perfdata_event_id(pd, 0);
-	if (type & PERF_SAMPLE_CPU)
+	if (type & BP_SAMPLE_CPU)
 		*p++ = cpu;
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		*p++ = perfdata_event_id(pd, 0);
@@ -537,25 +537,25 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
 	/* The kernel's field order (perf_output_sample, kernel/events/core.c). */
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		*p++ = id;
-	if (type & PERF_SAMPLE_IP)
+	if (type & BP_SAMPLE_IP)
 		*p++ = s->ip;
-	if (type & PERF_SAMPLE_TID)
+	if (type & BP_SAMPLE_TID)
 		*p++ = pd->pid | (u64)pd->pid << 32;
-	if (type & PERF_SAMPLE_TIME)
+	if (type & BP_SAMPLE_TIME)
 		*p++ = sample_time(pd, s);
-	if (type & PERF_SAMPLE_ADDR)
+	if (type & BP_SAMPLE_ADDR)
 		*p++ = (s->flags & BP_SAMPLE_ADDR) ? s->addr : 0;
 	if (type & PERF_SAMPLE_ID)
 		*p++ = id;
-	if (type & PERF_SAMPLE_CPU)
+	if (type & BP_SAMPLE_CPU)
 		*p++ = s->cpu;
-	if (type & PERF_SAMPLE_PERIOD)
+	if (type & BP_SAMPLE_PERIOD)
 		*p++ = s->period;
-	if (type & PERF_SAMPLE_CALLCHAIN)
+	if (type & BP_SAMPLE_CALLCHAIN)
 		p = put_callchain(p, s);
-	if (type & PERF_SAMPLE_WEIGHT)
+	if (type & BP_SAMPLE_WEIGHT)
 		*p++ = (s->flags & BP_SAMPLE_WEIGHT) ? s->weight : 0;
-	if (type & PERF_SAMPLE_DATA_SRC)
+	if (type & BP_SAMPLE_DATA_SRC)
 		*p++ = (s->flags & BP_SAMPLE_DATA_SRC) ? s->data_src : 0;
 	if (s->flags & BP_SAMPLE_EXACT_IP)
 		misc |= PERF_RECORD_MISC_EXACT_IP;

@@ -52,33 +52,16 @@
 #include "../lib/types.h"
 #include "../lib/sample.h"
 
-/* perf_event_attr.sample_type bits (include/uapi/linux/perf_event.h). The
- * writer supports the subset bareperf's sampling can supply. */
-#define PERF_SAMPLE_IP		BIT(0)
-#define PERF_SAMPLE_TID		BIT(1)
-#define PERF_SAMPLE_TIME	BIT(2)
-#define PERF_SAMPLE_ADDR	BIT(3)
-#define PERF_SAMPLE_CALLCHAIN	BIT(5)
+/* perf_event_attr.sample_type (include/uapi/linux/perf_event.h): a
+ * sample's fields are lib/sample.h's BP_SAMPLE_* bits, which are perf's
+ * own, so a session's field set is the attr's sample_type as it is
+ * (tests/unit/test_pebs_record.c checks each against Linux's header).
+ * Named here are the two bits that are not fields of a bareperf sample:
+ * the record's event id, in the body and as the first word. */
 #define PERF_SAMPLE_ID		BIT(6)
-#define PERF_SAMPLE_CPU		BIT(7)
-#define PERF_SAMPLE_PERIOD	BIT(8)
-#define PERF_SAMPLE_WEIGHT	BIT(14)
-#define PERF_SAMPLE_DATA_SRC	BIT(15)
 #define PERF_SAMPLE_IDENTIFIER	BIT(16)
-#define PERFDATA_SAMPLE_SUPPORTED (PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN | \
-	PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
-	PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_IDENTIFIER)
-
-/* The ABI boundary of lib/sample.h's field set: its bits are perf's, so
- * the attr's sample_type of a session's fields is the set as it is. Each
- * field the writer supports is checked here, so the two cannot drift. */
-_Static_assert(BP_SAMPLE_IP == PERF_SAMPLE_IP && BP_SAMPLE_TID == PERF_SAMPLE_TID &&
-	       BP_SAMPLE_TIME == PERF_SAMPLE_TIME && BP_SAMPLE_ADDR == PERF_SAMPLE_ADDR &&
-	       BP_SAMPLE_CALLCHAIN == PERF_SAMPLE_CALLCHAIN && BP_SAMPLE_CPU == PERF_SAMPLE_CPU &&
-	       BP_SAMPLE_PERIOD == PERF_SAMPLE_PERIOD && BP_SAMPLE_WEIGHT == PERF_SAMPLE_WEIGHT &&
-	       BP_SAMPLE_DATA_SRC == PERF_SAMPLE_DATA_SRC,
-	       "lib/sample.h's field bits are perf_event_attr.sample_type's");
+#define PERFDATA_SAMPLE_SUPPORTED ((u64)BP_SAMPLE_PERFDATA_FIELDS | PERF_SAMPLE_ID | \
+	PERF_SAMPLE_IDENTIFIER)
 static inline u64 perfdata_sample_type(u32 fields) { return fields; }
 
 /* perf_event_attr.type values. */

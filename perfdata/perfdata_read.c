@@ -404,23 +404,23 @@ static int decode_sample(struct perfdata_reader *r, struct perfdata_record *rec,
 	} else if (type & PERF_SAMPLE_IDENTIFIER) {
 		rec->id = take(b, 8);
 	}
-	if (type & PERF_SAMPLE_IP)
+	if (type & BP_SAMPLE_IP)
 		rec->ip = take(b, 8);
-	if (type & PERF_SAMPLE_TID) {
+	if (type & BP_SAMPLE_TID) {
 		rec->pid = (u32)take(b, 4);
 		rec->tid = (u32)take(b, 4);
 	}
-	if (type & PERF_SAMPLE_TIME)
+	if (type & BP_SAMPLE_TIME)
 		rec->time = take(b, 8);
-	if (type & PERF_SAMPLE_ADDR)
+	if (type & BP_SAMPLE_ADDR)
 		rec->addr = take(b, 8);
 	if (type & PERF_SAMPLE_ID)
 		rec->id = take(b, 8);
-	if (type & PERF_SAMPLE_CPU)
+	if (type & BP_SAMPLE_CPU)
 		rec->cpu = (u32)take(b, 8);
-	if (type & PERF_SAMPLE_PERIOD)
+	if (type & BP_SAMPLE_PERIOD)
 		rec->period = take(b, 8);
-	if (type & PERF_SAMPLE_CALLCHAIN) {
+	if (type & BP_SAMPLE_CALLCHAIN) {
 		rec->nr_callchain = take(b, 8);
 		rec->callchain = b->p;
 		if (rec->nr_callchain > b->left / 8)
@@ -429,9 +429,9 @@ static int decode_sample(struct perfdata_reader *r, struct perfdata_record *rec,
 		b->p += 8 * rec->nr_callchain;
 		b->left -= 8 * rec->nr_callchain;
 	}
-	if (type & PERF_SAMPLE_WEIGHT)
+	if (type & BP_SAMPLE_WEIGHT)
 		rec->weight = take(b, 8);
-	if (type & PERF_SAMPLE_DATA_SRC)
+	if (type & BP_SAMPLE_DATA_SRC)
 		rec->data_src = take(b, 8);
 	if (b->short_read || b->left)
 		return bad(r, "sample at %llu: size %u does not match its sample_type 0x%llx",

@@ -315,7 +315,7 @@ static void test_bad_input_is_refused(void **state)
 	pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
 	ev = cycles_ev;
 	ev.sample_period = 0;
-	ev.sample_type &= ~PERF_SAMPLE_PERIOD;
+	ev.sample_type &= ~(u64)BP_SAMPLE_PERIOD;
 	assert_int_equal(perfdata_add_event(pd, &ev), -1);
 	assert_non_null(strstr(perfdata_error(pd), "period"));
 	perfdata_close(pd);

@@ -8,16 +8,16 @@
 static const struct perfdata_event cycles_ev = {
 	.name = "cycles:pp", .type = PERF_TYPE_RAW, .config = 0x3c, .precise = 2,
 	.sample_period = 100003,
-	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN,
+	.sample_type = BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME |
+		       BP_SAMPLE_CPU | BP_SAMPLE_PERIOD | BP_SAMPLE_CALLCHAIN,
 };
 
 static const struct perfdata_event loads_ev = {
 	.name = "mem-loads,ldlat=30:p", .type = PERF_TYPE_RAW, .config = 0x1cd,
 	.config1 = 30, .precise = 1, .sample_period = 1000,
-	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		       PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
-		       PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC,
+	.sample_type = BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME |
+		       BP_SAMPLE_ADDR | PERF_SAMPLE_ID | BP_SAMPLE_CPU |
+		       BP_SAMPLE_PERIOD | BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC,
 };
 
 #endif

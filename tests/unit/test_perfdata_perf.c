@@ -177,8 +177,8 @@ static const struct perfdata_config perf_cfg = {
 static const struct perfdata_event insts_ev = {
 	.name = "inst_retired.any", .type = PERF_TYPE_RAW, .config = 0xc0,
 	.sample_period = 200003,
-	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		       PERF_SAMPLE_PERIOD,
+	.sample_type = BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME |
+		       BP_SAMPLE_PERIOD,
 };
 
 /* Opens F in the scratch dir with the given events, COMM and MMAP2. */
