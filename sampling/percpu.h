@@ -15,7 +15,7 @@
  * state that only the BSP may touch), the BSP sets up each model CPU on
  * the AP's behalf (exec_run_on), the tick advances every model CPU at the
  * IP its AP published, and the model's PMIs for every CPU are handled on
- * the BSP: the BSP's own as real self-IPIs, the others' at the end of
+ * the BSP: the BSP's own through the PMI's gate, the others' at the end of
  * each tick (exec_set_cpus), so an AP gives at most one PMI per tick
  * (1 kHz). The APs still run the spin loop, so the IPs are real. */
 #ifndef BP_PERCPU_H

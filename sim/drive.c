@@ -327,8 +327,9 @@ static void call_pmi(u32 cpu)
 }
 
 /* The model raised a PMI on cpu (selected while this runs). The BSP's
- * goes the usual way, a real self-IPI (a direct call on the host), taken
- * as soon as the interrupted code may be interrupted. Another CPU's is
+ * goes the usual way, through the PMI's IDT gate (INT n; a direct call on
+ * the host), at once, on behalf of the code the tick interrupted. Another
+ * CPU's is
  * handled at the end of the tick that raised it, once every CPU has been
  * advanced, as the AP would take it after its instruction (LVT PC stays
  * masked until its handler unmasks it, so more overflows meanwhile make no
@@ -343,7 +344,7 @@ static void deliver(u32 cpu, u8 vector, void *ctx)
 	pmi_outstanding = true;
 	stats.pmis_delivered++;
 	u64 t0 = plat_ticks();
-	plat_raise_pmi();	/* the host runs the handler here; the image sends an IPI */
+	plat_raise_pmi();	/* the handler runs here: INT n in the image, a call on the host */
 	handler_ticks += plat_ticks() - t0;
 }
 
