@@ -1,8 +1,11 @@
 # With --icount, guest time follows instructions: two runs of the emulated
-# PMU count the same to within 0.01% (disk I/O completions still follow host
-# time, which moves ticks by a few hundred instructions), and instructions
-# match soak's ground truth (8 per iteration + 3 per call, 400 calls):
-# 160,001,200 for 20M iterations.
+# PMU count the same to within 0.05%, one tick of the drive (1 ms, 62,500
+# instructions at shift 4, 0.039% of this run). Disk I/O completions still
+# follow host time, which moves ticks by a few hundred instructions, and
+# once in a clean-clone CI run moved the counting window across a tick
+# (161,429,256 against 161,489,885; every other run of this build gave
+# 161,429,256). And instructions match soak's ground truth (8 per
+# iteration + 3 per call, 400 calls): 160,001,200 for 20M iterations.
 . "$(dirname "$0")/lib.bash"
 count() { awk -v ev="$1" '$2 == ev { gsub(",", "", $1); print $1 }' "$tmp/console"; }
 runs=()
@@ -16,8 +19,8 @@ echo "run 1: ${runs[0]}"
 echo "run 2: ${runs[1]}"
 read -r a _ _ <<<"${runs[0]}"
 read -r b _ _ <<<"${runs[1]}"
-awk -v a="$a" -v b="$b" 'BEGIN { d = (a - b) / a; exit !(d > -0.0001 && d < 0.0001) }' ||
-	fail "the two --icount runs differ by more than 0.01%"
+awk -v a="$a" -v b="$b" 'BEGIN { d = (a - b) / a; exit !(d > -0.0005 && d < 0.0005) }' ||
+	fail "the two --icount runs differ by more than 0.05% (one tick of the drive)"
 insn=$(count instructions)
 awk -v n="$insn" 'BEGIN { d = n / 160001200 - 1; exit !(d > -0.02 && d < 0.02) }' ||
 	fail "instructions $insn not within 2% of 160,001,200"
