@@ -1,9 +1,9 @@
 # With --icount, guest time follows instructions: two runs of the emulated
 # PMU count the same to within 0.05%, one tick of the drive (1 ms, 62,500
-# instructions at shift 4, 0.039% of this run). Disk I/O completions still
-# follow host time, which moves ticks by a few hundred instructions, and
-# once in a clean-clone CI run moved the counting window across a tick
-# (161,429,256 against 161,489,885; every other run of this build gave
+# instructions at shift 4, 0.039% of this run). The model advances by whole
+# ticks, and disk I/O completions still follow host time, which moves the
+# guest by a few hundred instructions: enough to carry the run's end across
+# a tick when it ends near one (seen: 161,489,885 instead of
 # 161,429,256). And instructions match soak's ground truth (8 per
 # iteration + 3 per call, 400 calls): 160,001,200 for 20M iterations.
 . "$(dirname "$0")/lib.bash"
