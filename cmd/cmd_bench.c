@@ -179,7 +179,7 @@ static void on_timer(void *c)
 {
 	struct bench_ctx *b = c;
 	const struct sample_ring *r = &sampler(b)->ring;
-	percpu_tick(&b->pc);
+	percpu_tick_self(&b->pc);
 	if (r->head - r->tail >= r->capacity / 2)
 		b->polled += take_samples(b);
 }

@@ -513,6 +513,13 @@ void percpu_tick(struct percpu *p)
 	p->tick_seq++;	/* the APs that run their own loop do their own */
 }
 
+void percpu_tick_self(struct percpu *p)
+{
+	struct percpu_cpu *c = p->bsp < PERCPU_MAX ? p->by_number[p->bsp] : NULL;
+	if (c && c->ready)
+		run_here(p, c, cpu_tick);
+}
+
 /* The sampler of the CPU the main flow runs on, if it samples. */
 static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
 {

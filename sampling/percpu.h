@@ -111,6 +111,10 @@ void percpu_stop(struct percpu *p);
 void percpu_close(struct percpu *p);
 /* The BSP's timer: each CPU's periodic sampling work. */
 void percpu_tick(struct percpu *p);
+/* The same where only the calling CPU samples (percpu_open_self): its own
+ * periodic work, without asking the firmware which CPU runs the timer (an
+ * MP-services call that would run inside the measured time). */
+void percpu_tick_self(struct percpu *p);
 /* Around the main flow's own work (writing samples): the counters of the
  * CPU it runs on stop, so that work is not measured (sampling_hold), and
  * no emulated time passes on any CPU meanwhile (exec_freeze). */
