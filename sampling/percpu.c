@@ -205,7 +205,11 @@ static struct percpu_cpu *cpu_here(struct percpu *p)
 /* A PMI through the IDT gate, on the CPU whose counter overflowed, found
  * by its APIC ID. Where one CPU runs all, only the BSP's model CPU raises
  * these (the others' come through on_pmi_model), and the main flow may
- * have another model CPU selected at that moment. */
+ * have another model CPU selected at that moment. Where the command's
+ * CPU alone samples, only its LVT PC holds the vector (SDM Vol. 3A
+ * 10.5.1: each CPU's local APIC has its own LVT), so the PMI is its, and
+ * no CPUID is run to find it: CPUID serialises, and under a hypervisor
+ * it is a VM exit at every PMI. */
 static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
 {
 	struct percpu *p = ctx;
@@ -216,7 +220,7 @@ static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
 			exec_run_on(p->bsp, handle_bsp, &b, &why);
 		return;
 	}
-	struct percpu_cpu *c = cpu_here(p);
+	struct percpu_cpu *c = p->only_bsp ? p->by_number[p->bsp] : cpu_here(p);
 	if (c)
 		handle(c, f);
 	else
@@ -340,6 +344,7 @@ static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *eve
 	/* Measured here on the BSP: an AP may not call the firmware's Stall. */
 	plat_ticks_per_second();
 	p->bsp = plat_cpu_self();
+	p->only_bsp = p->bsp < PERCPU_MAX && mask == BIT(p->bsp);
 	plat_on_exit(close_hook, p);
 	if (add_cpus(p, mask, cmd))
 		return -1;

@@ -71,6 +71,7 @@ struct percpu {
 	struct percpu_cpu *by_number[PERCPU_MAX];
 	bool one_cpu_runs_all;		/* arch/exec.h: the BSP runs every CPU's code */
 	u32 bsp;			/* the CPU the command runs on */
+	bool only_bsp;			/* it alone samples: every PMI on the vector is its */
 	const char *events;
 	const char *cmd;		/* names the command in messages */
 	bool name_cpus;			/* messages say "CPU N"; not for percpu_open_self */
