@@ -68,8 +68,3 @@ void backend_banner(void)
 		out_printf("*** EMULATED PMU (%s): figures come from bareperf's model, "
 			   "not from hardware ***\n", hw_current()->name);
 }
-
-u32 backend_cpu_count(void)
-{
-	return exec_cpu_count();
-}

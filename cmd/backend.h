@@ -12,8 +12,6 @@ void backend_release(void);
 bool backend_is_emulated(void);
 /* Prints the banner that marks emulated results; nothing on hardware. */
 void backend_banner(void);
-/* Logical CPUs: the model's when emulated, else the firmware's. */
-u32 backend_cpu_count(void);
 
 /* Test seam (host tests only set it): `opened` runs right after
  * backend_select() opened the emulated PMU, before the command runs, and

@@ -6,6 +6,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../arch/caps.h"
+#include "../arch/exec.h"
 
 static const char *yes_no(bool b) { return b ? "yes" : "no"; }
 
@@ -22,7 +23,7 @@ static void print_identity(const struct pmu_caps *c)
 	if (c->hybrid)
 		out_printf("hybrid:       yes; this CPU is a %s (0x%02x)\n",
 			   caps_core_type_name(c->core_type), c->core_type);
-	out_printf("cpus:         %u\n", backend_cpu_count());
+	out_printf("cpus:         %u\n", exec_cpu_count());
 	out_printf("firmware:     %s, revision 0x%08x (%s)\n", plat_firmware_vendor(),
 		   plat_firmware_revision(), plat_name());
 }

@@ -433,7 +433,7 @@ static int exec_reserve_nothing(u32 cpu, size_t bytes) { return 0; }
 static void exec_release_nothing(u32 cpu) { }
 static int exec_drive_start(u64 (*insn_per_s_of_machine)(void), const char **why)
 {
-	if (running)
+	if (running)	/* before the rate is asked for: its first measurement runs a loop */
 		return 0;
 	return sim_drive_start(SIM_DRIVE_PERIOD_US, insn_per_s_of_machine(), why);
 }
