@@ -167,16 +167,6 @@ static void test_every_cpu_one_clock(void **state)
 	(void)state;
 }
 
-/* The seam's CPUID, counted: a PMI handler that runs CPUID pays a VM exit
- * for it under a hypervisor. */
-static const struct hw_ops *counted_ops;
-static volatile u64 cpuids;	/* bumped in the tick (a signal handler) */
-static void counting_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *regs)
-{
-	cpuids++;
-	counted_ops->cpuid(leaf, subleaf, regs);
-}
-
 /* On the machine (each CPU runs its own code), a session of the calling
  * CPU alone takes every PMI on its vector as that CPU's: only its LVT PC
  * holds the vector (SDM Vol. 3A 10.5.1, one LVT per local APIC). Finding
@@ -187,25 +177,21 @@ static void test_one_cpu_pmi_runs_no_cpuid(void **state)
 	struct sampling_opts so = { .period = 20000 };
 	open_sim("icx");
 	exec_select(exec_machine());	/* PMIs through the gate, as on the machine */
-	counted_ops = hw_current();
-	struct hw_ops counting = *counted_ops;
-	counting.cpuid = counting_cpuid;
-	hw_select(&counting);
 	host_capture_start(out, sizeof(out));
 	assert_int_equal(percpu_open_self(&pc, "cycles", false, &so, &percpu_sampling, "test"), 0);
 	percpu_start(&pc);
-	cpuids = 0;
+	hw_stats_reset();		/* the seam's CPUIDs from here on */
 	run_for_ms(60);
-	u64 cpuids_while_sampling = cpuids;
+	struct hw_stats while_sampling;
+	hw_stats_get(&while_sampling);
 	percpu_stop(&pc);
 	host_capture_stop();
 	struct pmi_stats st;
 	percpu_pmi_stats(&pc, &st);
 	assert_true(st.pmis >= 10);
 	assert_true(st.samples >= 10);
-	assert_int_equal(cpuids_while_sampling, 0);
+	assert_int_equal(while_sampling.cpuid, 0);	/* under a hypervisor, a VM exit each */
 	percpu_close(&pc);
-	hw_select(counted_ops);
 	close_sim();
 	(void)state;
 }
