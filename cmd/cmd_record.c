@@ -324,7 +324,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 			.name = e->name, .type = PERF_TYPE_RAW,
 			.precise = e->precise, .freq = o->so.freq != 0, .group_size = group_size(r, i),
 			.sample_period = o->so.freq ? o->so.freq : first_sampling(r)->period[i],
-			.sample_type = perfdata_sample_type(sampling_fields(e, &o->so)),
+			.sample_type = sampling_fields(e, &o->so),
 		};
 		attr_encoding(e, &pe);
 		if (perfdata_add_event(r->pd, &pe) < 0)

@@ -126,9 +126,9 @@ int perfdata_add_event(struct perfdata *pd, const struct perfdata_event *ev)
 		return event_error(pd, "sample_type has bits the writer does not support", ev->name);
 	if (ev->precise > 3)
 		return event_error(pd, "precise level above 3", ev->name);
-	/* perf reports 0% everywhere without a period (BP_SAMPLE_PERIOD). */
+	/* perf reports 0% everywhere without a period (PERF_SAMPLE_PERIOD). */
 	if (!ev->sample_period && !(ev->sample_type & BP_SAMPLE_PERIOD))
-		return event_error(pd, "neither a sample period nor BP_SAMPLE_PERIOD", ev->name);
+		return event_error(pd, "neither a sample period nor PERF_SAMPLE_PERIOD", ev->name);
 	slot = &pd->events[pd->nr_events];
 	slot->ev = *ev;
 	bp_memcpy(slot->name, ev->name, name_len + 1);

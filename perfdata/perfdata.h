@@ -62,7 +62,6 @@
 #define PERF_SAMPLE_IDENTIFIER	BIT(16)
 #define PERFDATA_SAMPLE_SUPPORTED ((u64)BP_SAMPLE_PERFDATA_FIELDS | PERF_SAMPLE_ID | \
 	PERF_SAMPLE_IDENTIFIER)
-static inline u64 perfdata_sample_type(u32 fields) { return fields; }
 
 /* perf_event_attr.type values. */
 #define PERF_TYPE_HARDWARE	0
