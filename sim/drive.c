@@ -201,6 +201,16 @@ static void run_other_cpu(u32 cpu, u64 cycles, u64 ip)
 	}
 }
 
+/* The BSP's TSC, whichever model CPU the main flow has selected. */
+static u64 bsp_tsc(void)
+{
+	u32 selected = sim_current_cpu();
+	sim_set_cpu(bsp_cpu);
+	u64 tsc = sim_tsc();
+	sim_set_cpu(selected);
+	return tsc;
+}
+
 /* Each other CPU first takes the BSP's time at the tick's start (tick_tsc):
  * the model CPUs share one clock, halted ones too, so every CPU's samples
  * are stamped on the time of the records the BSP writes. */
@@ -300,11 +310,10 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 	}
 	u32 selected = sim_current_cpu();
 	tick_frame = *f;
-	sim_set_cpu(bsp_cpu);
-	u64 tick_tsc = sim_tsc();
-	sim_set_cpu(selected);
+	bool others = cpu_mask & ~BIT(bsp_cpu);
+	u64 tick_tsc = others ? bsp_tsc() : 0;	/* the tick's start, for the others */
 	advance();
-	if (cpu_mask & ~BIT(bsp_cpu)) {
+	if (others) {
 		/* The other CPUs run as long, each at the IP it published; their
 		 * PMIs are taken once all have been advanced. */
 		busy++;
