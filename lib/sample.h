@@ -15,9 +15,8 @@
  * fields as Linux's large_pebs_flags do; perfdata/ writes and reads them
  * by these names (BP_SAMPLE_PERFDATA_FIELDS), and
  * tests/unit/test_pebs_record.c checks each against Linux's header. On a
- * sample, the fields every
- * sample has (ip, cpu, period) are not marked: flags says which of the
- * others hold a value. */
+ * sample, the fields every sample has (ip, cpu, period) are not marked:
+ * flags says which of the others hold a value. */
 enum bp_sample_flags {
 	BP_SAMPLE_IP           = 1u << 0,
 	BP_SAMPLE_TID          = 1u << 1,
