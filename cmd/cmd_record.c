@@ -426,7 +426,7 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		char what[256];
 		if (!r->pc.cpu[i]->ready || !smp->any_pebs)
 			continue;
-		pebs_loss_describe(&smp->loss, what, sizeof(what));
+		sampling_describe_loss(smp, what, sizeof(what));
 		if (r->pc.count > 1)
 			out_printf("[ CPU %u: %s ]\n", r->pc.cpu[i]->cpu, what);
 		else
@@ -463,7 +463,7 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		err_printf("bareperf record: IA32_DS_AREA was changed under us (0x%llx, not our "
 			   "area 0x%llx): something else took the Debug Store; PEBS sampling was "
 			   "stopped\n", (unsigned long long)st->ds_area_moved,
-			   (unsigned long long)(uintptr_t)ds_area_lost_on(r)->ds.area);
+			   (unsigned long long)(uintptr_t)ds_area_lost_on(r)->precise.ds.area);
 }
 
 /* The end of the file: lost samples and the feature sections. After a

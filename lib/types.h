@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdarg.h>
 
+typedef int8_t   s8;
 typedef uint8_t  u8;
 typedef uint16_t u16;
 typedef uint32_t u32;

@@ -21,6 +21,12 @@
 #include "../sched/sched.h"
 
 #define PMU_MAX_EVENTS 32
+#define PMU_MAX_COUNTERS 64	/* bits of the status layout (pmu/arch.h) */
+/* In that layout: the precise engine's buffer reached its threshold
+ * (legacy PEBS: IA32_PERF_GLOBAL_STATUS.OvfBuffer, bit 62). */
+#define PMU_STATUS_PRECISE GLOBAL_STATUS_OVF_BUFFER
+
+struct pmu_arch;
 
 struct pmu_slot {
 	bool used;
@@ -47,6 +53,7 @@ struct pmu_saved {
 
 struct pmu {
 	struct pmu_caps caps;
+	const struct pmu_arch *arch;	/* how this PMU's registers work */
 	struct sched_ctx sched;
 	struct pmu_slot slot[PMU_MAX_EVENTS];
 	int disabled;		/* nesting depth of pmu_disable() */
@@ -58,6 +65,8 @@ struct pmu {
 				 * PEBS_FRONTEND */
 	u64 sh_data_cfg;	/* MSR_PEBS_DATA_CFG */
 	u64 active_mask;	/* counters with an event (GLOBAL_CTRL layout) */
+	u64 sampling_mask;	/* ... of them, those with a period */
+	s8 event_on[PMU_MAX_COUNTERS];	/* counter -> slot, -1: none */
 	struct pmu_saved saved;
 	bool open;
 };
@@ -111,10 +120,36 @@ u64 pmu_read(struct pmu *p, int id);
 /* The counter an event is on (COUNTER_NONE when not scheduled). */
 int pmu_counter_of(const struct pmu *p, int id);
 /* Sampling: the event on a counter, -1 if none. */
-int pmu_event_on(const struct pmu *p, int counter);
+static inline int pmu_event_on(const struct pmu *p, int counter)
+{
+	return counter >= 0 && counter < PMU_MAX_COUNTERS ? p->event_on[counter] : -1;
+}
+/* Sampling: the period an event samples at (0: it counts), and a new one,
+ * taken at its next reload. */
+u64 pmu_period(const struct pmu *p, int id);
+void pmu_set_period(struct pmu *p, int id, u64 period);
 /* Sampling: after an overflow, account one period and preset the counter
- * for the next one. Returns false, and leaves the counter alone, when it
- * has not wrapped since it was preset (a stale or stuck status bit). */
-bool pmu_reload(struct pmu *p, int id);
+ * for the next one; *elapsed gets the period that just ended. Returns
+ * false, and leaves the counter alone, when it has not wrapped since it
+ * was preset (a stale or stuck status bit). */
+bool pmu_reload(struct pmu *p, int id, u64 *elapsed);
+/* Presets the counter of a sampling event for its next period without
+ * accounting one (its reload by the precise engine may have been
+ * skipped). */
+void pmu_preset(struct pmu *p, int counter);
+/* Counters of events with a period, and the counters the protocol last
+ * enabled (status layout). */
+static inline u64 pmu_sampling_counters(const struct pmu *p) { return p->sampling_mask; }
+static inline u64 pmu_enabled_counters(const struct pmu *p) { return p->sh_global_ctrl; }
+/* Not inside pmu_disable() / pmu_enable(). */
+static inline bool pmu_is_enabled(const struct pmu *p) { return p->disabled == 0; }
+
+/* The PMI's view of the hardware, through the PMU's architecture
+ * (pmu/arch.h): overflow status (bit layout of IA32_PERF_GLOBAL_STATUS),
+ * its acknowledgement, and the global enable, which leaves the protocol's
+ * shadow alone (the PMI puts back what pmu_enable wrote). */
+u64 pmu_status(const struct pmu *p);
+void pmu_ack(const struct pmu *p, u64 bits);
+void pmu_hw_enable(const struct pmu *p, u64 counters);
 
 #endif

@@ -144,7 +144,7 @@ static void emit_sample(struct pmi_ctx *c, int slot, u64 period, const struct pl
 bool pmi_check_ds_area(struct pmi_ctx *c)
 {
 	u64 found;
-	if (!c->pebs || pebs_ds_still_ours(c->pebs->ds, &found))
+	if (!c->precise || c->precise->ops->still_ours(c->precise, &found))
 		return true;
 	/* Our area (and the records in it so far) is still ours to read,
 	 * but new records go elsewhere: stop rather than sample blind. */
@@ -152,14 +152,6 @@ bool pmi_check_ds_area(struct pmi_ctx *c)
 	c->st.ds_area_moved = found;
 	c->stopped = true;
 	return false;
-}
-
-static void preset_again(struct pmu *p, int counter)
-{
-	int slot = pmu_event_on(p, counter);
-	if (slot >= 0 && p->slot[slot].period)
-		counter_write(&p->caps, counter,
-			      counter_preset(&p->caps, counter, p->slot[slot].period));
 }
 
 /* A PEBS counter's overflow bit. The counter reloads itself from the DS
@@ -179,90 +171,102 @@ static void pebs_overflow_bit(struct pmi_ctx *c, int counter, bool buffer_was_fu
 		c->st.pebs_pending++;
 		return;
 	}
-	preset_again(c->pmu, counter);
+	pmu_preset(c->pmu, counter);
 	c->st.pebs_preset++;
 }
 
-/* Handles the bits of one GLOBAL_STATUS reading; returns the bits to ack. */
-static u64 handle_status(struct pmi_ctx *c, u64 status, const struct plat_irq_frame *r)
+/* The precise engine's buffer reached its threshold: drain it. Returns
+ * whether it had filled (records lost, reloads perhaps skipped). */
+static bool drain_precise(struct pmi_ctx *c)
+{
+	pmi_check_ds_area(c);
+	/* One interrupt for the rate however many records it drains, as
+	 * Linux counts a large PEBS drain (only its last record goes through
+	 * perf_event_overflow()); its time counts against the CPU share. */
+	c->st.buffer_pmis++;
+	return c->precise->ops->drain(c->precise, c->ring, c->throttled);
+}
+
+/* An overflow of a PMI-mode counter: one sample, and its next period. */
+static void counter_overflow(struct pmi_ctx *c, int counter, const struct plat_irq_frame *r)
 {
 	struct pmu *p = c->pmu;
-	u64 pebs_counters = c->pebs ? c->pebs->enabled : 0;
+	int slot = pmu_event_on(p, counter);
+	u64 elapsed;
+	if (slot < 0 || !pmu_period(p, slot)) {
+		c->st.unexpected += slot < 0;
+		return;
+	}
+	/* A bit whose counter has not wrapped (stuck, or set again after a
+	 * reload) carries no sample. */
+	if (!pmu_reload(p, slot, &elapsed)) {
+		c->st.not_wrapped++;
+		return;
+	}
+	emit_sample(c, slot, elapsed, r);
+}
+
+/* Handles the bits of one status reading; returns the bits to ack. */
+static u64 handle_status(struct pmi_ctx *c, u64 status, const struct plat_irq_frame *r)
+{
+	u64 precise_counters = c->precise ? c->precise->counters : 0;
 	bool buffer_was_full = false;
 
-	if ((status & GLOBAL_STATUS_OVF_BUFFER) && c->pebs) {
-		u64 full_before = c->pebs_loss->buffer_was_full;
-		pmi_check_ds_area(c);
-		/* One interrupt for the rate however many records it drains,
-		 * as Linux counts a large PEBS drain (only its last record
-		 * goes through perf_event_overflow()); its time counts
-		 * against the CPU share. */
-		c->pebs->throttled = c->throttled;
-		c->pebs->drain_tsc = hw_rdtsc();
-		pebs_drain(c->pebs, c->ring, c->pebs_loss);
-		c->st.buffer_pmis++;
-		buffer_was_full = c->pebs_loss->buffer_was_full != full_before;
-	}
+	if ((status & PMU_STATUS_PRECISE) && c->precise)
+		buffer_was_full = drain_precise(c);
 	u64 counters = status & GLOBAL_STATUS_COUNTERS_OVF;
 	for (u64 bits = counters; bits; bits &= bits - 1) {
 		int counter = __builtin_ctzll(bits);
 		c->st.overflows++;
-		if (pebs_counters & BIT(counter)) {
+		if (precise_counters & BIT(counter))
 			pebs_overflow_bit(c, counter, buffer_was_full);
-			continue;
-		}
-		int slot = pmu_event_on(p, counter);
-		if (slot < 0 || !p->slot[slot].period) {
-			c->st.unexpected += slot < 0;
-			continue;
-		}
-		/* A bit whose counter has not wrapped (stuck, or set again
-		 * after a reload) carries no sample. */
-		u64 elapsed = p->slot[slot].preset_period;
-		if (!pmu_reload(p, slot)) {
-			c->st.not_wrapped++;
-			continue;
-		}
-		emit_sample(c, slot, elapsed, r);
+		else
+			counter_overflow(c, counter, r);
 	}
 	return status;
 }
 
-static u64 sampling_counters(const struct pmu *p)
+/* A status bit that no ack clears: report it and leave the PMU stopped
+ * rather than loop forever. */
+static void stop_stuck(struct pmi_ctx *c, u64 status)
 {
-	u64 mask = 0;
-	for (int s = 0; s < PMU_MAX_EVENTS; s++)
-		if (p->slot[s].used && p->slot[s].period && p->slot[s].counter != COUNTER_NONE)
-			mask |= BIT(p->slot[s].counter);
-	return mask;
+	c->st.stuck_status |= status;
+	c->stopped = true;
+	pmu_hw_enable(c->pmu, 0);
 }
 
-/* Handles what GLOBAL_STATUS holds, with the counters stopped, then
- * starts them again and unmasks LVT PC in the order the core wants. The
- * first round of a PMI also counts a spurious one and checks the rate. */
-static void handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 enabled, bool first,
-			 u64 started)
+/* Handles what the status holds, with the counters stopped, then starts
+ * them again and unmasks LVT PC in the order the core wants. The first
+ * round of a PMI also counts a spurious one and checks the rate. Returns
+ * the bits it acknowledged.
+ *
+ * With late ack the status is read once a round: the look after the
+ * unmask (pmi_pending_after_unmask) reads it again, and finds both an
+ * overflow of the window and a bit the ack did not clear. With mid ack
+ * there is no such look, so the status is read again here after each ack
+ * (as Linux's intel_pmu_handle_irq loops). */
+static u64 handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 enabled, bool first,
+			u64 started)
 {
 	struct pmu *p = c->pmu;
-	const struct pmu_caps *caps = &p->caps;
+	u64 acked = 0;
 
-	hw_wrmsr(caps->msr_global_ctrl, 0);
-	u64 status = hw_rdmsr(caps->msr_global_status);
+	pmu_hw_enable(p, 0);
+	u64 status = pmu_status(p);
 	if (first) {
 		c->st.spurious += !status;
 		throttle_check(c, started);
 	}
 	for (unsigned loop = 0; status; loop++) {
 		if (loop == PMI_MAX_LOOPS) {
-			/* A bit that no ack clears: report it and leave the PMU
-			 * stopped rather than loop forever. */
-			c->st.stuck_status |= status;
-			c->stopped = true;
+			stop_stuck(c, status);
 			break;
 		}
-		u64 ack = handle_status(c, status, r);
-		hw_wrmsr(caps->msr_global_status_reset, ack);
-		status = hw_rdmsr(caps->msr_global_status);
+		acked = handle_status(c, status, r);
+		pmu_ack(p, acked);
+		if (!c->mid_ack)
+			break;
+		status = pmu_status(p);
 		c->st.loops += status != 0;
 	}
 	/* The CPU set the mask bit of LVT PC when it delivered this PMI. On
@@ -272,38 +276,53 @@ static void handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 
 	if (c->mid_ack)
 		apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
 	if (!c->stopped)	/* throttled: sampling counters stay off */
-		hw_wrmsr(caps->msr_global_ctrl,
-			 c->throttled ? enabled & ~sampling_counters(p) : enabled);
+		pmu_hw_enable(p, c->throttled ? enabled & ~pmu_sampling_counters(p) : enabled);
 	if (!c->mid_ack)
 		apic_write(&c->apic, APIC_LVT_PERFCNT, lvt_value(c));
+	return acked;
 }
 
-/* The counters ran again before LVT PC was unmasked (late ack; on real
+/* Late ack: the counters ran again before LVT PC was unmasked (on real
  * cores the handler's own instructions count there too). An overflow in
  * between raised its PMI into a masked LVT PC, which drops it (SDM Vol. 3A
  * 11.5.1: the mask bit inhibits reception), and its counter wrapped with
  * no one to preset it: sampling would stop. Such an overflow left its
- * GLOBAL_STATUS bit set and LVT PC unmasked; a PMI raised after the
- * unmask masked LVT PC again and is on its way, so it is left alone. With
- * mid ack LVT PC is unmasked before the counters run: no window, and no
- * extra RDMSR on the PMI path. */
-static bool pmi_lost_in_window(struct pmi_ctx *c, u64 enabled)
+ * status bit set and LVT PC unmasked; a PMI raised after the unmask
+ * masked LVT PC again and is on its way, so it is left alone. Returns the
+ * status bits still to handle, 0 when none. With mid ack LVT PC is
+ * unmasked before the counters run: no window, and no extra RDMSR. */
+static u64 pmi_pending_after_unmask(struct pmi_ctx *c, u64 enabled)
 {
-	if (c->mid_ack || c->stopped || !(hw_rdmsr(c->pmu->caps.msr_global_status) & enabled))
-		return false;
-	return !(apic_read(&c->apic, APIC_LVT_PERFCNT) & APIC_LVT_MASKED);
+	if (c->mid_ack || c->stopped)
+		return 0;
+	u64 pending = pmu_status(c->pmu) & (enabled | PMU_STATUS_PRECISE);
+	if (!pending || (apic_read(&c->apic, APIC_LVT_PERFCNT) & APIC_LVT_MASKED))
+		return 0;
+	return pending;
 }
 
 void pmi_handle(struct pmi_ctx *c, const struct plat_irq_frame *r)
 {
-	u64 enabled = c->pmu->sh_global_ctrl;
+	u64 enabled = pmu_enabled_counters(c->pmu);
 	u64 started = throttle_clock(c);
 
 	c->st.pmis++;
-	handle_round(c, r, enabled, true, started);
-	for (unsigned round = 1; round < PMI_MAX_LOOPS && pmi_lost_in_window(c, enabled); round++) {
-		c->st.window_rescued++;
-		handle_round(c, r, enabled, false, started);
+	u64 acked = handle_round(c, r, enabled, true, started);
+	for (unsigned round = 1;; round++) {
+		u64 pending = pmi_pending_after_unmask(c, enabled);
+		if (!pending)
+			break;
+		if (round == PMI_MAX_LOOPS) {
+			stop_stuck(c, pending);
+			break;
+		}
+		/* A bit the last ack cleared came back (or never went): a stuck
+		 * bit or the next overflow. Another bit: the window's. */
+		if (pending & ~acked)
+			c->st.window_rescued++;
+		else
+			c->st.loops++;
+		acked = handle_round(c, r, enabled, false, started);
 	}
 	c->busy_debt += throttle_clock(c) - started;	/* checked at the next PMI */
 	/* No EOI after an NMI: it is not in service at the local APIC, and an
@@ -350,8 +369,8 @@ void pmi_unthrottle(struct pmi_ctx *c)
 	busy_debt_decay(c, now);
 	if (over_cpu_share(c))
 		return;		/* the handlers' time is not paid back yet */
-	if (c->throttled && !c->stopped && c->pmu->disabled == 0)
-		hw_wrmsr(c->pmu->caps.msr_global_ctrl, c->pmu->sh_global_ctrl);
+	if (c->throttled && !c->stopped && pmu_is_enabled(c->pmu))
+		pmu_hw_enable(c->pmu, pmu_enabled_counters(c->pmu));
 	c->throttled = false;
 	c->window_pmis = 0;
 	c->window_start = now;

@@ -15,7 +15,7 @@
 #include "../arch/apic.h"
 #include "../lib/plat.h"	/* struct plat_irq_frame: the interrupted context */
 #include "../lib/ring.h"
-#include "../pebs/drain.h"
+#include "../pmu/precise.h"
 
 #define PMI_MAX_LOOPS       100	/* a status bit that survives this many acks is stuck */
 #define PMI_CALLCHAIN_STACK (256 * 1024)	/* frames are sought this far above RSP */
@@ -56,8 +56,7 @@ void pmi_stats_add(struct pmi_stats *sum, const struct pmi_stats *one);
 struct pmi_ctx {
 	struct pmu *pmu;
 	struct sample_ring *ring;
-	struct pebs_ctx *pebs;	/* NULL without PEBS */
-	struct pebs_loss *pebs_loss;
+	struct precise *precise;	/* NULL without precise sampling */
 	struct apic_state apic;
 	u8 vector;
 	bool nmi;		/* LVT PC delivers the PMI as an NMI, not as vector */

@@ -19,24 +19,6 @@ static u64 event_period(const struct pmu_event *e, const struct sampling_opts *o
 	return e->sample_after ? e->sample_after : SAMPLING_DEFAULT_PERIOD;
 }
 
-/* Which encoding the part's PEBS load data sources use (caps knows the
- * parts); Sandy Bridge's unless caps says otherwise. */
-static enum pebs_dse_family dse_family(const struct pmu_caps *c)
-{
-	if (caps_nehalem_data_source(c))
-		return PEBS_DSE_NHM;
-	return caps_gracemont(c) ? PEBS_DSE_GRT : PEBS_DSE_SNB;
-}
-
-/* What the memory fields of e's records mean: the event table says
- * whether it counts stores (pmu_event.store). */
-static enum pebs_mem_kind mem_kind(const struct pmu_event *e)
-{
-	if (!e->data_la)
-		return PEBS_MEM_NONE;
-	return e->store ? PEBS_MEM_STORE : PEBS_MEM_LOAD;
-}
-
 static void on_pmi(const struct plat_irq_frame *f, void *ctx)
 {
 	struct sampling *s = ctx;
@@ -62,7 +44,7 @@ static int add_events(struct sampling *s, const struct sampling_opts *o, char *e
 			int e = members[m];
 			s->id[e] = ids[m];
 			s->period[e] = event_period(&s->ev[e], o);
-			s->pmu->slot[ids[m]].period = s->period[e];
+			pmu_set_period(s->pmu, ids[m], s->period[e]);
 			if (o->period && s->ev[e].precise && s->period[e] != o->period)
 				s->pebs_period_asked = o->period;
 		}
@@ -81,99 +63,65 @@ u32 sampling_fields(const struct pmu_event *e, const struct sampling_opts *o)
 	return fields;
 }
 
-/* PEBS_DATA_CFG for these events: the record groups their fields need. */
-static u64 pebs_cfg_of(const struct pmu_caps *c, const struct pmu_event *ev, int n,
-		       const struct sampling_opts *o)
+static struct precise_opts precise_opts_of(const struct sampling_opts *o)
 {
-	struct pebs_want want = { 0 };
-	for (int i = 0; i < n; i++)
-		if (ev[i].precise)
-			want.fields |= sampling_fields(&ev[i], o);
-	return c->pebs_baseline ? pebs_data_cfg_for(&want) : 0;
+	return (struct precise_opts){ .threshold = o->threshold,
+				      .buffer_bytes = o->pebs_buffer_bytes, .cpu = o->cpu };
 }
 
-/* What the threshold policy must know of one PEBS event. */
-static struct pebs_event_req pebs_req_of(const struct pmu_event *e, const struct sampling_opts *o)
+/* The precise events of ev[0..n) as the engine sees them; counters are
+ * filled in when the PMU is given (after scheduling). */
+static unsigned precise_events_of(const struct pmu_event *ev, int n, const struct sampling_opts *o,
+				  struct pmu *pmu, const int *id, const u64 *period,
+				  struct precise_event *out)
 {
-	return (struct pebs_event_req){ .freq_mode = o->freq != 0, .fields = sampling_fields(e, o) };
-}
-
-static unsigned pebs_capable_of(const struct pmu_caps *c)
-{
-	return __builtin_popcount(c->gp_mask) + (c->pebs_baseline ? __builtin_popcount(c->fixed_mask) : 0);
-}
-
-static size_t pebs_bytes_of(const struct pmu_caps *c, const struct sampling_opts *o)
-{
-	return o->pebs_buffer_bytes ? o->pebs_buffer_bytes : pebs_ds_default_bytes(c->pebs_format);
+	unsigned k = 0;
+	for (int i = 0; i < n; i++) {
+		if (!ev[i].precise)
+			continue;
+		out[k++] = (struct precise_event){
+			.ev = &ev[i], .sample_event = (u32)i, .fields = sampling_fields(&ev[i], o),
+			.freq_mode = o->freq != 0,
+			.counter = pmu ? pmu_counter_of(pmu, id[i]) : COUNTER_NONE,
+			.period = period ? period[i] : 0,
+		};
+	}
+	return k;
 }
 
 bool sampling_check_threshold(const struct pmu_caps *c, const struct pmu_event *ev, int n,
 			      const struct sampling_opts *o, char *err, size_t errlen)
 {
-	struct pebs_event_req reqs[PMU_MAX_EVENTS];
-	unsigned nreq = 0;
-	for (int i = 0; i < n && nreq < PMU_MAX_EVENTS; i++)
-		if (ev[i].precise)
-			reqs[nreq++] = pebs_req_of(&ev[i], o);
-	u32 size = caps_has_pebs(c) ? pebs_record_size(c->pebs_format, pebs_cfg_of(c, ev, n, o)) : 0;
-	if (!nreq || !size)
-		return true;	/* nothing to check, or sampling_setup says why */
-	struct pebs_threshold_choice choice;
-	return pebs_threshold_choose(reqs, nreq, c->pebs_format, pebs_bytes_of(c, o) / size,
-				     pebs_capable_of(c), &o->threshold, &choice, err, errlen);
+	struct precise_event pe[PMU_MAX_EVENTS];
+	const char *why;
+	const struct precise_ops *engine = precise_engine_for(c, &why);
+	unsigned k = precise_events_of(ev, n, o, NULL, NULL, NULL, pe);
+	struct precise_opts po = precise_opts_of(o);
+	return !k || !engine || engine->check(c, pe, k, &po, err, errlen);
 }
 
-static int setup_pebs(struct sampling *s, const struct sampling_opts *o, char *err, size_t errlen)
+static int setup_precise(struct sampling *s, const struct sampling_opts *o, char *err, size_t errlen)
 {
-	const struct pmu_caps *c = &s->pmu->caps;
-	struct pebs_event_req reqs[PMU_MAX_EVENTS];
-	unsigned nreq = 0;
-	struct pebs_layout layout;
-
-	u64 cfg = pebs_cfg_of(c, s->ev, s->n, o);
-	if (!pebs_layout_init(&layout, c->pebs_format, cfg, err, errlen))
+	struct precise_event pe[PMU_MAX_EVENTS];
+	unsigned k = precise_events_of(s->ev, s->n, o, s->pmu, s->id, s->period, pe);
+	struct precise_opts po = precise_opts_of(o);
+	if (s->precise.ops->setup(&s->precise, s->pmu, pe, k, &po, err, errlen))
 		return -1;
-	layout.latency_split = caps_pebs_latency_split(c);
-	if (!pebs_ds_init(&s->ds, &layout, pebs_bytes_of(c, o), err, errlen))
-		return -1;
-	s->pebs_ready = true;
-	pebs_ctx_init(&s->pebs, &s->ds, dse_family(c), o->cpu);
-	for (int i = 0; i < s->n; i++) {
-		if (!s->ev[i].precise)
-			continue;
-		int counter = pmu_counter_of(s->pmu, s->id[i]);
-		u8 width = counter_is_fixed(counter) ? c->fixed_width : c->gp_width;
-		struct pebs_counter pc = { .counter = counter, .event = (u32)i,
-					   .period = s->period[i], .mem = mem_kind(&s->ev[i]) };
-		if (!pebs_ds_set_period(&s->ds, counter, s->period[i], width) ||
-		    !pebs_ctx_add(&s->pebs, &pc, err, errlen))
-			return -1;
-		reqs[nreq++] = pebs_req_of(&s->ev[i], o);
-	}
-	if (!pebs_threshold_choose(reqs, nreq, c->pebs_format, s->ds.max_records, pebs_capable_of(c),
-				   &o->threshold, &s->threshold, err, errlen))
-		return -1;
-	pebs_ds_set_threshold(&s->ds, s->threshold.records);
-	if (!pebs_ds_program(&s->ds, err, errlen))
-		return -1;
-	pmu_set_pebs_data_cfg(s->pmu, cfg);
-	s->pmi.pebs = &s->pebs;
-	s->pmi.pebs_loss = &s->loss;
+	s->pmi.precise = &s->precise;
 	return 0;
 }
 
-static int check_pebs_possible(struct sampling *s, char *err, size_t errlen)
+static int check_precise_possible(struct sampling *s, char *err, size_t errlen)
 {
-	const struct pmu_caps *c = &s->pmu->caps;
+	const char *why;
 	for (int i = 0; i < s->n; i++) {
 		if (!s->ev[i].precise)
 			continue;
 		s->any_pebs = true;
-		if (!caps_has_pebs(c)) {
+		s->precise.ops = precise_engine_for(&s->pmu->caps, &why);
+		if (!s->precise.ops) {
 			bp_snprintf(err, errlen, "%s: PEBS is not available on this CPU (%s); "
-				    "drop the :p modifier to sample in PMI mode", s->ev[i].name,
-				    caps_pebs_missing(c));
+				    "drop the :p modifier to sample in PMI mode", s->ev[i].name, why);
 			return -1;
 		}
 	}
@@ -218,7 +166,7 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 		s->ev[i] = ev[i];
 		s->id[i] = -1;
 	}
-	if (check_pebs_possible(s, err, errlen))
+	if (check_precise_possible(s, err, errlen))
 		return -1;
 	if (!ring_alloc(&s->ring, o->ring_samples ? o->ring_samples : SAMPLING_DEFAULT_RING)) {
 		bp_snprintf(err, errlen, "cannot allocate the sample ring");
@@ -235,7 +183,7 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 	s->pmi.window_ticks = plat_ticks_per_second() / 100;	/* 10 ms windows */
 	s->pmi.max_pmis_per_window = SAMPLING_MAX_PMIS_PER_S / 100;
 	s->pmi.window_start = plat_ticks();
-	if (s->any_pebs && setup_pebs(s, o, err, errlen))
+	if (s->any_pebs && setup_precise(s, o, err, errlen))
 		goto fail;
 	u8 vector = o->pmi_vector;
 	if (!vector) {
@@ -264,10 +212,9 @@ void sampling_stop(struct sampling *s)
 	/* Counting has stopped, so no PMI can come: drain what is left.
 	 * Our buffer is read by our own bounds, even if the CPU was
 	 * pointed elsewhere meanwhile (which the check reports). */
-	if (s->pebs_ready && s->pmi.pebs) {
+	if (s->pmi.precise) {
 		pmi_check_ds_area(&s->pmi);
-		s->pebs.drain_tsc = hw_rdtsc();
-		pebs_drain(&s->pebs, &s->ring, &s->loss);
+		s->precise.ops->drain(&s->precise, &s->ring, false);
 	}
 }
 
@@ -280,13 +227,11 @@ void sampling_teardown(struct sampling *s)
 		plat_pmi_remove();
 		s->pmi_installed = false;
 	}
-	if (s->pebs_ready) {
-		pebs_ds_restore(&s->ds);
-		pebs_ds_free(&s->ds);
-		s->pebs_ready = false;
-	}
+	if (s->precise.ops)
+		s->precise.ops->teardown(&s->precise);
+	s->pmi.precise = NULL;
 	for (int i = 0; i < s->n; i++)
-		if (s->id[i] >= 0 && s->pmu->slot[s->id[i]].used)
+		if (s->id[i] >= 0)
 			pmu_remove(s->pmu, s->id[i]);
 	ring_free(&s->ring);
 }
@@ -311,7 +256,7 @@ static void adjust_periods(struct sampling *s, u64 now)
 		u64 max = counter_max_period(&s->pmu->caps, counter);
 		period = period < 1 ? 1 : period > max ? max : period;
 		s->period[i] = period;
-		s->pmu->slot[s->id[i]].period = period;	/* taken at the next reload */
+		pmu_set_period(s->pmu, s->id[i], period);	/* taken at the next reload */
 	}
 	s->last_adjust = now;
 }
@@ -372,8 +317,8 @@ u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max)
 u64 sampling_lost(const struct sampling *s)
 {
 	u64 lost = s->pmi.st.ring_full + s->pmi.st.throttled;
-	if (s->pebs_ready || s->pmi.pebs)
-		lost += pebs_loss_lost_total(&s->loss);
+	if (s->precise.ops)
+		lost += s->precise.ops->lost(&s->precise);
 	return lost;
 }
 
@@ -382,7 +327,7 @@ static int describe_mode(const struct sampling *s, char *buf, size_t len)
 	if (!s->any_pebs)
 		return bp_snprintf(buf, len, "PMI mode: one PMI per sample%s",
 				   s->freq ? " (frequency mode)" : "");
-	return pebs_threshold_explain(&s->threshold, buf, len);
+	return s->precise.ops->describe(&s->precise, buf, len);
 }
 
 int sampling_describe(const struct sampling *s, char *buf, size_t len)
@@ -394,4 +339,14 @@ int sampling_describe(const struct sampling *s, char *buf, size_t len)
 	return n + bp_snprintf(buf + at, len - at,
 			       "; PEBS events sample every %u events, not %llu (the shortest PEBS period)",
 			       SAMPLING_MIN_PEBS_PERIOD, (unsigned long long)s->pebs_period_asked);
+}
+
+int sampling_describe_loss(const struct sampling *s, char *buf, size_t len)
+{
+	if (!s->any_pebs || !s->precise.ops) {
+		if (len)
+			buf[0] = 0;
+		return 0;
+	}
+	return s->precise.ops->describe_loss(&s->precise, buf, len);
 }

@@ -14,8 +14,7 @@
 #define BP_SAMPLING_H
 #include "pmi.h"
 #include "../pmu/pmu.h"
-#include "../pebs/ds.h"
-#include "../pebs/threshold.h"
+#include "../pmu/precise.h"
 
 #define SAMPLING_DEFAULT_PERIOD  100003
 #define SAMPLING_DEFAULT_RING    16384	/* samples */
@@ -56,12 +55,8 @@ struct sampling {
 	int id[PMU_MAX_EVENTS];		/* pmu slot of each event */
 	u64 period[PMU_MAX_EVENTS];	/* current period of each event */
 	u32 freq;
-	bool any_pebs;
-	bool pebs_ready;
-	struct pebs_ds ds;
-	struct pebs_ctx pebs;
-	struct pebs_loss loss;
-	struct pebs_threshold_choice threshold;
+	bool any_pebs;			/* some event samples precisely */
+	struct precise precise;		/* the PMU's precise engine (PEBS) */
 	struct sample_ring ring;
 	struct pmi_ctx pmi;
 	bool pmi_installed;
@@ -88,10 +83,11 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
  * emulator's own work. Without it (tests that drive a model by hand),
  * only the PMI rate is bounded. */
 void sampling_set_tsc_clock(struct sampling *s, u64 tsc_per_second);
-/* The PEBS threshold sampling_setup would choose, decided from the CPU's
- * capabilities alone: a --pebs-threshold the buffer cannot hold, or that
- * an event forbids, is refused before the PMU is taken (a usage error).
- * True when it would be accepted, or when only sampling_setup can tell. */
+/* The precise engine's options sampling_setup would use, checked from the
+ * CPU's capabilities alone: a --pebs-threshold the buffer cannot hold, or
+ * that an event forbids, is refused before the PMU is taken (a usage
+ * error). True when they would be accepted, or when only sampling_setup
+ * can tell. */
 bool sampling_check_threshold(const struct pmu_caps *c, const struct pmu_event *ev, int n,
 			      const struct sampling_opts *o, char *err, size_t errlen);
 void sampling_start(struct sampling *s);
@@ -113,5 +109,8 @@ u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max);
 u64 sampling_lost(const struct sampling *s);
 /* One line on the threshold (PEBS) or "PMI mode" otherwise. */
 int sampling_describe(const struct sampling *s, char *buf, size_t len);
+/* One line on the precise engine's records, delivered and lost by
+ * reason; 0 (nothing written) when no event samples precisely. */
+int sampling_describe_loss(const struct sampling *s, char *buf, size_t len);
 
 #endif

@@ -51,7 +51,7 @@ static void test_ds_area_moved_seen_at_stop(void **state)
 	struct sampling_opts o = opts_period(1009);
 	o.pebs_buffer_bytes = 64 * 1024;
 	start_sampling("icx", "BR_INST_RETIRED.ALL_BRANCHES:p", &o, false);
-	assert_true(smp.threshold.large);
+	assert_true(smp.precise.threshold.large);
 	hw_wrmsr(MSR_IA32_DS_AREA, 0);
 	stop_sampling();
 	assert_true(smp.pmi.st.ds_area_lost);

@@ -79,7 +79,7 @@ static void test_one_record_pebs_every_model(void **state)
 		struct sampling_opts o = opts_period(1009);
 		o.threshold.mode = PEBS_THRESHOLD_ONE;
 		start_pebs(pebs_models[m], 1, &o);
-		assert_int_equal(smp.threshold.records, 1);
+		assert_int_equal(smp.precise.threshold.records, 1);
 		branches(events_per_record(0, 1009) * 50 + 7, RUN_IP);
 		struct sim_stats st = model_stats();
 		assert_int_equal(st.pebs_records, 50);
@@ -126,8 +126,8 @@ static void test_large_pebs_one_pmi_per_threshold(void **state)
 		struct sampling_opts o = opts_period(131);
 		o.pebs_buffer_bytes = 64 * 1024;
 		start_pebs(models[m], 1, &o);
-		u64 threshold = smp.threshold.records;
-		assert_true(smp.threshold.large);
+		u64 threshold = smp.precise.threshold.records;
+		assert_true(smp.precise.threshold.large);
 		assert_true(threshold > 100);
 		u64 records = 3 * threshold + threshold / 2;
 		branches(events_per_record(0, 131) * records, RUN_IP);
@@ -175,7 +175,7 @@ static void test_several_pebs_counters(void **state)
 		} else {
 			assert_true(together);
 			assert_int_equal(ngot, 0);
-			assert_int_equal(smp.loss.lost[PEBS_LOST_COLLISION], 40);
+			assert_int_equal(smp.precise.loss.lost[PEBS_LOST_COLLISION], 40);
 		}
 		/* every record owes one sample per counter bit in it */
 		assert_accounting((together ? 2 : 1) * (st.pebs_records + st.pebs_lost));
@@ -225,7 +225,7 @@ static void test_full_ds_buffer(void **state)
 	o.pebs_buffer_bytes = 4096;
 	o.threshold.mode = PEBS_THRESHOLD_ONE;
 	start_pebs("icx", 1, &o);
-	u64 max = smp.ds.max_records;
+	u64 max = smp.precise.ds.max_records;
 	/* The PMI at each record does not come (LVT PC masked, as while the
 	 * firmware runs with interrupts off and the PMI waits): the buffer
 	 * fills, and the next overflow's assist is skipped, without a reload
@@ -249,10 +249,10 @@ static void test_full_ds_buffer(void **state)
 	assert_int_equal(st.pebs_lost, 1);
 	stop_sampling();
 	assert_int_equal(ngot, max + 10);
-	assert_int_equal(smp.loss.buffer_was_full, 1);
+	assert_int_equal(smp.precise.loss.buffer_was_full, 1);
 	assert_int_equal(smp.pmi.st.pebs_preset, 1);
 	char line[256];
-	pebs_loss_describe(&smp.loss, line, sizeof(line));
+	pebs_loss_describe(&smp.precise.loss, line, sizeof(line));
 	assert_non_null(strstr(line, "absolute max"));
 	assert_accounting(st.pebs_records);
 	finish_sampling();
@@ -272,26 +272,26 @@ static void test_corrupted_index(void **state)
 			struct sampling_opts o = opts_period(1009);
 			o.pebs_buffer_bytes = 8192;
 			start_pebs(models[m], 1, &o);
-			u32 size = smp.ds.layout.record_size;
+			u32 size = smp.precise.ds.layout.record_size;
 			branches(events_per_record(0, 1009) * 3, RUN_IP);	/* three real records */
 			u64 real = model_stats().pebs_records;
 			assert_int_equal(real, 3);
-			sim_inject_pebs_index(kind == 0 ? smp.ds.abs_max + 4096
-					      : smp.ds.base + 3 * size + 8);
+			sim_inject_pebs_index(kind == 0 ? smp.precise.ds.abs_max + 4096
+					      : smp.precise.ds.base + 3 * size + 8);
 			stop_sampling();
 			if (kind == 0)
-				assert_int_equal(smp.loss.index_beyond_max, 1);
+				assert_int_equal(smp.precise.loss.index_beyond_max, 1);
 			else
-				assert_int_equal(smp.loss.index_misaligned, 1);
+				assert_int_equal(smp.precise.loss.index_misaligned, 1);
 			/* Beyond max, the walk meets only stale slots after the
 			 * records written since the last drain: none at a
 			 * one-record threshold (the last record, drained at its
 			 * PMI, sits at base), three otherwise. */
 			if (kind == 0)
-				assert_int_equal(smp.loss.stale_records,
-						 smp.ds.max_records - (smp.ds.threshold_records == 1 ? 0 : 3));
+				assert_int_equal(smp.precise.loss.stale_records,
+						 smp.precise.ds.max_records - (smp.precise.ds.threshold_records == 1 ? 0 : 3));
 			if (ngot != 3) fail_msg("%s kind %d: %u samples", models[m], kind, ngot);
-			assert_true(pebs_loss_balanced(&smp.loss));
+			assert_true(pebs_loss_balanced(&smp.precise.loss));
 			assert_true(sampling_lost(&smp) >= 1);	/* reported, not silent */
 			finish_sampling();
 			sim_close();
@@ -387,7 +387,7 @@ static void test_zero_status_records(void **state)
 	branches(events_per_record(0, 1009) * 10, RUN_IP);
 	stop_sampling();
 	assert_int_equal(ngot, 10);
-	assert_int_equal(smp.loss.lost[PEBS_LOST_ORPHAN], 0);
+	assert_int_equal(smp.precise.loss.lost[PEBS_LOST_ORPHAN], 0);
 	assert_pebs_accounting();
 	finish_sampling();
 	sim_close();
@@ -397,7 +397,7 @@ static void test_zero_status_records(void **state)
 	branches(events_per_record(0, 1009) * 10, RUN_IP);	/* both together: 10 records */
 	stop_sampling();
 	assert_int_equal(ngot, 0);
-	assert_int_equal(smp.loss.lost[PEBS_LOST_ORPHAN], 10);
+	assert_int_equal(smp.precise.loss.lost[PEBS_LOST_ORPHAN], 10);
 	assert_pebs_accounting();
 	finish_sampling();
 }

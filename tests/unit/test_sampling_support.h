@@ -89,7 +89,7 @@ static inline void assert_accounting(u64 produced)
 		fail_msg("produced %llu != delivered %u + lost %llu", (unsigned long long)produced,
 			 ngot, (unsigned long long)lost);
 	if (smp.any_pebs)
-		assert_true(pebs_loss_balanced(&smp.loss));
+		assert_true(pebs_loss_balanced(&smp.precise.loss));
 }
 
 static inline struct sim_stats model_stats(void)

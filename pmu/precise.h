@@ -1,0 +1,90 @@
+/* A precise-sampling engine: the hardware writes a record per sample (the
+ * IP of the instruction that caused the event, data address, latency,
+ * ...) instead of the PMI reading the interrupted IP. Legacy Intel's is
+ * PEBS through the Debug Store (pmu/precise_ds.c, SDM Vol. 3B "Processor
+ * Event Based Sampling"); Architectural PEBS and AMD's IBS are the next
+ * ones. A PMU architecture names its engine (pmu/arch.h); sampling/ sets
+ * it up, drains it from the PMI and reads its losses through these
+ * operations alone.
+ *
+ * The engine's state is one struct precise per CPU. Its records become
+ * struct bp_sample in the CPU's sample ring; every record is delivered or
+ * counted lost with a reason (the drain's conservation law, pebs/drain.h). */
+#ifndef BP_PMU_PRECISE_H
+#define BP_PMU_PRECISE_H
+#include "../arch/caps.h"
+#include "../events/event.h"
+#include "../lib/ring.h"
+#include "../pebs/ds.h"
+#include "../pebs/drain.h"
+#include "../pebs/threshold.h"
+
+struct pmu;
+
+/* One event sampled precisely, as the engine needs it. */
+struct precise_event {
+	const struct pmu_event *ev;
+	int counter;		/* the counter the scheduler gave it */
+	u32 sample_event;	/* bp_sample.event of its samples */
+	u64 period;		/* fixed; the engine reloads the counter by itself */
+	u32 fields;		/* enum bp_sample_flags its samples carry */
+	bool freq_mode;		/* -F: the period is adapted at each PMI */
+};
+
+struct precise_opts {
+	struct pebs_threshold_opt threshold;
+	size_t buffer_bytes;	/* 0: the engine's default */
+	u32 cpu;		/* what samples carry in their CPU field */
+};
+
+/* One CPU's engine state. The members after ops belong to the engine
+ * that set them up. */
+struct precise {
+	const struct precise_ops *ops;
+	bool ready;
+	u64 counters;		/* status-layout bits of the precise counters */
+	/* DS-based PEBS */
+	struct pebs_ds ds;
+	struct pebs_ctx pebs;
+	struct pebs_loss loss;
+	struct pebs_threshold_choice threshold;
+};
+
+struct precise_ops {
+	const char *name;	/* "PEBS" */
+	/* Why the engine cannot run on this CPU ("no Debug Store", ...);
+	 * NULL when it can. */
+	const char *(*missing)(const struct pmu_caps *c);
+	/* Before the PMU is taken: whether these events' options can be met
+	 * (a threshold the buffer cannot hold is a usage error). True when
+	 * they can, or when only setup can tell. */
+	bool (*check)(const struct pmu_caps *c, const struct precise_event *ev, unsigned n,
+		      const struct precise_opts *o, char *err, size_t errlen);
+	/* With the events on their counters and the PMU disabled: buffers,
+	 * reload values, the hardware's pointers. 0, or -1 with err (what was
+	 * set up is undone by teardown). */
+	int (*setup)(struct precise *pr, struct pmu *p, const struct precise_event *ev,
+		     unsigned n, const struct precise_opts *o, char *err, size_t errlen);
+	/* Records into the ring (counted lost while throttled). From the PMI
+	 * on PMU_STATUS_PRECISE, or from the main flow with the counters
+	 * stopped. Returns true when the buffer had filled, so that records
+	 * were lost and a counter's reload may have been skipped. */
+	bool (*drain)(struct precise *pr, struct sample_ring *ring, bool throttled);
+	/* Whether the hardware still writes where the engine reads; *found is
+	 * where it writes now. */
+	bool (*still_ours)(const struct precise *pr, u64 *found);
+	u64 (*lost)(const struct precise *pr);
+	/* One line on how records are collected (the threshold). */
+	int (*describe)(const struct precise *pr, char *buf, size_t len);
+	/* One line on what was delivered and lost, by reason. */
+	int (*describe_loss)(const struct precise *pr, char *buf, size_t len);
+	void (*teardown)(struct precise *pr);
+};
+
+/* The engine of the PMU that caps describe (its architecture's), or NULL
+ * with *why when there is none. */
+const struct precise_ops *precise_engine_for(const struct pmu_caps *c, const char **why);
+
+extern const struct precise_ops precise_ds_pebs;
+
+#endif
