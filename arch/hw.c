@@ -78,6 +78,18 @@ void hw_fault_describe(const struct hw_fault *f, char *buf, size_t len)
 		bp_snprintf(buf, len, "#GP: RDMSR 0x%x: %s", f->msr, f->rule);
 }
 
+/* The fault record of an access, its rule left for the backend to write
+ * when the access faults: clearing the whole record (the rule is 192
+ * bytes) at every access cost more than the access itself on the PMI
+ * path. */
+static inline void fault_init(struct hw_fault *f, u32 msr, u64 value, bool write)
+{
+	f->msr = msr;
+	f->value = value;
+	f->write = write;
+	f->rule[0] = 0;
+}
+
 static void raise_fault(const struct hw_fault *f)
 {
 	if (defer_fault(f))
@@ -93,7 +105,8 @@ void hw_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *out)
 
 int hw_rdmsr_safe(u32 msr, u64 *val)
 {
-	struct hw_fault f = { .msr = msr };
+	struct hw_fault f;
+	fault_init(&f, msr, 0, false);
 	stats.rdmsr++;
 	*val = 0;
 	return current_ops->rdmsr(msr, val, &f);
@@ -101,14 +114,16 @@ int hw_rdmsr_safe(u32 msr, u64 *val)
 
 int hw_wrmsr_safe(u32 msr, u64 val)
 {
-	struct hw_fault f = { .msr = msr, .value = val, .write = true };
+	struct hw_fault f;
+	fault_init(&f, msr, val, true);
 	stats.wrmsr++;
 	return current_ops->wrmsr(msr, val, &f);
 }
 
 u64 hw_rdmsr(u32 msr)
 {
-	struct hw_fault f = { .msr = msr };
+	struct hw_fault f;
+	fault_init(&f, msr, 0, false);
 	u64 val = 0;
 	stats.rdmsr++;
 	if (current_ops->rdmsr(msr, &val, &f)) {
@@ -118,9 +133,28 @@ u64 hw_rdmsr(u32 msr)
 	return val;
 }
 
+u64 hw_rdpmc(u32 ecx)
+{
+	struct hw_fault f;
+	u64 val = 0;
+	fault_init(&f, 0, 0, false);
+	stats.rdpmc++;
+	if (!current_ops->rdpmc) {
+		bp_snprintf(f.rule, sizeof(f.rule), "RDPMC is not available behind this seam");
+		raise_fault(&f);
+		return 0;
+	}
+	if (current_ops->rdpmc(ecx, &val, &f)) {
+		raise_fault(&f);
+		return 0;
+	}
+	return val;
+}
+
 void hw_wrmsr(u32 msr, u64 val)
 {
-	struct hw_fault f = { .msr = msr, .value = val, .write = true };
+	struct hw_fault f;
+	fault_init(&f, msr, val, true);
 	stats.wrmsr++;
 	if (current_ops->wrmsr(msr, val, &f))
 		raise_fault(&f);

@@ -26,6 +26,9 @@ struct hw_ops {
 	/* 0 on success; nonzero when the access #GPs (and *fault says why). */
 	int (*rdmsr)(u32 msr, u64 *val, struct hw_fault *fault);
 	int (*wrmsr)(u32 msr, u64 val, struct hw_fault *fault);
+	/* RDPMC (SDM Vol. 2B): ECX is the counter index, RDPMC_FIXED for
+	 * a fixed counter; nonzero when it #GPs. */
+	int (*rdpmc)(u32 ecx, u64 *val, struct hw_fault *fault);
 	/* 32-bit MMIO at a physical address (the xAPIC page). */
 	u32 (*mmio_read32)(u64 addr);
 	void (*mmio_write32)(u64 addr, u32 val);
@@ -45,6 +48,10 @@ void hw_wrmsr(u32 msr, u64 val);
 /* Probing accesses: a fault is returned (nonzero), not fatal. */
 int hw_rdmsr_safe(u32 msr, u64 *val);
 int hw_wrmsr_safe(u32 msr, u64 val);
+/* RDPMC: a counter read that is not an MSR access. Linux reads counters
+ * so (arch/x86/events/core.c, x86_perf_event_update), as it costs a
+ * fraction of an RDMSR. A fault is fatal, as for hw_rdmsr. */
+u64 hw_rdpmc(u32 ecx);
 u32 hw_mmio_read32(u64 addr);
 u64 hw_rdtsc(void);
 void hw_mmio_write32(u64 addr, u32 val);
@@ -67,7 +74,7 @@ void hw_fault_describe(const struct hw_fault *f, char *buf, size_t len);
 
 /* Access counters, for "MSR accesses per PMI" figures on any backend. */
 struct hw_stats {
-	u64 rdmsr, wrmsr, cpuid, mmio_read, mmio_write;
+	u64 rdmsr, wrmsr, rdpmc, cpuid, mmio_read, mmio_write;
 };
 void hw_stats_get(struct hw_stats *out);
 void hw_stats_reset(void);

@@ -109,6 +109,9 @@ enum arch_event {
  * Status and Location). */
 #define APIC_DEFAULT_BASE            0xFEE00000ULL
 #define MSR_IA32_PMC0                0x0C1	/* legacy alias, IA32_PMCx = 0xC1+x */
+/* RDPMC's ECX (SDM Vol. 2B, RDPMC): bit 30 selects the fixed-function
+ * counters, the low bits the counter's index. */
+#define RDPMC_FIXED                  BIT(30)
 #define MSR_IA32_PERFEVTSEL0         0x186	/* IA32_PERFEVTSELx = 0x186+x */
 #define MSR_IA32_MISC_ENABLE         0x1A0
 #define   MISC_ENABLE_PERF_MON_AVAILABLE   BIT(7)

@@ -30,6 +30,18 @@ static int real_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 	return 1;
 }
 
+/* RDPMC at CPL 0 is allowed whatever CR4.PCE says (SDM Vol. 2B, RDPMC);
+ * it is used only for counters the PMU enumerates (pmu/counter.c), which
+ * pmu_probe_reads has read through their MSRs first. */
+static int real_rdpmc(u32 ecx, u64 *val, struct hw_fault *f)
+{
+	u32 lo, hi;
+	(void)f;
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	*val = (u64)hi << 32 | lo;
+	return 0;
+}
+
 /* The firmware identity-maps physical memory, and the APIC page is mapped
  * uncached by it, so a volatile access is the MMIO access. */
 static u32 real_mmio_read32(u64 addr)
@@ -55,6 +67,7 @@ static const struct hw_ops real_ops = {
 	.cpuid = real_cpuid,
 	.rdmsr = real_rdmsr,
 	.wrmsr = real_wrmsr,
+	.rdpmc = real_rdpmc,
 	.mmio_read32 = real_mmio_read32,
 	.mmio_write32 = real_mmio_write32,
 	.rdtsc = real_rdtsc,

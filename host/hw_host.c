@@ -25,6 +25,13 @@ static int host_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 	return 1;
 }
 
+static int host_rdpmc(u32 ecx, u64 *val, struct hw_fault *f)
+{
+	bp_snprintf(f->rule, sizeof(f->rule),
+		    "the host build cannot read counters (use --pmu=sim:MODEL or the UEFI image)");
+	return 1;
+}
+
 static u32 host_mmio_read32(u64 addr) { return 0; }
 static void host_mmio_write32(u64 addr, u32 val) {}
 
@@ -36,6 +43,7 @@ static const struct hw_ops host_ops = {
 	.cpuid = host_cpuid,
 	.rdmsr = host_rdmsr,
 	.wrmsr = host_wrmsr,
+	.rdpmc = host_rdpmc,
 	.mmio_read32 = host_mmio_read32,
 	.mmio_write32 = host_mmio_write32,
 	.rdtsc = host_rdtsc,

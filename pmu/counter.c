@@ -44,11 +44,6 @@ u64 counter_fixed_bits(unsigned i, const struct pmu_event *e, struct counter_mod
 	return v;
 }
 
-u64 counter_mask(const struct pmu_caps *c, int counter)
-{
-	return counter_is_fixed(counter) ? caps_fixed_mask_value(c) : caps_gp_mask_value(c);
-}
-
 u64 counter_preset(const struct pmu_caps *c, int counter, u64 period)
 {
 	return (0 - period) & counter_mask(c, counter);
@@ -81,6 +76,12 @@ void counter_write(const struct pmu_caps *c, int counter, u64 value)
 	if (!counter_is_fixed(counter) && !c->full_width_write)
 		v = (u32)v;	/* the CPU sign-extends bit 31 into the upper bits */
 	hw_wrmsr(counter_write_msr(c, counter), v);
+}
+
+u64 counter_read_fast(int counter)
+{
+	u32 ecx = counter_index(counter) | (counter_is_fixed(counter) ? RDPMC_FIXED : 0);
+	return hw_rdpmc(ecx);
 }
 
 u64 counter_read(const struct pmu_caps *c, int counter)

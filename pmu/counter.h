@@ -19,8 +19,12 @@ u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m);
 u64 counter_fixed_bits(unsigned i, const struct pmu_event *e, struct counter_mode m);
 u64 counter_fixed_field_mask(unsigned i);
 
-/* Width mask of a counter (GP or fixed). */
-u64 counter_mask(const struct pmu_caps *c, int counter);
+/* Width mask of a counter (GP or fixed); inline, as the PMI asks it for
+ * every reload. */
+static inline u64 counter_mask(const struct pmu_caps *c, int counter)
+{
+	return counter_is_fixed(counter) ? caps_fixed_mask_value(c) : caps_gp_mask_value(c);
+}
 /* The value that makes the counter overflow after `period` events:
  * -period within the counter's width. */
 u64 counter_preset(const struct pmu_caps *c, int counter, u64 period);
@@ -36,6 +40,9 @@ u32 counter_write_msr(const struct pmu_caps *c, int counter);
 u32 counter_read_msr(const struct pmu_caps *c, int counter);
 void counter_write(const struct pmu_caps *c, int counter, u64 value);
 u64 counter_read(const struct pmu_caps *c, int counter);
+/* The counter's value by RDPMC rather than RDMSR, for counts and reloads
+ * (the PMI's path), as Linux reads them. */
+u64 counter_read_fast(int counter);
 
 /* Events counted between two raw readings, across at most one wrap. */
 static inline u64 counter_delta(u64 prev, u64 now, u64 mask)

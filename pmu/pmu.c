@@ -179,7 +179,7 @@ static void update_count(struct pmu *p, struct pmu_slot *sl)
 	 * counter still holds its previous owner's value. */
 	if (sl->counter == COUNTER_NONE || sl->dirty)
 		return;
-	u64 raw = counter_read(&p->caps, sl->counter);
+	u64 raw = counter_read_fast(sl->counter);
 	sl->count += counter_delta(sl->prev_raw, raw, counter_mask(&p->caps, sl->counter));
 	sl->prev_raw = raw;
 }
@@ -347,11 +347,6 @@ u64 pmu_read(struct pmu *p, int id)
 int pmu_counter_of(const struct pmu *p, int id)
 {
 	return p->slot[id].used ? p->slot[id].counter : COUNTER_NONE;
-}
-
-u64 pmu_period(const struct pmu *p, int id)
-{
-	return p->slot[id].period;
 }
 
 void pmu_set_period(struct pmu *p, int id, u64 period)

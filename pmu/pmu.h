@@ -126,7 +126,7 @@ static inline int pmu_event_on(const struct pmu *p, int counter)
 }
 /* Sampling: the period an event samples at (0: it counts), and a new one,
  * taken at its next reload. */
-u64 pmu_period(const struct pmu *p, int id);
+static inline u64 pmu_period(const struct pmu *p, int id) { return p->slot[id].period; }
 void pmu_set_period(struct pmu *p, int id, u64 period);
 /* Sampling: after an overflow, account one period and preset the counter
  * for the next one; *elapsed gets the period that just ended. Returns

@@ -63,6 +63,14 @@ static int d_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 	return rc;
 }
 
+static int d_rdpmc(u32 ecx, u64 *val, struct hw_fault *f)
+{
+	busy++;
+	int rc = model_ops->rdpmc(ecx, val, f);
+	busy--;
+	return rc;
+}
+
 static int d_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 {
 	busy++;
@@ -381,6 +389,7 @@ int sim_drive_start(u32 period_us, u64 insn_per_s_measured, const char **why)
 	drive_ops.cpuid = d_cpuid;
 	drive_ops.rdmsr = d_rdmsr;
 	drive_ops.wrmsr = d_wrmsr;
+	drive_ops.rdpmc = d_rdpmc;
 	drive_ops.mmio_read32 = d_mmio_read32;
 	drive_ops.mmio_write32 = d_mmio_write32;
 	drive_ops.rdtsc = d_rdtsc;

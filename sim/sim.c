@@ -128,6 +128,15 @@ static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 	return sim_pmu_rdmsr(c, msr, val, f);
 }
 
+static int seam_rdpmc(u32 ecx, u64 *val, struct hw_fault *f)
+{
+	*val = 0;
+	if (closed(f))
+		return 1;
+	code_before_access(sim_cur());
+	return sim_pmu_rdpmc(sim_cur(), ecx, val, f);
+}
+
 static bool write_ignored(u32 msr)
 {
 	return msr_listed(sim.ignored_writes, ARRAY_SIZE(sim.ignored_writes), msr);
@@ -172,6 +181,7 @@ static struct hw_ops sim_ops = {
 	.rdtsc = sim_tsc,
 	.rdmsr = seam_rdmsr,
 	.wrmsr = seam_wrmsr,
+	.rdpmc = seam_rdpmc,
 	.mmio_read32 = seam_mmio_read32,
 	.mmio_write32 = seam_mmio_write32,
 };

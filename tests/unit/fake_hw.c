@@ -1,4 +1,5 @@
 #include "fake_hw.h"
+#include "arch/msr.h"
 #include <stdio.h>
 
 static const struct fake_cpu *cpu;
@@ -28,6 +29,13 @@ static int fake_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 	return 1;
 }
 
+/* RDPMC reads the counter's MSR of the table (IA32_PMCx, IA32_FIXED_CTRx). */
+static int fake_rdpmc(u32 ecx, u64 *val, struct hw_fault *f)
+{
+	u32 i = ecx & ~(u32)RDPMC_FIXED;
+	return fake_rdmsr((ecx & RDPMC_FIXED ? MSR_IA32_FIXED_CTR0 : MSR_IA32_PMC0) + i, val, f);
+}
+
 static u32 fake_mmio_read32(u64 addr) { return 0; }
 static void fake_mmio_write32(u64 addr, u32 val) {}
 
@@ -36,6 +44,7 @@ static struct hw_ops fake_ops = {
 	.cpuid = fake_cpuid,
 	.rdmsr = fake_rdmsr,
 	.wrmsr = fake_wrmsr,
+	.rdpmc = fake_rdpmc,
 	.mmio_read32 = fake_mmio_read32,
 	.mmio_write32 = fake_mmio_write32,
 };
