@@ -171,6 +171,7 @@ static inline u32 msr_fixed_ctr(unsigned i)   { return MSR_IA32_FIXED_CTR0 + i; 
 #define EVTSEL_IN_TX                 BIT(32)
 #define EVTSEL_IN_TXCP               BIT(33)
 #define EVTSEL_ADAPTIVE_RECORD       BIT(34)	/* PEBS baseline */
+#define EVTSEL_UMASK2_SHIFT          40	/* perfmon v6 PERFEVTSEL extension: UMASK2[47:40] */
 
 /* IA32_FIXED_CTR_CTRL: a 4-bit field per fixed counter at 4*i */
 #define FIXED_CTRL_OS                0x1ULL

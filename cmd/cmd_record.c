@@ -18,6 +18,7 @@
 #include "../perfdata/symtab.h"
 #include "../arch/hw.h"
 #include "../sampling/sampling.h"
+#include "../pmu/arch.h"
 #include "../workload/workload.h"
 
 #define RECORD_DEFAULT_EVENTS "cycles"
@@ -252,18 +253,12 @@ static int durable_flush(struct record_run *r)
 	return plat_file_sync(r->file);
 }
 
-/* The attr config perf itself would write for the event on the cpu PMU
- * (arch/x86/events/intel: event, umask, edge, any, inv, cmask and umask2;
- * the enable, ring and interrupt bits are the attr's own fields), and
- * config1 the extra register's value (perf's ldlat, offcore_rsp and
- * frontend formats are config1). */
-static void attr_encoding(const struct pmu_event *e, struct perfdata_event *pe)
+/* The attr config (and config1) perf itself would write for the event on
+ * the cpu PMU: the PMU architecture's (pmu/arch.h perf_config). */
+static void attr_encoding(const struct pmu_arch *arch, const struct pmu_event *e,
+			  struct perfdata_event *pe)
 {
-	u64 evtsel = counter_evtsel(e, (struct counter_mode){ 0 });
-	pe->config = evtsel & 0xFFFFFFFFULL &
-		     ~(u64)(EVTSEL_EN | EVTSEL_INT | EVTSEL_USR | EVTSEL_OS);
-	pe->config |= (u64)e->umask_ext << 40;
-	pe->config1 = e->extra_msr ? e->extra_value : 0;
+	pe->config = arch->perf_config(e, &pe->config1);
 	pe->exclude_user = e->exclude_user;
 	pe->exclude_kernel = e->exclude_kernel;
 }
@@ -326,7 +321,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 			.sample_period = o->so.freq ? o->so.freq : first_sampling(r)->period[i],
 			.sample_type = sampling_fields(e, &o->so),
 		};
-		attr_encoding(e, &pe);
+		attr_encoding(pmu_arch_of(first_sampling(r)->pmu), e, &pe);
 		if (perfdata_add_event(r->pd, &pe) < 0)
 			return -1;
 	}

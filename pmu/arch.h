@@ -45,6 +45,17 @@ struct pmu_arch {
 	u64 (*read_status)(const struct pmu *p);
 	void (*ack_status)(const struct pmu *p, u64 bits);
 
+	/* The PMI: whether LVT PC is unmasked before the counters run again
+	 * (mid ack) rather than last (late ack). */
+	bool (*pmi_mid_ack)(const struct pmu_caps *c);
+	/* The longest sampling period a counter can be preset to; *why says
+	 * what limits it when the limit is the part's, not the width's. */
+	u64 (*max_period)(const struct pmu_caps *c, int counter, const char **why);
+	/* The perf_event_attr config (and config1, the extra register's
+	 * value) that perf's own driver for this PMU uses for the event, for
+	 * perf.data. */
+	u64 (*perf_config)(const struct pmu_event *e, u64 *config1);
+
 	/* Precise sampling (PEBS, IBS, ...); NULL: none. */
 	const struct precise_ops *precise;
 };
@@ -52,5 +63,7 @@ struct pmu_arch {
 /* The architecture that drives the PMU caps describe; NULL when none
  * does (no PMU, an unknown vendor). */
 const struct pmu_arch *pmu_arch_for(const struct pmu_caps *c);
+/* The architecture of an open PMU. */
+static inline const struct pmu_arch *pmu_arch_of(const struct pmu *p) { return p->arch; }
 
 #endif

@@ -201,6 +201,31 @@ static void intel_ack_status(const struct pmu *p, u64 bits)
 	hw_wrmsr(p->caps.msr_global_status_reset, bits);
 }
 
+/* ---- what the layers above ask -------------------------------------------------- */
+
+static u64 intel_max_period(const struct pmu_caps *c, int counter, const char **why)
+{
+	/* Without full-width writes (IA32_PERF_CAPABILITIES.FW_WRITE[13]) a
+	 * GP counter is written through IA32_PMCx, whose bit 31 the CPU
+	 * sign-extends (SDM 20.2.5, "Full-Width Writes to Performance
+	 * Counter Registers"). */
+	bool legacy = !counter_is_fixed(counter) && !c->full_width_write;
+	*why = legacy ? "no full-width counter writes: IA32_PERF_CAPABILITIES bit 13 is clear" : NULL;
+	return counter_max_period(c, counter);
+}
+
+/* perf's cpu PMU format on Intel (arch/x86/events/intel: event, umask,
+ * edge, any, inv, cmask and umask2 in config; the enable, ring and
+ * interrupt bits are the attr's own fields; ldlat, offcore_rsp and
+ * frontend in config1). */
+static u64 intel_perf_config(const struct pmu_event *e, u64 *config1)
+{
+	u64 evtsel = counter_evtsel(e, (struct counter_mode){ 0 });
+	u64 config = evtsel & GENMASK(31, 0) & ~(u64)(EVTSEL_EN | EVTSEL_INT | EVTSEL_USR | EVTSEL_OS);
+	*config1 = e->extra_msr ? e->extra_value : 0;
+	return config | (u64)e->umask_ext << EVTSEL_UMASK2_SHIFT;
+}
+
 const struct pmu_arch pmu_arch_intel = {
 	.name = "intel",
 	.matches = intel_matches,
@@ -212,5 +237,8 @@ const struct pmu_arch pmu_arch_intel = {
 	.enable_all = intel_enable_all,
 	.read_status = intel_read_status,
 	.ack_status = intel_ack_status,
+	.pmi_mid_ack = caps_pmi_mid_ack,
+	.max_period = intel_max_period,
+	.perf_config = intel_perf_config,
 	.precise = &precise_ds_pebs,
 };

@@ -1,4 +1,5 @@
 #include "sampling.h"
+#include "../pmu/arch.h"
 #include "../arch/hw.h"
 #include "../lib/fmt.h"
 #include "../lib/plat.h"
@@ -128,27 +129,24 @@ static int check_precise_possible(struct sampling *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* A fixed period the counter it got cannot hold: without full-width
- * writes (IA32_PERF_CAPABILITIES.FW_WRITE[13]) a GP counter is written
- * through IA32_PMCx, whose bit 31 the CPU sign-extends (SDM 20.2.5,
- * "Full-Width Writes to Performance Counter Registers"), so a preset of
- * more than 2^31 events never overflows where it should. */
+/* A fixed period the counter it got cannot hold, by its width or by what
+ * the part lets a write set (pmu/arch.h max_period): a preset beyond it
+ * never overflows where it should. */
 static int check_periods(const struct sampling *s, char *err, size_t errlen)
 {
 	if (s->freq)
 		return 0;	/* -F: periods are clamped as they adapt */
 	for (int i = 0; i < s->n; i++) {
 		int counter = pmu_counter_of(s->pmu, s->id[i]);
-		u64 max = counter_max_period(&s->pmu->caps, counter);
+		const char *why;
+		u64 max = pmu_arch_of(s->pmu)->max_period(&s->pmu->caps, counter, &why);
 		if (s->period[i] <= max)
 			continue;
-		bool legacy = !counter_is_fixed(counter) && !s->pmu->caps.full_width_write;
-		bp_snprintf(err, errlen, "-c %llu: %s: a %s counter takes periods up to %llu%s",
+		bp_snprintf(err, errlen, "-c %llu: %s: a %s counter takes periods up to %llu%s%s%s",
 			    (unsigned long long)s->period[i], s->ev[i].name,
 			    counter_is_fixed(counter) ? "fixed" : "general-purpose",
-			    (unsigned long long)max,
-			    legacy ? " on this CPU (no full-width counter writes: "
-				     "IA32_PERF_CAPABILITIES bit 13 is clear)" : "");
+			    (unsigned long long)max, why ? " on this CPU (" : "", why ? why : "",
+			    why ? ")" : "");
 		return -1;
 	}
 	return 0;
@@ -177,7 +175,7 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 	pmu_commit_schedule(pmu);
 	s->pmi = (struct pmi_ctx){ .pmu = pmu, .ring = &s->ring, .cpu = o->cpu,
 				   .callchain = o->callchain, .nmi = o->pmi_nmi,
-				   .mid_ack = caps_pmi_mid_ack(&pmu->caps) };
+				   .mid_ack = pmu_arch_of(pmu)->pmi_mid_ack(&pmu->caps) };
 	for (int i = 0; i < n; i++)
 		s->pmi.event_of_slot[s->id[i]] = (u32)i;
 	s->pmi.window_ticks = plat_ticks_per_second() / 100;	/* 10 ms windows */
@@ -252,8 +250,9 @@ static void adjust_periods(struct sampling *s, u64 now)
 		u64 elapsed_us = elapsed / (tps >= 1000000 ? tps / 1000000 : 1);
 		u64 rate = elapsed_us ? delta * 1000000 / elapsed_us : 0;	/* events/s */
 		u64 period = rate / s->freq;
+		const char *why;
 		int counter = pmu_counter_of(s->pmu, s->id[i]);
-		u64 max = counter_max_period(&s->pmu->caps, counter);
+		u64 max = pmu_arch_of(s->pmu)->max_period(&s->pmu->caps, counter, &why);
 		period = period < 1 ? 1 : period > max ? max : period;
 		s->period[i] = period;
 		pmu_set_period(s->pmu, s->id[i], period);	/* taken at the next reload */
