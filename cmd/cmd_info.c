@@ -7,6 +7,8 @@
 #include "../lib/plat.h"
 #include "../arch/caps.h"
 #include "../arch/exec.h"
+#include "../pmu/arch.h"
+#include "../pmu/precise.h"
 
 static const char *yes_no(bool b) { return b ? "yes" : "no"; }
 
@@ -106,8 +108,12 @@ static int info_run(int argc, char **argv, const struct global_opts *g)
 	backend_banner();
 	pmu_caps_read(&c);
 	print_identity(&c);
-	if (!c.intel)
-		out_printf("note:         not an Intel CPU; bareperf drives Intel PMUs only\n");
+	const struct pmu_arch *arch = pmu_arch_for(&c);
+	if (arch)
+		out_printf("architecture: %s (precise sampling: %s)\n", arch->name,
+			   arch->precise ? arch->precise->name : "none");
+	else
+		out_printf("note:         bareperf drives no PMU of this vendor yet\n");
 	if (!caps_has_pmu(&c)) {
 		out_printf("perfmon:      none: CPUID.0AH reports no architectural "
 			   "performance monitoring%s\n",

@@ -5,6 +5,7 @@
 #include "../lib/out.h"
 #include "../lib/str.h"
 #include "../sched/sched.h"
+#include "../pmu/arch.h"
 
 static int unknown_cpu(const char *command, const char *cpu)
 {
@@ -20,9 +21,9 @@ static int no_pmu(const char *command, const struct pmu_caps *c)
 	char names[EVENT_TABLE_NAMES_LEN];
 
 	event_table_names(names, sizeof(names));
-	if (!c->intel)
-		err_printf("bareperf %s: this is not an Intel CPU (vendor '%s'), so it has "
-			   "no Intel PMU", command, c->vendor);
+	if (!pmu_arch_for(c))
+		err_printf("bareperf %s: bareperf drives no PMU of this CPU's vendor ('%s')",
+			   command, c->vendor);
 	else
 		err_printf("bareperf %s: this CPU reports no PMU (CPUID.0AH: no "
 			   "architectural perfmon%s)", command, c->hypervisor ?
@@ -41,7 +42,7 @@ int cmd_model_resolve(const char *command, const char *cpu, bool json, struct cm
 	if (!json)
 		backend_banner();
 	pmu_caps_read(&m->this_cpu);
-	if (!m->this_cpu.intel || !caps_has_pmu(&m->this_cpu))
+	if (!pmu_arch_for(&m->this_cpu) || !caps_has_pmu(&m->this_cpu))
 		return no_pmu(command, &m->this_cpu);
 	m->caps = &m->this_cpu;
 	m->t = event_table_for_caps(m->caps);

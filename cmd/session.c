@@ -9,15 +9,18 @@
 #include "../workload/workload.h"
 #include "../arch/hw.h"
 #include "../sched/sched.h"
+#include "../pmu/arch.h"
 
 int session_probe(struct session *s, const char *cmd)
 {
 	s->emulated = backend_is_emulated();
 	pmu_caps_read(&s->caps);
-	if (!s->caps.intel || !caps_has_pmu(&s->caps)) {
-		err_printf("bareperf %s: this CPU has no usable Intel PMU (%s%s); "
+	const struct pmu_arch *arch = pmu_arch_for(&s->caps);
+	if (!arch || !caps_has_pmu(&s->caps)) {
+		err_printf("bareperf %s: this CPU has no usable PMU (%s%s%s); "
 			   "use --pmu=sim:MODEL for the emulated one\n", cmd,
-			   s->caps.intel ? "CPUID.0AH reports none" : s->caps.vendor,
+			   arch ? "CPUID.0AH reports none" : s->caps.vendor,
+			   arch ? "" : ": bareperf drives no PMU of this vendor yet",
 			   s->caps.hypervisor ? ", under a hypervisor without a virtual PMU" : "");
 		return EXIT_NO_PMU;
 	}
