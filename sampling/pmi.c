@@ -226,13 +226,12 @@ static u64 handle_status(struct pmi_ctx *c, u64 status, const struct plat_irq_fr
 	return status;
 }
 
-/* A status bit that no ack clears: report it and leave the PMU stopped
- * rather than loop forever. */
+/* A status bit that no ack clears, with the counters stopped: report it
+ * and leave the PMU stopped rather than loop forever. */
 static void stop_stuck(struct pmi_ctx *c, u64 status)
 {
 	c->st.stuck_status |= status;
 	c->stopped = true;
-	pmu_hw_enable(c->pmu, 0);
 }
 
 /* Handles what the status holds, with the counters stopped, then starts
@@ -240,13 +239,16 @@ static void stop_stuck(struct pmi_ctx *c, u64 status)
  * round of a PMI also counts a spurious one and checks the rate. Returns
  * the bits it acknowledged.
  *
- * With late ack the status is read once a round: the look after the
- * unmask (pmi_pending_after_unmask) reads it again, and finds both an
- * overflow of the window and a bit the ack did not clear. With mid ack
- * there is no such look, so the status is read again here after each ack
- * (as Linux's intel_pmu_handle_irq loops). */
+ * With late ack a round reads the status once: the look after the unmask
+ * (pmi_pending_after_unmask) reads it again and finds the window's
+ * overflows. Only when that look finds again the very bits the last round
+ * acknowledged (the same counter overflowed again, or its bit does not
+ * clear) is the next round told to verify: it reads the status again
+ * after each ack with the counters stopped, where a bit that is still set
+ * is stuck. With mid ack there is no look after the unmask, so every round
+ * verifies (as Linux's intel_pmu_handle_irq loops). */
 static u64 handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 enabled, bool first,
-			u64 started)
+			u64 started, bool verify)
 {
 	struct pmu *p = c->pmu;
 	u64 acked = 0;
@@ -264,7 +266,7 @@ static u64 handle_round(struct pmi_ctx *c, const struct plat_irq_frame *r, u64 e
 		}
 		acked = handle_status(c, status, r);
 		pmu_ack(p, acked);
-		if (!c->mid_ack)
+		if (!verify)
 			break;
 		status = pmu_status(p);
 		c->st.loops += status != 0;
@@ -307,22 +309,13 @@ void pmi_handle(struct pmi_ctx *c, const struct plat_irq_frame *r)
 	u64 started = throttle_clock(c);
 
 	c->st.pmis++;
-	u64 acked = handle_round(c, r, enabled, true, started);
-	for (unsigned round = 1;; round++) {
+	u64 acked = handle_round(c, r, enabled, true, started, c->mid_ack);
+	for (unsigned round = 1; round < PMI_MAX_LOOPS; round++) {
 		u64 pending = pmi_pending_after_unmask(c, enabled);
 		if (!pending)
 			break;
-		if (round == PMI_MAX_LOOPS) {
-			stop_stuck(c, pending);
-			break;
-		}
-		/* A bit the last ack cleared came back (or never went): a stuck
-		 * bit or the next overflow. Another bit: the window's. */
-		if (pending & ~acked)
-			c->st.window_rescued++;
-		else
-			c->st.loops++;
-		acked = handle_round(c, r, enabled, false, started);
+		c->st.window_rescued++;
+		acked = handle_round(c, r, enabled, false, started, !(pending & ~acked));
 	}
 	c->busy_debt += throttle_clock(c) - started;	/* checked at the next PMI */
 	/* No EOI after an NMI: it is not in service at the local APIC, and an

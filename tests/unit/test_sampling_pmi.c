@@ -282,6 +282,41 @@ static void test_hold_stops_counting(void **state)
 	finish_sampling();
 }
 
+/* A counter that overflows again in every window between re-enabling the
+ * counters and unmasking LVT PC (record -c 2 on the QEMU PMU: the
+ * handler's own tail retires more than the period) sets again the very
+ * bit the last round acknowledged. That is a storm, not a stuck bit: the
+ * status read with the counters stopped is clear, so the PMU goes on
+ * sampling. (Reading the status only after the unmask, a version of the
+ * handler took it for stuck after PMI_MAX_LOOPS rounds and stopped
+ * sampling: e2e/record_pmi_storm.) */
+static void test_overflow_in_every_window_is_not_stuck(void **state)
+{
+	struct sampling_opts o = opts_period(200);
+	start_sampling("icx", "instructions", &o, false);
+	/* Each access runs more than a period first; the storm goes on until
+	 * the handlers' share of the CPU, on the model's TSC, throttles it
+	 * (as record's does on the QEMU PMU). */
+	sampling_set_tsc_clock(&smp, 100 * 1000);
+	smp.pmi.max_pmis_per_window = 0;
+	sim_inject_access_cycles(300);
+	sim_run(1000, 1000, RUN_IP);
+	sim_inject_access_cycles(0);
+	assert_int_equal(smp.pmi.st.stuck_status, 0);
+	assert_false(smp.pmi.stopped);
+	assert_true(smp.pmi.st.window_rescued >= PMI_MAX_LOOPS - 1);
+	assert_true(smp.pmi.st.throttle_cpu > 0);
+	smp.pmi.busy_debt = 0;				/* paid back */
+	sampling_tick(&smp);				/* unthrottled */
+	assert_false(smp.pmi.throttled);
+	u64 before = smp.pmi.st.samples;
+	sim_run(100000, 100000, RUN_IP);		/* sampling goes on */
+	assert_true(smp.pmi.st.samples > before);
+	stop_sampling();
+	assert_accounting(model_stats().overflows);
+	finish_sampling();
+}
+
 /* A status bit no acknowledgement clears: the handler gives up after
  * PMI_MAX_LOOPS rounds, reports the bit, leaves the PMU stopped, and does
  * not invent samples for the overflow it already handled. */
@@ -364,6 +399,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_slow_handler_throttles, close_model),
 		cmocka_unit_test_teardown(test_hold_stops_counting, close_model),
 		cmocka_unit_test_teardown(test_stuck_status_bit, close_model),
+		cmocka_unit_test_teardown(test_overflow_in_every_window_is_not_stuck, close_model),
 		cmocka_unit_test_teardown(test_overflow_before_unmask, close_model),
 		cmocka_unit_test(test_pmi_stats_add_every_field),
 	};
