@@ -479,7 +479,8 @@ static bool is_raw(const char *s)
 static int resolve_raw(struct ctx *c, const char *s, struct pmu_event *ev)
 {
 	u64 v = 0;
-	const u64 known = GENMASK(15, 0) | BIT(18) | BIT(23) | GENMASK(31, 24);
+	const u64 known = EVTSEL_EVENT_MASK | EVTSEL_UMASK_MASK | EVTSEL_EDGE | EVTSEL_INV |
+			  EVTSEL_CMASK_MASK;
 
 	for (s++; *s; s++) {
 		if (v >> 60)
@@ -490,11 +491,11 @@ static int resolve_raw(struct ctx *c, const char *s, struct pmu_event *ev)
 		return fail(c, "raw value 0x%llx sets bits other than event [7:0], "
 			    "umask [15:8], edge 18, inv 23 and cmask [31:24]",
 			    (unsigned long long)v);
-	ev->event = (u8)FIELD(v, 7, 0);
-	ev->umask = (u8)FIELD(v, 15, 8);
-	ev->edge = v & BIT(18);
-	ev->inv = v & BIT(23);
-	ev->cmask = (u8)FIELD(v, 31, 24);
+	ev->event = (u8)(v & EVTSEL_EVENT_MASK);
+	ev->umask = (u8)((v & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
+	ev->edge = v & EVTSEL_EDGE;
+	ev->inv = v & EVTSEL_INV;
+	ev->cmask = (u8)((v & EVTSEL_CMASK_MASK) >> EVTSEL_CMASK_SHIFT);
 	resolve_encoding(c, ev);
 	return 0;
 }

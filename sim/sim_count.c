@@ -145,7 +145,7 @@ static u64 filtered_increments(struct sim_cpu *c, unsigned idx, const struct seg
 			       enum source src, u64 p0, u64 p1)
 {
 	u64 sel = c->r.evtsel[idx];
-	u64 cmask = FIELD(sel, 31, 24);
+	u64 cmask = (sel & EVTSEL_CMASK_MASK) >> EVTSEL_CMASK_SHIFT;
 	bool inv = sel & EVTSEL_INV, edge = sel & EVTSEL_EDGE;
 	u64 n = 0, prev = occurrences(c, s, src, p0);
 	for (u64 q = p0; q < p1; q++) {
