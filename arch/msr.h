@@ -71,13 +71,6 @@
  * PMU_FL_MEM_LOADS_AUX). */
 #define MODEL_SAPPHIRERAPIDS_X       0x8F
 #define MODEL_EMERALDRAPIDS_X        0xCF
-/* The load-latency event (MEM_TRANS_RETIRED.LOAD_LATENCY_GT_*) and, on
- * those parts, the auxiliary event it needs counting beside it (Linux's
- * mem-loads-aux, event=0x03,umask=0x82: LD_BLOCKS.STORE_FORWARD). */
-#define EVENT_MEM_TRANS_RETIRED      0xCD
-#define UMASK_LOAD_LATENCY           0x01
-#define EVENT_MEM_LOADS_AUX          0x03
-#define UMASK_MEM_LOADS_AUX          0x82
 /* CPUID.0AH */
 #define CPUID_0A_EDX_ANYTHREAD_DEPRECATED BIT(15)
 /* CPUID.23H sub-leaves */
@@ -95,9 +88,65 @@ enum arch_event {
 	ARCH_EVENT_TOPDOWN_SLOTS,	/* 0xA4/01 */
 	ARCH_EVENT_COUNT
 };
-/* Encodings (event code; umask 0) of architectural events used directly. */
-#define ARCH_CODE_CORE_CYCLES        0x3C
-#define ARCH_CODE_INST_RETIRED       0xC0
+/* Their encodings, event select code and umask (SDM Vol. 3B 20.2.1.2,
+ * Table 20-1 "UMask and Event Select Encodings for Pre-Defined
+ * Architectural Performance Events"; the SDM's name of each at its code). */
+#define ARCH_CODE_CORE_CYCLES        0x3C	/* UnHalted Core Cycles */
+#define ARCH_UMASK_CORE_CYCLES       0x00
+#define ARCH_CODE_INST_RETIRED       0xC0	/* Instruction Retired */
+#define ARCH_UMASK_INST_RETIRED      0x00
+#define ARCH_CODE_REF_CYCLES         0x3C	/* UnHalted Reference Cycles */
+#define ARCH_UMASK_REF_CYCLES        0x01
+#define ARCH_CODE_LLC_REFERENCES     0x2E	/* LLC Reference */
+#define ARCH_UMASK_LLC_REFERENCES    0x4F
+#define ARCH_CODE_LLC_MISSES         0x2E	/* LLC Misses */
+#define ARCH_UMASK_LLC_MISSES        0x41
+#define ARCH_CODE_BRANCH_RETIRED     0xC4	/* Branch Instruction Retired */
+#define ARCH_UMASK_BRANCH_RETIRED    0x00
+#define ARCH_CODE_BRANCH_MISSES      0xC5	/* Branch Misses Retired */
+#define ARCH_UMASK_BRANCH_MISSES     0x00
+#define ARCH_CODE_TOPDOWN_SLOTS      0xA4	/* Topdown Slots */
+#define ARCH_UMASK_TOPDOWN_SLOTS     0x01
+
+/* ---- Model-specific events (Intel's perfmon event files) ------------- */
+/* Fixed-counter-only events carry the files' pseudo-encoding event 0x00,
+ * umask N+1 for fixed counter N; it is never written to an event select. */
+#define EVENT_FIXED_ONLY             0x00
+#define UMASK_CPU_CLK_UNHALTED_REF_TSC 0x03	/* fixed counter 2 */
+/* INST_RETIRED.PREC_DIST (Sandy Bridge to Skylake; also the umask of
+ * INST_RETIRED.TOTAL_CYCLES_PS), under the architectural event code. */
+#define UMASK_INST_RETIRED_PREC_DIST 0x01
+/* UOPS_RETIRED.ALL (UOPS_RETIRED.ANY on Nehalem and Westmere), Nehalem to
+ * Broadwell. */
+#define EVENT_UOPS_RETIRED           0xC2
+#define UMASK_UOPS_RETIRED_ALL       0x01
+/* FRONTEND_RETIRED.*: one umask for every condition, which
+ * MSR_PEBS_FRONTEND selects (Skylake and later). */
+#define EVENT_FRONTEND_RETIRED       0xC6
+#define UMASK_FRONTEND_RETIRED       0x01
+/* Skylake and later: retired loads and stores, and retired loads by the
+ * level that served them. */
+#define EVENT_MEM_INST_RETIRED       0xD0
+#define UMASK_MEM_INST_RETIRED_ALL_LOADS  0x81
+#define UMASK_MEM_INST_RETIRED_ALL_STORES 0x82
+#define EVENT_MEM_LOAD_RETIRED       0xD1
+#define UMASK_MEM_LOAD_RETIRED_L1_HIT  0x01
+#define UMASK_MEM_LOAD_RETIRED_L3_HIT  0x04
+#define UMASK_MEM_LOAD_RETIRED_L1_MISS 0x08
+#define UMASK_MEM_LOAD_RETIRED_L3_MISS 0x20
+/* The load-latency event (MEM_TRANS_RETIRED.LOAD_LATENCY_GT_*, Sandy
+ * Bridge and later) and, on the parts with PMU_FL_MEM_LOADS_AUX above,
+ * the auxiliary event it needs counting beside it (Linux's mem-loads-aux,
+ * event=0x03,umask=0x82: LD_BLOCKS.STORE_FORWARD). */
+#define EVENT_MEM_TRANS_RETIRED      0xCD
+#define UMASK_LOAD_LATENCY           0x01
+#define EVENT_MEM_LOADS_AUX          0x03
+#define UMASK_MEM_LOADS_AUX          0x82
+/* Nehalem and Westmere's load-latency event,
+ * MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_* (another event than Skylake's
+ * MEM_INST_RETIRED under the same name). */
+#define EVENT_MEM_INST_RETIRED_NHM   0x0B
+#define UMASK_MEM_INST_RETIRED_NHM_LATENCY_ABOVE_THRESHOLD 0x10
 
 /* ---- Architectural MSRs --------------------------------------------- */
 #define MSR_IA32_APIC_BASE           0x01B

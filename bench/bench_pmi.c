@@ -71,7 +71,7 @@ static int run_mode(const struct mode *m, struct figures *f)
 	hw_stats_reset();
 	u64 samples = 0;
 	for (u64 done = 0; done < RECORDS; done += 1000) {
-		sim_events(0xC4, ev.umask, 1000ULL * PERIOD, 0x401000);
+		sim_events(ev.event, ev.umask, 1000ULL * PERIOD, 0x401000);
 		samples += sampling_poll(&smp, batch, 4096);
 	}
 	struct hw_stats st;

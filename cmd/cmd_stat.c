@@ -120,7 +120,8 @@ static void print_line(const char *prefix, const char *name, const struct pmu_ev
 
 static void print_cpu(const struct stat_engine *c, const char *prefix)
 {
-	int cycles = find_event(c->ev, c->n, "cycles", ARCH_CODE_CORE_CYCLES, 0x00);
+	int cycles = find_event(c->ev, c->n, "cycles", ARCH_CODE_CORE_CYCLES,
+				ARCH_UMASK_CORE_CYCLES);
 	for (int i = 0; i < c->n; i++)
 		print_line(prefix, c->ev[i].name, &c->ev[i], scaled(c, i),
 			   cycles >= 0 && cycles != i ? scaled(c, cycles) : 0, &c->st[i].time);
@@ -130,7 +131,8 @@ static void print_cpu(const struct stat_engine *c, const char *prefix)
  * running share is the sum of the CPUs' times. */
 static void print_totals(const struct stat_run *r)
 {
-	int cycles = find_event(r->ev, r->n, "cycles", ARCH_CODE_CORE_CYCLES, 0x00);
+	int cycles = find_event(r->ev, r->n, "cycles", ARCH_CODE_CORE_CYCLES,
+				ARCH_UMASK_CORE_CYCLES);
 	u32 number;
 	for (int i = 0; i < r->n; i++) {
 		struct mux_time t = { 0 };

@@ -15,29 +15,38 @@ struct generic_event {
 	bool gp;	/* GP counters can count it as event/umask */
 };
 
-/* ref-cycles is fixed counter 2 only: the GP encoding 0x3C/01 counts the
- * reference clock at a different rate on many parts (the bus clock, not
- * the TSC rate), so it is a different event (bus-cycles, as in Linux).
- * Fixed-only events carry Intel's pseudo-encoding 0x00/(N+1), which is
- * never written to an event select. */
+/* ref-cycles is fixed counter 2 only: the GP encoding of UnHalted
+ * Reference Cycles (0x3C/01) counts the reference clock at a different
+ * rate on many parts (the bus clock, not the TSC rate), so it is a
+ * different event (bus-cycles, as in Linux). Fixed-only events carry
+ * Intel's pseudo-encoding 0x00/(N+1), which is never written to an event
+ * select. */
+#define ARCH_ENCODING(name) ARCH_CODE_##name, ARCH_UMASK_##name	/* event, umask */
 static const struct generic_event generic_events[] = {
-	{ "cycles", "cpu-cycles", ARCH_EVENT_CORE_CYCLES, 0x3c, 0x00, 1, true },
-	{ "instructions", NULL, ARCH_EVENT_INST_RETIRED, 0xc0, 0x00, 0, true },
-	{ "ref-cycles", NULL, ARCH_EVENT_REF_CYCLES, 0x00, 0x03, 2, false },
-	{ "bus-cycles", NULL, ARCH_EVENT_REF_CYCLES, 0x3c, 0x01, -1, true },
-	{ "cache-references", NULL, ARCH_EVENT_LLC_REFERENCES, 0x2e, 0x4f, -1, true },
-	{ "cache-misses", NULL, ARCH_EVENT_LLC_MISSES, 0x2e, 0x41, -1, true },
-	{ "branches", "branch-instructions", ARCH_EVENT_BRANCH_RETIRED, 0xc4, 0x00, -1, true },
-	{ "branch-misses", NULL, ARCH_EVENT_BRANCH_MISSES, 0xc5, 0x00, -1, true },
-	{ "slots", "topdown-slots", ARCH_EVENT_TOPDOWN_SLOTS, 0xa4, 0x01, 3, true },
+	{ "cycles", "cpu-cycles", ARCH_EVENT_CORE_CYCLES, ARCH_ENCODING(CORE_CYCLES), 1, true },
+	{ "instructions", NULL, ARCH_EVENT_INST_RETIRED, ARCH_ENCODING(INST_RETIRED), 0, true },
+	{ "ref-cycles", NULL, ARCH_EVENT_REF_CYCLES,
+	  EVENT_FIXED_ONLY, UMASK_CPU_CLK_UNHALTED_REF_TSC, 2, false },
+	{ "bus-cycles", NULL, ARCH_EVENT_REF_CYCLES, ARCH_ENCODING(REF_CYCLES), -1, true },
+	{ "cache-references", NULL, ARCH_EVENT_LLC_REFERENCES,
+	  ARCH_ENCODING(LLC_REFERENCES), -1, true },
+	{ "cache-misses", NULL, ARCH_EVENT_LLC_MISSES, ARCH_ENCODING(LLC_MISSES), -1, true },
+	{ "branches", "branch-instructions", ARCH_EVENT_BRANCH_RETIRED,
+	  ARCH_ENCODING(BRANCH_RETIRED), -1, true },
+	{ "branch-misses", NULL, ARCH_EVENT_BRANCH_MISSES, ARCH_ENCODING(BRANCH_MISSES), -1, true },
+	{ "slots", "topdown-slots", ARCH_EVENT_TOPDOWN_SLOTS,
+	  ARCH_ENCODING(TOPDOWN_SLOTS), 3, true },
 };
 
 /* GP encodings that a fixed counter counts exactly (SDM: fixed counters
  * 0, 1 and 3 count the architectural events instructions retired, core
  * cycles and topdown slots), so raw and cpu// events may use them too. */
 static const struct { u8 event, umask, fixed; } fixed_equivalents[] = {
-	{ 0xc0, 0x00, 0 }, { 0x3c, 0x00, 1 }, { 0xa4, 0x01, 3 },
+	{ ARCH_ENCODING(INST_RETIRED), 0 },
+	{ ARCH_ENCODING(CORE_CYCLES), 1 },
+	{ ARCH_ENCODING(TOPDOWN_SLOTS), 3 },
 };
+#undef ARCH_ENCODING
 
 bool evparse_generic(size_t i, const char **name, const char **alias)
 {
@@ -315,10 +324,11 @@ static int check_qualified_pebs(struct ctx *c, const struct pmu_event *ev, u8 p)
 	return 0;
 }
 
-/* The architectural cycles event (0x3C/0x00) as the user typed it. */
+/* The architectural cycles event (UnHalted Core Cycles) as the user typed it. */
 static bool is_plain_cycles(const struct pmu_event *ev)
 {
-	return ev->event == 0x3c && ev->umask == 0 && !is_qualified(ev) && !ev->extra_msr;
+	return ev->event == ARCH_CODE_CORE_CYCLES && ev->umask == ARCH_UMASK_CORE_CYCLES &&
+	       !is_qualified(ev) && !ev->extra_msr;
 }
 
 /* Cycles has no PEBS of its own before extended PEBS, so `cycles:p`
@@ -469,7 +479,8 @@ static bool is_raw(const char *s)
 static int resolve_raw(struct ctx *c, const char *s, struct pmu_event *ev)
 {
 	u64 v = 0;
-	const u64 known = GENMASK(15, 0) | BIT(18) | BIT(23) | GENMASK(31, 24);
+	const u64 known = EVTSEL_EVENT_MASK | EVTSEL_UMASK_MASK | EVTSEL_EDGE | EVTSEL_INV |
+			  EVTSEL_CMASK_MASK;
 
 	for (s++; *s; s++) {
 		if (v >> 60)
@@ -480,11 +491,11 @@ static int resolve_raw(struct ctx *c, const char *s, struct pmu_event *ev)
 		return fail(c, "raw value 0x%llx sets bits other than event [7:0], "
 			    "umask [15:8], edge 18, inv 23 and cmask [31:24]",
 			    (unsigned long long)v);
-	ev->event = (u8)FIELD(v, 7, 0);
-	ev->umask = (u8)FIELD(v, 15, 8);
-	ev->edge = v & BIT(18);
-	ev->inv = v & BIT(23);
-	ev->cmask = (u8)FIELD(v, 31, 24);
+	ev->event = (u8)(v & EVTSEL_EVENT_MASK);
+	ev->umask = (u8)((v & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
+	ev->edge = v & EVTSEL_EDGE;
+	ev->inv = v & EVTSEL_INV;
+	ev->cmask = (u8)((v & EVTSEL_CMASK_MASK) >> EVTSEL_CMASK_SHIFT);
 	resolve_encoding(c, ev);
 	return 0;
 }

@@ -29,14 +29,37 @@
 #include "tcg-pmu-translate.h"
 #include "sim_machine.h"
 
+/*
+ * The CPUID leaves and bits the PMU brings (SDM Vol. 2A, CPUID) and the
+ * MSRs it watches, by bareperf's names: arch/msr.h, the one list of them,
+ * which tools/build-qemu installs in bareperf/ beside this file. Its
+ * lib/types.h defines BIT, MIN, MAX, ARRAY_SIZE and FIELD, and it names
+ * MSR_IA32_MISC_ENABLE, as QEMU does; QEMU's definitions are put back
+ * after it and stay in force here (the same MSR; BIT(n) is 1 << n in both,
+ * 64 bits wide on an x86-64 host).
+ */
+#pragma push_macro("BIT")
+#pragma push_macro("MIN")
+#pragma push_macro("MAX")
+#pragma push_macro("ARRAY_SIZE")
+#pragma push_macro("FIELD")
+#pragma push_macro("MSR_IA32_MISC_ENABLE")
+#undef BIT
+#undef MIN
+#undef MAX
+#undef ARRAY_SIZE
+#undef FIELD
+#undef MSR_IA32_MISC_ENABLE
+#include "bareperf/arch/msr.h"
+#pragma pop_macro("BIT")
+#pragma pop_macro("MIN")
+#pragma pop_macro("MAX")
+#pragma pop_macro("ARRAY_SIZE")
+#pragma pop_macro("FIELD")
+#pragma pop_macro("MSR_IA32_MISC_ENABLE")
+
 #define TCG_PMU_MAX_CPUS 4
 #define TCG_PMU_WHY_LEN 192
-
-/* CPUID bits the PMU brings (SDM Vol. 2A, CPUID leaf 01H and 07H). */
-#define CPUID_01_ECX_DTES64  (1u << 2)
-#define CPUID_01_ECX_PDCM    (1u << 15)
-#define CPUID_01_EDX_DS      (1u << 21)
-#define CPUID_07_EDX_HYBRID  (1u << 15)
 
 /*
  * The cost model's caches (qemu/README.md): a 32 KiB L1 and a 2 MiB LLC,
@@ -369,7 +392,7 @@ void tcg_pmu_realize(X86CPU *cpu, Error **errp)
     pmu_translating = true;
     cpu->enable_pmu = true;
     /* The part's leaves (0AH, 1AH, ...) must be reachable. */
-    sim_machine_cpuid(cs->cpu_index, 0, 0, leaf0);
+    sim_machine_cpuid(cs->cpu_index, CPUID_LEAF_VENDOR, 0, leaf0);
     cpu->env.cpuid_level = MAX(cpu->env.cpuid_level, leaf0[0]);
 }
 
@@ -384,21 +407,21 @@ void tcg_pmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
     }
     sim_machine_cpuid(cs->cpu_index, index, count, m);
     switch (index) {
-    case 1:
+    case CPUID_LEAF_FEATURES:
         /* The part's signature: Linux and bareperf pick tables by it. */
         *eax = m[0];
         *ecx = (*ecx & ~(CPUID_01_ECX_PDCM | CPUID_01_ECX_DTES64)) |
                (m[2] & (CPUID_01_ECX_PDCM | CPUID_01_ECX_DTES64));
         *edx = (*edx & ~CPUID_01_EDX_DS) | (m[3] & CPUID_01_EDX_DS);
         break;
-    case 7:
+    case CPUID_LEAF_EXT_FEATURES:
         if (count == 0) {
             *edx = (*edx & ~CPUID_07_EDX_HYBRID) | (m[3] & CPUID_07_EDX_HYBRID);
         }
         break;
-    case 0xA:
-    case 0x1A:
-    case 0x23:
+    case CPUID_LEAF_ARCH_PERFMON:
+    case CPUID_LEAF_HYBRID:
+    case CPUID_LEAF_ARCH_PERFMON_EXT:
         *eax = m[0];
         *ebx = m[1];
         *ecx = m[2];
@@ -444,7 +467,7 @@ int tcg_pmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
         return TCG_PMU_MSR_NOT_MINE;
     }
     settle(cpu, true, true);
-    if (msr == MSR_CORE_PERF_GLOBAL_CTRL) {     /* when each CPU counts */
+    if (msr == MSR_IA32_PERF_GLOBAL_CTRL) {     /* when each CPU counts */
         qemu_log_mask(CPU_LOG_INT, "tcg-pmu: CPU %d GLOBAL_CTRL 0x%" PRIx64 "\n",
                       cs->cpu_index, val);
     }

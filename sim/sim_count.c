@@ -13,31 +13,11 @@ enum source {
 	SRC_NONE,	/* counts nothing in this segment */
 	SRC_CYCLES,	/* unhalted core cycles */
 	SRC_REF,	/* reference cycles at the TSC rate */
-	SRC_XCLK,	/* the core crystal clock (GP 0x3C/01) */
+	SRC_XCLK,	/* the core crystal clock (UnHalted Reference Cycles on a GP counter) */
 	SRC_INST,	/* instructions retired */
 	SRC_SLOTS,	/* topdown slots */
 	SRC_INJECT,	/* the segment's injected event */
 };
-
-/* Event codes the run drives (SDM Table 20-1, architectural events). */
-#define EV_CYCLES     0x3C
-#define UM_CYCLES     0x00
-#define UM_XCLK       0x01
-#define EV_INST       0xC0
-#define UM_INST_PREC_DIST 0x01
-/* UOPS_RETIRED.ALL of Nehalem to Broadwell: the model retires one uop
- * per instruction (Linux's cycles:p alias there, inv with cmask 16, turns
- * it into every cycle). */
-#define EV_UOPS_RETIRED 0xC2
-#define UM_UOPS_ALL     0x01
-#define EV_SLOTS      0xA4
-#define UM_SLOTS      0x01
-/* FRONTEND_RETIRED, qualified by MSR_PEBS_FRONTEND (Skylake and later). */
-#define EV_FRONTEND_RETIRED 0xC6
-#define UM_FRONTEND_RETIRED 0x01
-/* Load-latency events filtered by MSR_PEBS_LD_LAT_THRESHOLD. */
-#define EV_MEM_TRANS_RETIRED 0xCD	/* SKL and later, umask 0x01 */
-#define EV_MEM_INST_RETIRED_NHM 0x0B	/* Nehalem, umask 0x10 */
 
 #define RUN_CHUNK_CYCLES  (1ULL << 23)
 #define RUN_MAX           (1ULL << 40)
@@ -68,10 +48,12 @@ static u64 fixed_field(const struct sim_cpu *c, unsigned idx)
 	return (c->r.fixed_ctrl >> (4 * (idx - SIM_FIXED_BASE))) & FIXED_CTRL_FIELD_MASK;
 }
 
+/* Load-latency events: filtered by MSR_PEBS_LD_LAT_THRESHOLD. */
 static bool is_ld_lat_event(u8 event, u8 umask)
 {
-	return (event == EV_MEM_TRANS_RETIRED && umask == 0x01) ||
-	       (event == EV_MEM_INST_RETIRED_NHM && umask == 0x10);
+	return (event == EVENT_MEM_TRANS_RETIRED && umask == UMASK_LOAD_LATENCY) ||
+	       (event == EVENT_MEM_INST_RETIRED_NHM &&
+		umask == UMASK_MEM_INST_RETIRED_NHM_LATENCY_ABOVE_THRESHOLD);
 }
 
 /* SDM 20.2: a counter counts when enabled locally (EN, or a nonzero
@@ -107,21 +89,28 @@ static enum source counter_source(const struct sim_cpu *c, unsigned idx,
 	if (is_fixed(idx))
 		return s->run ? fixed_source(c, idx - SIM_FIXED_BASE) : SRC_NONE;
 	u8 ev = (u8)(c->r.evtsel[idx] & EVTSEL_EVENT_MASK);
-	u8 um = (u8)FIELD(c->r.evtsel[idx], 15, 8);
+	u8 um = (u8)((c->r.evtsel[idx] & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
 	if (!s->run)
 		return ev == s->event && um == s->umask && s->qualifies ? SRC_INJECT : SRC_NONE;
-	if (ev == EV_CYCLES && um == UM_CYCLES)
+	if (ev == ARCH_CODE_CORE_CYCLES && um == ARCH_UMASK_CORE_CYCLES)
 		return SRC_CYCLES;
-	if (ev == EV_CYCLES && um == UM_XCLK)
+	/* The GP reference-cycles event counts the core crystal clock, not the
+	 * TSC rate (sim/README.md). */
+	if (ev == ARCH_CODE_REF_CYCLES && um == ARCH_UMASK_REF_CYCLES)
 		return SRC_XCLK;
 	/* INST_RETIRED.ANY_P, and Skylake's INST_RETIRED.PREC_DIST (umask
 	 * 0x01, instructions retired too; Intel's event file), which its
 	 * TOTAL_CYCLES_PS (inv, cmask 10) turns into every cycle. */
-	if (ev == EV_INST && (um == 0 || um == UM_INST_PREC_DIST))
+	if (ev == ARCH_CODE_INST_RETIRED &&
+	    (um == ARCH_UMASK_INST_RETIRED || um == UMASK_INST_RETIRED_PREC_DIST))
 		return SRC_INST;
-	if (ev == EV_UOPS_RETIRED && um == UM_UOPS_ALL)
+	/* UOPS_RETIRED.ALL of Nehalem to Broadwell: the model retires one uop
+	 * per instruction (Linux's cycles:p alias there, inv with cmask 16,
+	 * turns it into every cycle). */
+	if (ev == EVENT_UOPS_RETIRED && um == UMASK_UOPS_RETIRED_ALL)
 		return SRC_INST;
-	if (ev == EV_SLOTS && um == UM_SLOTS && c->core->slots_per_cycle)
+	if (ev == ARCH_CODE_TOPDOWN_SLOTS && um == ARCH_UMASK_TOPDOWN_SLOTS &&
+	    c->core->slots_per_cycle)
 		return SRC_SLOTS;
 	return SRC_NONE;
 }
@@ -156,7 +145,7 @@ static u64 filtered_increments(struct sim_cpu *c, unsigned idx, const struct seg
 			       enum source src, u64 p0, u64 p1)
 {
 	u64 sel = c->r.evtsel[idx];
-	u64 cmask = FIELD(sel, 31, 24);
+	u64 cmask = (sel & EVTSEL_CMASK_MASK) >> EVTSEL_CMASK_SHIFT;
 	bool inv = sel & EVTSEL_INV, edge = sel & EVTSEL_EDGE;
 	u64 n = 0, prev = occurrences(c, s, src, p0);
 	for (u64 q = p0; q < p1; q++) {
@@ -465,7 +454,7 @@ u64 sim_run_until_pmi(u64 cycles, u64 instructions, u64 ip, u64 *inst_done)
  * core without the MSR the event counts unqualified. */
 static bool frontend_selected(const struct sim_cpu *c, const struct sim_occ *o)
 {
-	if (o->event != EV_FRONTEND_RETIRED || o->umask != UM_FRONTEND_RETIRED ||
+	if (o->event != EVENT_FRONTEND_RETIRED || o->umask != UMASK_FRONTEND_RETIRED ||
 	    !c->core->frontend_valid)
 		return true;
 	u64 want = c->r.pebs_frontend, have = o->frontend;

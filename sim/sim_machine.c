@@ -6,26 +6,10 @@
 #include "../lib/out.h"
 #include "../lib/str.h"
 
-/* Event codes the machine's retirement feeds: the architectural events
- * (SDM Vol. 3B Table 20-1: branches, branch misses, LLC references and
- * misses) and the memory events of Skylake and later cores (Intel's
- * perfmon: MEM_INST_RETIRED, MEM_TRANS_RETIRED.LOAD_LATENCY,
- * MEM_LOAD_RETIRED). */
-#define EV_BRANCHES        0xC4
-#define EV_BRANCH_MISSES   0xC5
-#define EV_LLC             0x2E
-#define   UM_LLC_REFERENCE 0x4F
-#define   UM_LLC_MISS      0x41
-#define EV_MEM_INST        0xD0
-#define   UM_ALL_LOADS     0x81
-#define   UM_ALL_STORES    0x82
-#define EV_LOAD_LATENCY    0xCD
-#define   UM_LOAD_LATENCY  0x01
-#define EV_MEM_LOAD        0xD1
-#define   UM_L1_HIT        0x01
-#define   UM_L3_HIT        0x04
-#define   UM_L1_MISS       0x08
-#define   UM_L3_MISS       0x20
+/* The machine's retirement feeds the architectural events (branches,
+ * branch misses, LLC references and misses) and the memory events of
+ * Skylake and later cores (MEM_INST_RETIRED, MEM_TRANS_RETIRED.LOAD_LATENCY,
+ * MEM_LOAD_RETIRED), all named in arch/msr.h. */
 
 /* What the cost model says of each level: load latency in core cycles,
  * and the SDM's load data-source encoding (Table "Data Source Encoding
@@ -205,16 +189,22 @@ static void retire_memory(const struct sim_machine_retired *r)
 	const u64 *ld = r->loads;
 	int last = ld[SIM_MACHINE_MEMORY] ? SIM_MACHINE_MEMORY :
 		   ld[SIM_MACHINE_LLC] ? SIM_MACHINE_LLC : SIM_MACHINE_L1;
-	retire_events(EV_LLC, UM_LLC_REFERENCE, r->llc_references, r, last);
-	retire_events(EV_LLC, UM_LLC_MISS, r->llc_misses, r, last);
-	retire_events(EV_MEM_INST, UM_ALL_LOADS, ld[0] + ld[1] + ld[2], r, last);
-	retire_events(EV_MEM_INST, UM_ALL_STORES, r->stores, r, -1);
+	retire_events(ARCH_CODE_LLC_REFERENCES, ARCH_UMASK_LLC_REFERENCES, r->llc_references,
+		      r, last);
+	retire_events(ARCH_CODE_LLC_MISSES, ARCH_UMASK_LLC_MISSES, r->llc_misses, r, last);
+	retire_events(EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_LOADS,
+		      ld[0] + ld[1] + ld[2], r, last);
+	retire_events(EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_STORES, r->stores, r, -1);
 	for (int lv = SIM_MACHINE_L1; lv <= SIM_MACHINE_MEMORY; lv++)
-		retire_events(EV_LOAD_LATENCY, UM_LOAD_LATENCY, ld[lv], r, lv);
-	retire_events(EV_MEM_LOAD, UM_L1_HIT, ld[SIM_MACHINE_L1], r, SIM_MACHINE_L1);
-	retire_events(EV_MEM_LOAD, UM_L1_MISS, ld[SIM_MACHINE_LLC] + ld[SIM_MACHINE_MEMORY], r, last);
-	retire_events(EV_MEM_LOAD, UM_L3_HIT, ld[SIM_MACHINE_LLC], r, SIM_MACHINE_LLC);
-	retire_events(EV_MEM_LOAD, UM_L3_MISS, ld[SIM_MACHINE_MEMORY], r, SIM_MACHINE_MEMORY);
+		retire_events(EVENT_MEM_TRANS_RETIRED, UMASK_LOAD_LATENCY, ld[lv], r, lv);
+	retire_events(EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L1_HIT,
+		      ld[SIM_MACHINE_L1], r, SIM_MACHINE_L1);
+	retire_events(EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L1_MISS,
+		      ld[SIM_MACHINE_LLC] + ld[SIM_MACHINE_MEMORY], r, last);
+	retire_events(EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L3_HIT,
+		      ld[SIM_MACHINE_LLC], r, SIM_MACHINE_LLC);
+	retire_events(EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L3_MISS,
+		      ld[SIM_MACHINE_MEMORY], r, SIM_MACHINE_MEMORY);
 }
 
 void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r)
@@ -231,8 +221,8 @@ void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r)
 		struct sim_point pt = { .ip = r->ip, .next_ip = r->next_ip };
 		sim_run_at(r->instructions, r->instructions, &pt);
 	}
-	retire_events(EV_BRANCHES, 0, r->branches, r, -1);
-	retire_events(EV_BRANCH_MISSES, 0, r->branch_misses, r, -1);
+	retire_events(ARCH_CODE_BRANCH_RETIRED, ARCH_UMASK_BRANCH_RETIRED, r->branches, r, -1);
+	retire_events(ARCH_CODE_BRANCH_MISSES, ARCH_UMASK_BRANCH_MISSES, r->branch_misses, r, -1);
 	retire_memory(r);
 }
 
@@ -263,8 +253,9 @@ bool sim_machine_active(uint32_t cpu) { return select_cpu(cpu) && sim_any_counti
 
 static bool is_memory_event(u8 event)
 {
-	return event == EV_LLC || event == EV_MEM_INST || event == EV_LOAD_LATENCY ||
-	       event == EV_MEM_LOAD;
+	return event == ARCH_CODE_LLC_REFERENCES || event == ARCH_CODE_LLC_MISSES ||
+	       event == EVENT_MEM_INST_RETIRED || event == EVENT_MEM_TRANS_RETIRED ||
+	       event == EVENT_MEM_LOAD_RETIRED;
 }
 
 bool sim_machine_counts_memory(uint32_t cpu)

@@ -571,7 +571,7 @@ void sim_inject_counters_running(void)
 	struct sim_cpu *c = sim_cur();
 	if (!has_pmu())
 		return;
-	c->r.evtsel[0] = EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | 0x3C;
+	c->r.evtsel[0] = EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | ARCH_CODE_CORE_CYCLES;
 	c->r.global_ctrl |= global_gp_bit(0);
 	for (unsigned i = 0; i < c->core->num_fixed && i < 3; i++) {
 		c->r.fixed_ctrl |= fixed_ctrl_field(i, FIXED_CTRL_OS);

@@ -5,6 +5,7 @@
  * and 100 give a perfectly predictable branch. The loop is NASM
  * (workload/branchy_loop.asm), so the counts are exact by construction. */
 #include "branchy.h"
+#include "../arch/msr.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
@@ -78,9 +79,11 @@ void branchy_profile(const struct branchy_opts *o, struct code_profile *p)
 	bp_memset(p, 0, sizeof(*p));
 	p->ipc_permille = (u32)(BRANCHY_INSNS_PER_ITER * 1000 * 1000 / cycles_per_k_iter);
 	p->nrates = 2;
-	p->rate[0] = (struct code_rate){ .event = EV_BR_INST_RETIRED,
+	p->rate[0] = (struct code_rate){ .event = ARCH_CODE_BRANCH_RETIRED,
+		.umask = ARCH_UMASK_BRANCH_RETIRED,
 		.per_kilo_insn = (u32)(branches_per_k_iter / BRANCHY_INSNS_PER_ITER) };
-	p->rate[1] = (struct code_rate){ .event = EV_BR_MISP_RETIRED,
+	p->rate[1] = (struct code_rate){ .event = ARCH_CODE_BRANCH_MISSES,
+		.umask = ARCH_UMASK_BRANCH_MISSES,
 		.per_kilo_insn = (u32)(m / BRANCHY_INSNS_PER_ITER) };
 }
 

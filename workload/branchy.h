@@ -8,10 +8,6 @@
 #define BRANCHY_INSNS_PER_ITER     15	/* branchy_loop.asm */
 #define BRANCHY_INSNS_PER_CALL     2
 
-/* Intel encodings: BR_INST_RETIRED.ALL_BRANCHES, BR_MISP_RETIRED.ALL_BRANCHES */
-#define EV_BR_INST_RETIRED 0xC4
-#define EV_BR_MISP_RETIRED 0xC5
-
 struct branchy_opts {
 	u64 iterations, taken_percent;
 };

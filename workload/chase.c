@@ -3,6 +3,7 @@
  * (load latency and data addresses for PEBS). The order is a single cycle
  * (Sattolo's shuffle), so every line of the working set is visited. */
 #include "workload.h"
+#include "../arch/msr.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
@@ -102,9 +103,11 @@ static int chase_run(int argc, char **argv, struct workload_result *r)
 		.ipc_permille = 20,
 		.nrates = 3,
 		.rate = {
-			{ 0xD0, 0x81, 250, (u64)(uintptr_t)nodes, n * CHASE_LINE, 200, 0xC },
-			{ 0xD1, 0x20, 250, (u64)(uintptr_t)nodes, n * CHASE_LINE, 200, 0xC },
-			{ 0xC4, 0x00, 250, 0, 0, 0, 0 },
+			{ EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_LOADS, 250,
+			  (u64)(uintptr_t)nodes, n * CHASE_LINE, 200, 0xC },
+			{ EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L3_MISS, 250,
+			  (u64)(uintptr_t)nodes, n * CHASE_LINE, 200, 0xC },
+			{ ARCH_CODE_BRANCH_RETIRED, ARCH_UMASK_BRANCH_RETIRED, 250, 0, 0, 0, 0 },
 		},
 	};
 	workload_begin(&profile);

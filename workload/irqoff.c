@@ -7,6 +7,7 @@
  * --pmi=nmi) it samples irqoff_masked too. In the host twin the process
  * cannot turn interrupts off: both parts run alike there. */
 #include "workload.h"
+#include "../arch/msr.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
@@ -61,7 +62,8 @@ static int irqoff_run(int argc, char **argv, struct workload_result *r)
 	static const struct code_profile profile = {	/* soak's loop body */
 		.ipc_permille = 1000,
 		.nrates = 1,
-		.rate = { { 0xC4, 0x00, 1000 / IRQOFF_INSNS_PER_ITER, 0, 0, 0, 0 } },
+		.rate = { { ARCH_CODE_BRANCH_RETIRED, ARCH_UMASK_BRANCH_RETIRED,
+			    1000 / IRQOFF_INSNS_PER_ITER, 0, 0, 0, 0 } },
 	};
 	workload_begin(&profile);
 	u64 t0 = plat_ticks();

@@ -3,6 +3,7 @@
  * 8 instructions per iteration + 3 per call). Iterations split 50/30/15/5,
  * interleaved in rounds so that any sampling drift averages out. */
 #include "workload.h"
+#include "../arch/msr.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
@@ -76,8 +77,9 @@ static int soak_run(int argc, char **argv, struct workload_result *r)
 	static const struct code_profile profile = {
 		.ipc_permille = 1000,
 		.nrates = 2,
-		.rate = { { 0xC4, 0x00, 1000 / SOAK_INSNS_PER_ITER, 0, 0, 0, 0 },
-			  { 0xC5, 0x00, 0, 0, 0, 0, 0 } },
+		.rate = { { ARCH_CODE_BRANCH_RETIRED, ARCH_UMASK_BRANCH_RETIRED,
+			    1000 / SOAK_INSNS_PER_ITER, 0, 0, 0, 0 },
+			  { ARCH_CODE_BRANCH_MISSES, ARCH_UMASK_BRANCH_MISSES, 0, 0, 0, 0, 0 } },
 	};
 	workload_begin(&profile);
 	u64 t0 = plat_ticks();

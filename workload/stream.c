@@ -6,6 +6,7 @@
  * 80 bytes moved. Arrays larger than the last-level cache (STREAM's rule:
  * 4x) measure DRAM bandwidth; bandwidth = bytes / elapsed time. */
 #include "stream.h"
+#include "../arch/msr.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
@@ -73,9 +74,9 @@ void stream_profile(const struct stream_opts *o, u64 base, struct code_profile *
 	bp_memset(p, 0, sizeof(*p));
 	p->ipc_permille = dram ? 500 : 2000;
 	p->nrates = 2;
-	p->rate[0] = (struct code_rate){ EV_MEM_INST_RETIRED, UM_ALL_LOADS,
+	p->rate[0] = (struct code_rate){ EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_LOADS,
 		STREAM_LOADS_PER_ELEM * 1000 / STREAM_INSNS_PER_ELEM, base, span, latency, src };
-	p->rate[1] = (struct code_rate){ EV_MEM_INST_RETIRED, UM_ALL_STORES,
+	p->rate[1] = (struct code_rate){ EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_STORES,
 		STREAM_STORES_PER_ELEM * 1000 / STREAM_INSNS_PER_ELEM, base, span, 0, 0 };
 }
 

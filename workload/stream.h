@@ -12,11 +12,6 @@
 #define STREAM_LOADS_PER_ELEM 6
 #define STREAM_STORES_PER_ELEM 4
 
-/* Intel encodings: MEM_INST_RETIRED.ALL_LOADS / ALL_STORES (SKL and later) */
-#define EV_MEM_INST_RETIRED 0xD0
-#define UM_ALL_LOADS        0x81
-#define UM_ALL_STORES       0x82
-
 struct stream_opts {
 	u64 size;	/* bytes per array (3 arrays) */
 	u64 passes;	/* each pass runs the four kernels once */

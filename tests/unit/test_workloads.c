@@ -2,6 +2,7 @@
  * (controlled mispredicts) and stream (memory bandwidth). The truths are
  * checked against the NASM loops run for real on this machine. */
 #include "test.h"
+#include "arch/msr.h"
 #include "workload/branchy.h"
 #include "workload/stream.h"
 
@@ -73,9 +74,9 @@ static void test_branchy_profile(void **state)
 	struct code_profile p;
 	branchy_profile(&o, &p);
 	assert_int_equal(p.nrates, 2);
-	assert_int_equal(p.rate[0].event, EV_BR_INST_RETIRED);
+	assert_int_equal(p.rate[0].event, ARCH_CODE_BRANCH_RETIRED);
 	assert_int_equal(p.rate[0].per_kilo_insn, 2500 / 15);	/* 2.5 branches / 15 insns */
-	assert_int_equal(p.rate[1].event, EV_BR_MISP_RETIRED);
+	assert_int_equal(p.rate[1].event, ARCH_CODE_BRANCH_MISSES);
 	assert_int_equal(p.rate[1].per_kilo_insn, 500 / 15);
 	u32 ipc_random = p.ipc_permille;
 	o.taken_percent = 100;
