@@ -502,28 +502,116 @@ static bool place_min_cost(const u64 *allowed, const int *prev, u64 events, u64 
 	return true;
 }
 
-/* Fast path: every previous counter is still allowed and unique; the new
- * events are matched on the free counters. */
-static bool place_keeping(const u64 *allowed, const int *prev, u64 active, int *out)
+/* ---- the fast path: every previous counter kept ------------------------ */
+
+/* Linux's x86_schedule_events first tries to give every event the counter
+ * it had (its fast path); so does this, and places new events beside the
+ * kept ones. On a steady multiplexing tick nothing changes, so one pass
+ * over the list decides, without the full path's set-up. What it finds: */
+struct kept_scan {
+	u64 fresh;		/* active events without a previous counter */
+	u64 taken;		/* counters the other active events keep */
+	u64 extra;		/* active events with an extra MSR */
+	u64 allowed[SCHED_MAX_EVENTS];	/* set for the fresh events only */
+};
+
+/* The pass itself. False when the fast path cannot apply: bad input, a
+ * partly active group, an event with no counter here, a previous counter
+ * now forbidden, out of range or kept twice, nothing to keep, or a
+ * taken-alone conflict. The full path then decides, and says why. */
+static bool scan_kept(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
+		      u64 active, const int *prev, struct kept_scan *k)
 {
-	u64 taken = 0, fresh = 0;
-	if (!prev)
-		return false;
-	for (u64 m = active; m; m &= m - 1) {
-		int e = lowest_bit(m);
-		int c = prev[e];
-		if (c == COUNTER_NONE) {
-			fresh |= BIT(e);
-			continue;
-		}
-		if (c < 0 || c >= SCHED_MAX_COUNTERS || !(allowed[e] & BIT(c)) || (taken & BIT(c)))
+	u64 present = ctx->gp_mask | fixed_bits(ctx->fixed_mask);
+	u64 fresh = 0, taken = 0, extra = 0;
+	bool any_alone = false;
+	for (int i = 0; i < n; i++) {
+		const struct pmu_event *e = &ev[i];
+		int g = e->group;	/* -1, or its leader: active together */
+		if (g != -1 && (g < 0 || g >= n || (((active >> i) ^ (active >> g)) & 1)))
 			return false;
-		taken |= BIT(c);
-		out[e] = c;
+		if (!(active & BIT(i)))
+			continue;
+		u64 allowed = sched_wanted(e) & present;
+		int c = prev[i];
+		if (c == COUNTER_NONE) {
+			if (!allowed)
+				return false;
+			fresh |= BIT(i);
+			k->allowed[i] = allowed;
+		} else if (c < 0 || c >= SCHED_MAX_COUNTERS || !(allowed & ~taken & BIT(c))) {
+			return false;
+		}
+		taken |= c == COUNTER_NONE ? 0 : BIT(c);
+		any_alone |= e->taken_alone;
+		extra |= e->extra_msr ? BIT(i) : 0;
 	}
-	if (fresh == active)
-		return false;	/* nothing to keep: the full path is the same work */
-	return place_min_cost(allowed, prev, fresh, taken, out);
+	k->fresh = fresh;
+	k->taken = taken;
+	k->extra = extra;
+	if (any_alone && alone_violation(ev, active) >= 0)
+		return false;
+	return fresh != active;	/* nothing kept: the full path's work */
+}
+
+/* One new event beside kept ones: the counter place_min_cost() gives a
+ * single row, without building the cost matrix. A new event has no move
+ * cost, so its free counters cost the same except GP ones when it has a
+ * fixed one (pair_cost); the Hungarian pass then takes the lowest index
+ * among the cheapest. */
+static int place_one_fresh(u64 allowed, u64 taken)
+{
+	u64 open = allowed & ~taken;
+	u64 open_fixed = open & fixed_bits(~0u);
+	if (!open)
+		return COUNTER_NONE;
+	return lowest_bit(open_fixed ? open_fixed : open);
+}
+
+/* The new events of the fast path on the counters the kept ones leave;
+ * writes only their out_counter entries, and only when they all fit. */
+static bool place_fresh(const struct kept_scan *k, const int *prev, int *out_counter)
+{
+	if (!k->fresh)
+		return true;
+	if (k->fresh & (k->fresh - 1))
+		return place_min_cost(k->allowed, prev, k->fresh, k->taken, out_counter);
+	int e = lowest_bit(k->fresh);
+	int c = place_one_fresh(k->allowed[e], k->taken);
+	if (c == COUNTER_NONE)
+		return false;
+	out_counter[e] = c;
+	return true;
+}
+
+/* The fast path: previous counters kept, new events matched on the free
+ * counters at minimum cost. Returns the number of active events placed,
+ * or -1 when the full path must decide; out_counter is then untouched (it
+ * may be the prev array), out_extra_msr may not be. */
+static int assign_kept(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
+		       u64 active, const int *prev, int *out_counter, u32 *out_extra_msr)
+{
+	struct kept_scan k;
+	if (!prev || n < 1 || n > SCHED_MAX_EVENTS)
+		return -1;
+	if (n < SCHED_MAX_EVENTS)
+		active &= BIT(n) - 1;
+	if (!scan_kept(ctx, ev, n, active, prev, &k))
+		return -1;
+	/* no output for the MSRs: no event may switch to its alternate one */
+	bool swap = ctx->offcore_swap && out_extra_msr;
+	for (int i = 0; out_extra_msr && i < n; i++)
+		out_extra_msr[i] = 0;
+	/* extra_solve() passes over events without an extra MSR: k.extra is
+	 * the same set to it as `active`, and shorter */
+	if (k.extra && extra_solve(ctx, ev, k.extra, swap, out_extra_msr, NULL) >= 0)
+		return -1;
+	if (!place_fresh(&k, prev, out_counter))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (!(k.fresh & BIT(i)))
+			out_counter[i] = (active & BIT(i)) ? prev[i] : COUNTER_NONE;
+	return bit_count(active);
 }
 
 /* ---- the public entry points ------------------------------------------- */
@@ -558,6 +646,16 @@ static void report_result(struct sched_report *why, const int *prev, const int *
 	}
 }
 
+/* The fast path's report: everything placed where it was, or new. */
+static void report_kept(struct sched_report *why, int n, int placed)
+{
+	if (!why)
+		return;
+	report_init(why, n);
+	why->placed = placed;
+	why->fast_path = true;
+}
+
 /* Each event is active exactly when its unit's leader is. */
 static bool whole_groups(const struct pmu_event *ev, int n, u64 active)
 {
@@ -589,6 +687,11 @@ int sched_assign_subset(const struct sched_ctx *ctx, const struct pmu_event *ev,
 			u64 active, const int *prev, int *out_counter,
 			u32 *out_extra_msr, struct sched_report *why)
 {
+	int kept = assign_kept(ctx, ev, n, active, prev, out_counter, out_extra_msr);
+	if (kept >= 0) {
+		report_kept(why, n, kept);
+		return kept;
+	}
 	struct sched_set s;
 	struct sched_report local;
 	int prev_copy[SCHED_MAX_EVENTS];
@@ -622,9 +725,7 @@ int sched_assign_subset(const struct sched_ctx *ctx, const struct pmu_event *ev,
 		    extra_solve(ctx, ev, active, s.swap, out_extra_msr, NULL) < 0;
 	for (u64 m = active; m; m &= m - 1)
 		fits = fits && s.allowed[lowest_bit(m)] != 0;
-	if (fits && place_keeping(s.allowed, prev, active, out_counter)) {
-		why->fast_path = true;
-	} else if (!fits || !place_min_cost(s.allowed, prev, active, 0, out_counter)) {
+	if (!fits || !place_min_cost(s.allowed, prev, active, 0, out_counter)) {
 		for (int i = 0; i < n; i++) {
 			out_counter[i] = COUNTER_NONE;
 			if (out_extra_msr)

@@ -474,6 +474,128 @@ static void test_offcore_without_alternate(void **state)
 	assert_int_equal(sched_assign(&fixed_msrs, ev, 2, NULL, out, msr, NULL), -SCHED_EXTRA_MSR);
 }
 
+/* ---- the fast path and its fall-backs ------------------------------------ */
+
+/* sched_assign(prev) must return `want`, and the same with prev updated in
+ * place (out == prev, as pmu.c passes it) must give the same counters.
+ * Returns whether the fast path placed them. */
+static bool assign_both_ways(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
+			     const int *prev, u32 *msr, int want, int *out, struct sched_report *why)
+{
+	int in_place[8];
+	memcpy(in_place, prev, (size_t)n * sizeof(int));
+	assert_int_equal(sched_assign(ctx, ev, n, in_place, in_place, msr, NULL), want);
+	assert_int_equal(sched_assign(ctx, ev, n, prev, out, msr, why), want);
+	assert_memory_equal(in_place, out, (size_t)n * sizeof(int));
+	return why->fast_path;
+}
+
+/* The fast path declines; the full path places all n, moving one event. */
+static void assert_one_moves(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
+			     const int *prev, int *out)
+{
+	struct sched_report why;
+	assert_false(assign_both_ways(ctx, ev, n, prev, NULL, n, out, &why));
+	assert_int_equal(why.moved, 1);
+}
+
+/* New events beside kept ones get what the minimum-cost assignment gives
+ * them: a fixed counter when one is free, else the lowest free GP one. */
+static void test_fast_path_new_events(void **state)
+{
+	struct pmu_event ev[4];
+	int out[4];
+	struct sched_report why;
+	make_event(&ev[0], "a", 0x10, 1, 0xf, 0);
+	make_event(&ev[1], "b", 0x11, 1, 0xf, 0);
+	make_event(&ev[2], "instructions", 0xC0, 0, 0xf, 0x1);
+	make_event(&ev[3], "INST_RETIRED.ANY_P", 0xC0, 0, 0xf, 0x1);
+
+	const int one_new[] = { 2, 0, COUNTER_NONE, COUNTER_NONE };
+	const int fixed0_kept[] = { 2, 0, counter_fixed(0), COUNTER_NONE };
+	assert_true(assign_both_ways(&skl4, ev, 3, one_new, NULL, 3, out, &why));
+	assert_int_equal(out[2], counter_fixed(0));
+
+	assert_true(assign_both_ways(&skl4, ev, 4, fixed0_kept, NULL, 4, out, &why));
+	assert_int_equal(out[3], 1);	/* GP1 and GP3 are free: the lowest */
+
+	assert_true(assign_both_ways(&skl4, ev, 4, one_new, NULL, 4, out, &why));	/* two new */
+	assert_int_equal(out[2], counter_fixed(0));
+	assert_int_equal(out[3], 1);
+
+	/* The new event's only counter is kept by another: the full path
+	 * moves that one, and only it. */
+	make_event(&ev[3], "d", 0x13, 1, 0x1, 0);
+	assert_one_moves(&skl4, ev, 4, fixed0_kept, out);
+	assert_int_equal(out[3], 0);
+}
+
+/* A kept counter that is no longer valid sends the whole set to the full
+ * path, which moves just the events that must move. */
+static void test_fast_path_stale_counters(void **state)
+{
+	struct pmu_event ev[3];
+	int out[3];
+	struct sched_report why;
+	for (int i = 0; i < 3; i++)
+		make_event(&ev[i], i == 0 ? "a" : i == 1 ? "b" : "c", (u8)(0x10 + i), 1, 0xf, 0);
+	const int kept[] = { 0, 1, 2 };
+	assert_true(assign_both_ways(&skl4, ev, 3, kept, NULL, 3, out, &why));
+	assert_int_equal(why.moved, 0);
+
+	static const int stale[][3] = {
+		{ 1, 1, 2 },	/* a counter kept twice */
+		{ 40, 1, 2 },	/* out of range */
+		{ -7, 1, 2 },	/* not a counter */
+		{ 3, 1, 2 },	/* absent on the CPU below */
+	};
+	struct sched_ctx three = { .gp_mask = 0x7, .fixed_mask = 0x7 };
+	for (size_t k = 0; k < sizeof(stale) / sizeof(stale[0]); k++) {
+		assert_one_moves(&three, ev, 3, stale[k], out);
+		assert_null(oracle_check(&three, ev, 3, 0x7, out, NULL));
+	}
+
+	ev[0].gp_allowed = 0xe;	/* a's counter now forbidden for it */
+	assert_one_moves(&skl4, ev, 3, kept, out);
+	assert_int_equal(out[0], 3);
+}
+
+/* Counters that are still valid are not enough: taken-alone and extra MSR
+ * conflicts among kept events fail as they would on the full path. */
+static void test_fast_path_rules(void **state)
+{
+	struct pmu_event ev[2];
+	int out[2];
+	u32 msr[2];
+	struct sched_report why;
+	make_event(&ev[0], "UOPS_EXECUTED.X87", 0xB1, 0x10, 0xf, 0);
+	make_event(&ev[1], "mem-loads-aux", 0x03, 0x82, 0xf, 0);
+	ev[0].taken_alone = true;
+	const int kept[] = { 0, 1 };
+	assert_false(assign_both_ways(&skl4, ev, 2, kept, NULL, -SCHED_TAKEN_ALONE, out, &why));
+	ev[1].count_only = true;	/* an auxiliary event may run beside it */
+	assert_true(assign_both_ways(&skl4, ev, 2, kept, NULL, 2, out, &why));
+
+	for (int i = 0; i < 2; i++) {
+		make_event(&ev[i], i ? "LOAD_LATENCY_GT_128" : "LOAD_LATENCY_GT_4", 0xCD, 0x01, 0xf, 0);
+		ev[i].extra_msr = MSR_PEBS_LD_LAT_THRESHOLD;
+		ev[i].extra_value = i ? 128 : 4;
+	}
+	assert_false(assign_both_ways(&skl4, ev, 2, kept, msr, -SCHED_EXTRA_MSR, out, &why));
+	ev[1].extra_value = 4;
+	assert_true(assign_both_ways(&skl4, ev, 2, kept, msr, 2, out, &why));
+	assert_int_equal(msr[1], MSR_PEBS_LD_LAT_THRESHOLD);
+
+	/* Two response masks on kept counters: the second takes RSP_1, which
+	 * it may only do when the caller gets the MSRs back (msr given). */
+	offcore_event(&ev[0], "OCR.DEMAND_DATA_RD.ANY_RESPONSE", 0x10001);
+	offcore_event(&ev[1], "OCR.DEMAND_RFO.ANY_RESPONSE", 0x10002);
+	assert_true(assign_both_ways(&skl4, ev, 2, kept, msr, 2, out, &why));
+	assert_int_equal(msr[0], MSR_OFFCORE_RSP_0);
+	assert_int_equal(msr[1], MSR_OFFCORE_RSP_1);
+	assert_false(assign_both_ways(&skl4, ev, 2, kept, NULL, -SCHED_EXTRA_MSR, out, &why));
+}
+
 static void test_groups_all_or_nothing(void **state)
 {
 	struct pmu_event ev[4];
@@ -580,6 +702,9 @@ int main(void)
 		cmocka_unit_test(test_sapphire_rapids_constraints),
 		cmocka_unit_test(test_prefers_fixed_counters),
 		cmocka_unit_test(test_keeps_previous_placements),
+		cmocka_unit_test(test_fast_path_new_events),
+		cmocka_unit_test(test_fast_path_stale_counters),
+		cmocka_unit_test(test_fast_path_rules),
 		cmocka_unit_test(test_taken_alone),
 		cmocka_unit_test(test_extra_msr_sharing),
 		cmocka_unit_test(test_offcore_alternates_per_model),
