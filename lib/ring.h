@@ -54,6 +54,14 @@ bool ring_push(struct sample_ring *r, const struct bp_sample *s);
  * ring_reserve() before the next reserve. */
 struct bp_sample *ring_reserve(struct sample_ring *r);
 void ring_commit(struct sample_ring *r);
+/* The same for a producer with many samples at once (the PEBS drain): the
+ * free slots that follow head up to the end of the array, so that filling
+ * them takes no index wrap or fill check per sample. *n gets their number;
+ * 0 (and NULL) when the ring is full, the drop counted as ring_reserve
+ * counts it. Fill them in order from the first; ring_commit_run(r, filled),
+ * filled <= *n, publishes them and must come before the next reserve. */
+struct bp_sample *ring_reserve_run(struct sample_ring *r, u32 *n);
+void ring_commit_run(struct sample_ring *r, u32 filled);
 
 /* Consumer side (main flow). Returns false when empty. */
 bool ring_pop(struct sample_ring *r, struct bp_sample *out);
