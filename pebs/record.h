@@ -135,8 +135,9 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 /* Applicable-counters bitmap (GP i = bit i, fixed i = bit 32+i); fmt0 has
  * none and returns 0. */
 u64 pebs_record_applicable(const struct pebs_layout *l, const void *rec);
-/* Adaptive only: record size stated in the basic group's format_size. */
-u32 pebs_record_stated_size(const void *rec);
+/* Offset of that field for layout l; 0 when the format has none (offset 0
+ * holds RFLAGS or the adaptive format_size, never the field). */
+u32 pebs_record_applicable_offset(const struct pebs_layout *l);
 
 /* Consumed records. The drain resets the PEBS index to base, but the
  * records stay in memory: a later walk past the index the CPU really left
@@ -165,6 +166,12 @@ typedef u64 __attribute__((may_alias)) pebs_u64_alias;
 static inline u64 pebs_rec_u64(const void *rec, u32 off)
 {
 	return *(const pebs_u64_alias *)((const u8 *)rec + off);
+}
+
+/* Adaptive only: record size stated in the basic group's format_size. */
+static inline u32 pebs_record_stated_size(const void *rec)
+{
+	return (u32)(pebs_rec_u64(rec, PEBS_BASIC_FORMAT_SIZE) >> PEBS_BASIC_SIZE_SHIFT);
 }
 
 static inline bool pebs_rec_is_consumed(const void *rec, u32 mark_off)
