@@ -12,6 +12,7 @@ void pebs_ctx_init(struct pebs_ctx *c, struct pebs_ds *ds, enum pebs_dse_family 
 	c->dse_family = fam;
 	c->cpu = cpu;
 	bp_memset(c->slot_of_bit, PEBS_NO_COUNTER, sizeof(c->slot_of_bit));
+	pebs_load_sources_init(&c->loads, fam);
 }
 
 bool pebs_ctx_add(struct pebs_ctx *c, const struct pebs_counter *pc, char *err, size_t errlen)
@@ -138,7 +139,7 @@ static ALWAYS_INLINE void emit(struct walk *w, const void *rec, struct pebs_coun
 	}
 	struct bp_sample *s = w->next++;
 	bp_sample_init(s, pc->event, w->c->cpu, pc->period);
-	decode(w->layout, rec, pc->mem, w->c->dse_family, s);
+	decode(w->layout, rec, pc->mem, &w->c->loads, s);
 	if (w->fill_tsc) {
 		s->tsc = w->fill_tsc;
 		s->flags |= BP_SAMPLE_TIME;

@@ -55,6 +55,7 @@ struct pebs_ctx {
 	unsigned ncounters;
 	struct pebs_counter counters[PEBS_MAX_COUNTERS];
 	u8 slot_of_bit[64];	/* counter bit -> index in counters[] */
+	struct pebs_load_sources loads;	/* of dse_family, set by pebs_ctx_init */
 };
 
 enum pebs_loss_reason {

@@ -209,6 +209,12 @@ u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam)
 	return v;
 }
 
+void pebs_load_sources_init(struct pebs_load_sources *t, enum pebs_dse_family fam)
+{
+	for (unsigned b = 0; b < PEBS_LOAD_SRC_BYTES; b++)
+		t->by_low_byte[b] = pebs_data_src_load(b, fam);
+}
+
 /* Precise stores report only whether the store hit L1D, an STLB miss and
  * a lock: no snoop information. */
 u64 pebs_data_src_store(u64 dse)
@@ -228,6 +234,7 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 			enum pebs_mem_kind mem, enum pebs_dse_family fam,
 			struct bp_sample *s)
 {
+	struct pebs_load_sources loads;	/* 2 KiB: the main flow's callers only */
 	static pebs_decode_fn *const by_kind[PEBS_DECODERS] = {
 		[PEBS_DECODE_FMT0] = pebs_decode_fmt0,
 		[PEBS_DECODE_FMT1] = pebs_decode_fmt1,
@@ -236,7 +243,9 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 		[PEBS_DECODE_BASIC] = pebs_decode_basic,
 		[PEBS_DECODE_MEMINFO] = pebs_decode_meminfo,
 	};
-	by_kind[pebs_decoder_kind(l)](l, rec, mem, fam, s);
+	if (mem == PEBS_MEM_LOAD)
+		pebs_load_sources_init(&loads, fam);
+	by_kind[pebs_decoder_kind(l)](l, rec, mem, &loads, s);
 }
 
 /* Register order in the record, per layout family. */

@@ -160,6 +160,20 @@ bool pebs_record_regs(const struct pebs_layout *l, const void *rec, struct pebs_
 u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam);
 u64 pebs_data_src_store(u64 dse);
 
+/* pebs_data_src_load of one part family as a table: it reads the field's
+ * low byte only (the source in [3:0], the STLB-miss, lock and blocked
+ * bits above it), so a drain looks each load up instead of decoding it
+ * per sample. */
+#define PEBS_LOAD_SRC_BYTES 256
+struct pebs_load_sources {
+	u64 by_low_byte[PEBS_LOAD_SRC_BYTES];
+};
+void pebs_load_sources_init(struct pebs_load_sources *t, enum pebs_dse_family fam);
+static inline u64 pebs_load_source(const struct pebs_load_sources *t, u64 dse)
+{
+	return t->by_low_byte[dse & (PEBS_LOAD_SRC_BYTES - 1)];
+}
+
 /* Records live in a byte buffer the CPU writes; read their u64 fields
  * through a may_alias type so the compiler makes no aliasing assumption. */
 typedef u64 __attribute__((may_alias)) pebs_u64_alias;
