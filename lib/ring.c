@@ -58,28 +58,6 @@ void ring_commit(struct sample_ring *r)
 	ring_commit_run(r, 1);
 }
 
-struct bp_sample *ring_reserve_run(struct sample_ring *r, u32 *n)
-{
-	u32 head = r->head;
-	u32 used = head - r->tail;
-	if (used >= r->capacity) {
-		*n = 0;
-		r->dropped++;
-		return NULL;
-	}
-	*n = MIN(r->capacity - used, r->capacity - (head & r->mask));
-	return &r->slots[head & r->mask];
-}
-
-void ring_commit_run(struct sample_ring *r, u32 filled)
-{
-	/* The slots' contents must be in memory before the consumer can see
-	 * the new head. */
-	compiler_barrier();
-	r->head = r->head + filled;
-	r->pushed += filled;
-}
-
 bool ring_push(struct sample_ring *r, const struct bp_sample *s)
 {
 	struct bp_sample *slot = ring_reserve(r);

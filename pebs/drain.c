@@ -85,21 +85,18 @@ static void walk_init(struct walk *w, struct pebs_ctx *c, struct sample_ring *ri
 		      struct pebs_loss *loss, u64 top)
 {
 	const struct pebs_layout *l = &c->ds->layout;
-	bp_memset(w, 0, sizeof(*w));
-	w->c = c;
-	w->loss = loss;
-	w->ring = ring;
-	w->layout = l;
-	w->base = c->ds->base;
-	w->top = top;
-	w->mark_off = pebs_record_mark_offset(l);
-	w->applicable_off = pebs_record_applicable_offset(l);
-	w->lone = lone_counters(c, l);
-	/* SDM Vol. 3B 20.6.2.4: before format 3 the status field does not
-	 * say which of several overflowed counters the record is for. */
-	w->collide = l->format < 3;
-	if (!(pebs_record_fields(l->format) & BP_SAMPLE_TIME))
-		w->fill_tsc = c->drain_tsc;
+	*w = (struct walk){
+		.c = c, .loss = loss, .ring = ring, .layout = l,
+		.base = c->ds->base, .top = top,
+		.mark_off = pebs_record_mark_offset(l),
+		.applicable_off = pebs_record_applicable_offset(l),
+		.lone = lone_counters(c, l),
+		/* SDM Vol. 3B 20.6.2.4: before format 3 the status field
+		 * does not say which of several overflowed counters the
+		 * record is for. */
+		.collide = l->format < 3,
+		.fill_tsc = pebs_record_fields(l->format) & BP_SAMPLE_TIME ? 0 : c->drain_tsc,
+	};
 }
 
 /* Makes the filled slots visible to the consumer. */
@@ -113,7 +110,7 @@ static void publish_slots(struct walk *w)
 /* Publishes what is filled and reserves the next run of slots, so that
  * the ring's indexes are not touched per sample. False when the ring is
  * full (the ring counted the drop). */
-static bool reserve_slots(struct walk *w)
+static ALWAYS_INLINE bool reserve_slots(struct walk *w)
 {
 	u32 n;
 	publish_slots(w);
