@@ -55,11 +55,7 @@ struct bp_sample *ring_reserve(struct sample_ring *r)
 
 void ring_commit(struct sample_ring *r)
 {
-	/* The slot's contents must be in memory before the consumer can see
-	 * the new head. */
-	compiler_barrier();
-	r->head = r->head + 1;
-	r->pushed++;
+	ring_commit_run(r, 1);
 }
 
 bool ring_push(struct sample_ring *r, const struct bp_sample *s)

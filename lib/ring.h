@@ -54,6 +54,33 @@ bool ring_push(struct sample_ring *r, const struct bp_sample *s);
  * ring_reserve() before the next reserve. */
 struct bp_sample *ring_reserve(struct sample_ring *r);
 void ring_commit(struct sample_ring *r);
+/* The same for a producer with many samples at once (the PEBS drain): the
+ * free slots that follow head up to the end of the array, so that filling
+ * them takes no index wrap or fill check per sample. *n gets their number;
+ * 0 (and NULL) when the ring is full, the drop counted as ring_reserve
+ * counts it. Fill them in order from the first; ring_commit_run(r, filled),
+ * filled <= *n, publishes them and must come before the next reserve. */
+static inline struct bp_sample *ring_reserve_run(struct sample_ring *r, u32 *n)
+{
+	u32 head = r->head;
+	u32 used = head - r->tail;
+	if (used >= r->capacity) {
+		*n = 0;
+		r->dropped++;
+		return NULL;
+	}
+	*n = MIN(r->capacity - used, r->capacity - (head & r->mask));
+	return &r->slots[head & r->mask];
+}
+
+static inline void ring_commit_run(struct sample_ring *r, u32 filled)
+{
+	/* The slots' contents must be in memory before the consumer can see
+	 * the new head. */
+	compiler_barrier();
+	r->head = r->head + filled;
+	r->pushed += filled;
+}
 
 /* Consumer side (main flow). Returns false when empty. */
 bool ring_pop(struct sample_ring *r, struct bp_sample *out);

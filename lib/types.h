@@ -25,6 +25,9 @@ typedef int64_t  s64;
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+/* Inlined even where the compiler would not: for a loop compiled once
+ * per constant argument (a decoder, say). */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 /* Orders memory accesses against an interrupt handler on this CPU. */
 #define compiler_barrier() __asm__ __volatile__("" ::: "memory")
 

@@ -1,5 +1,6 @@
 /* The PEBS drain; the rules and the accounting are in drain.h. */
 #include "drain.h"
+#include "decode.h"
 #include "../events/event.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
@@ -11,6 +12,7 @@ void pebs_ctx_init(struct pebs_ctx *c, struct pebs_ds *ds, enum pebs_dse_family 
 	c->dse_family = fam;
 	c->cpu = cpu;
 	bp_memset(c->slot_of_bit, PEBS_NO_COUNTER, sizeof(c->slot_of_bit));
+	pebs_load_sources_init(&c->loads, fam);
 }
 
 bool pebs_ctx_add(struct pebs_ctx *c, const struct pebs_counter *pc, char *err, size_t errlen)
@@ -49,31 +51,22 @@ static unsigned popcount64(u64 v)
 	return n;
 }
 
-/* One sample for counter slot i from record rec. */
-static void emit(struct pebs_ctx *c, const void *rec, unsigned i,
-		 struct sample_ring *ring, struct pebs_loss *loss)
-{
-	struct pebs_counter *pc = &c->counters[i];
-	pc->records++;
-	loss->found++;
-	if (c->throttled) {
-		loss->lost[PEBS_LOST_THROTTLED]++;
-		return;
-	}
-	struct bp_sample *s = ring_reserve(ring);
-	if (!s) {
-		loss->lost[PEBS_LOST_RING_FULL]++;
-		return;
-	}
-	bp_sample_init(s, pc->event, c->cpu, pc->period);
-	pebs_record_decode(&c->ds->layout, rec, pc->mem, c->dse_family, s);
-	if (!(s->flags & BP_SAMPLE_TIME) && c->drain_tsc) {
-		s->tsc = c->drain_tsc;
-		s->flags |= BP_SAMPLE_TIME;
-	}
-	ring_commit(ring);
-	loss->delivered++;
-}
+/* One walk over the buffer: what depends on the layout, the counters and
+ * the caller's settings, resolved once per drain rather than per record. */
+struct walk {
+	struct pebs_ctx *c;
+	struct pebs_loss *loss;
+	struct sample_ring *ring;
+	const struct pebs_layout *layout;
+	u64 base, top;		/* the records to walk: [base, top) */
+	u32 mark_off;		/* pebs_record_mark_offset */
+	u32 applicable_off;	/* 0: the format has no applicable-counters field */
+	u64 lone;		/* counters a record with no enabled bit belongs to */
+	bool collide;		/* several bits are a collision (before format 3) */
+	u64 fill_tsc;		/* time of samples whose record has none; 0: none */
+	/* ring slots reserved: [run, end); [run, next) filled, not published */
+	struct bp_sample *run, *next, *end;
+};
 
 /* Format 0 has no applicable-counters field: the record belongs to the
  * one PEBS counter (Core 2 has PEBS on PMC0 only). Formats 1-3 can write
@@ -81,40 +74,109 @@ static void emit(struct pebs_ctx *c, const void *rec, unsigned i,
  * GLOBAL_STATUS (Haswell and earlier); with one PEBS counter the record
  * is still its own, as Linux assumes (intel_pmu_drain_pebs_nhm,
  * arch/x86/events/intel/ds.c). */
-static u64 record_counters(const struct pebs_ctx *c, const void *rec)
+static u64 lone_counters(const struct pebs_ctx *c, const struct pebs_layout *l)
 {
-	const struct pebs_layout *l = &c->ds->layout;
 	if (l->format == 0)
 		return c->enabled;
-	u64 bits = pebs_record_applicable(l, rec) & c->enabled;
-	if (!bits && !l->adaptive && popcount64(c->enabled) == 1)
-		bits = c->enabled;
-	return bits;
+	return !l->adaptive && popcount64(c->enabled) == 1 ? c->enabled : 0;
 }
 
-static void attribute(struct pebs_ctx *c, const void *rec,
-		      struct sample_ring *ring, struct pebs_loss *loss)
+static void walk_init(struct walk *w, struct pebs_ctx *c, struct sample_ring *ring,
+		      struct pebs_loss *loss, u64 top)
 {
-	u64 bits = record_counters(c, rec);
-	unsigned n = popcount64(bits);
-	loss->records++;
-	if (n == 0) {
+	const struct pebs_layout *l = &c->ds->layout;
+	*w = (struct walk){
+		.c = c, .loss = loss, .ring = ring, .layout = l,
+		.base = c->ds->base, .top = top,
+		.mark_off = pebs_record_mark_offset(l),
+		.applicable_off = pebs_record_applicable_offset(l),
+		.lone = lone_counters(c, l),
+		/* SDM Vol. 3B 20.6.2.4: before format 3 the status field
+		 * does not say which of several overflowed counters the
+		 * record is for. */
+		.collide = l->format < 3,
+		.fill_tsc = pebs_record_fields(l->format) & BP_SAMPLE_TIME ? 0 : c->drain_tsc,
+	};
+}
+
+/* Makes the filled slots visible to the consumer. */
+static void publish_slots(struct walk *w)
+{
+	if (w->next != w->run)
+		ring_commit_run(w->ring, (u32)(w->next - w->run));
+	w->run = w->next;
+}
+
+/* Publishes what is filled and reserves the next run of slots, so that
+ * the ring's indexes are not touched per sample. False when the ring is
+ * full (the ring counted the drop). */
+static ALWAYS_INLINE bool reserve_slots(struct walk *w)
+{
+	u32 n;
+	publish_slots(w);
+	w->run = w->next = ring_reserve_run(w->ring, &n);
+	w->end = n ? w->run + n : w->run;
+	return n != 0;
+}
+
+/* One sample for counter pc from record rec. */
+static ALWAYS_INLINE void emit(struct walk *w, const void *rec, struct pebs_counter *pc,
+			      pebs_decode_fn *decode)
+{
+	struct pebs_loss *loss = w->loss;
+	pc->records++;
+	loss->found++;
+	if (w->c->throttled) {
+		loss->lost[PEBS_LOST_THROTTLED]++;
+		return;
+	}
+	if (w->next == w->end && !reserve_slots(w)) {
+		loss->lost[PEBS_LOST_RING_FULL]++;
+		return;
+	}
+	struct bp_sample *s = w->next++;
+	bp_sample_init(s, pc->event, w->c->cpu, pc->period);
+	decode(w->layout, rec, pc->mem, &w->c->loads, s);
+	if (w->fill_tsc) {
+		s->tsc = w->fill_tsc;
+		s->flags |= BP_SAMPLE_TIME;
+	}
+	loss->delivered++;
+}
+
+/* A record for no enabled counter, or (before format 3) for several. */
+static void lose_unattributed(struct walk *w, u64 bits)
+{
+	struct pebs_loss *loss = w->loss;
+	if (!bits) {
 		loss->found++;
 		loss->lost[PEBS_LOST_ORPHAN]++;
 		return;
 	}
-	if (n > 1 && c->ds->layout.format < 3) {
-		/* SDM: before format 3 the status field does not say which
-		 * of several overflowed counters the record is for. Each
-		 * counter still overflowed once: count it, lose its sample. */
-		for (u64 b = bits; b; b &= b - 1)
-			c->counters[c->slot_of_bit[__builtin_ctzll(b)]].records++;
-		loss->found += n;
-		loss->lost[PEBS_LOST_COLLISION] += n;
+	/* Each counter still overflowed once: count it, lose its sample. */
+	unsigned n = 0;
+	for (u64 b = bits; b; b &= b - 1, n++)
+		w->c->counters[w->c->slot_of_bit[__builtin_ctzll(b)]].records++;
+	loss->found += n;
+	loss->lost[PEBS_LOST_COLLISION] += n;
+}
+
+static ALWAYS_INLINE void attribute(struct walk *w, const void *rec, pebs_decode_fn *decode)
+{
+	struct pebs_ctx *c = w->c;
+	u64 bits = w->applicable_off ? pebs_rec_u64(rec, w->applicable_off) & c->enabled : 0;
+	bits = bits ? bits : w->lone;
+	w->loss->records++;
+	if (bits && !(bits & (bits - 1))) {	/* one counter: the usual case */
+		emit(w, rec, &c->counters[c->slot_of_bit[__builtin_ctzll(bits)]], decode);
+		return;
+	}
+	if (!bits || w->collide) {
+		lose_unattributed(w, bits);
 		return;
 	}
 	for (u64 b = bits; b; b &= b - 1)	/* at most 64 rounds */
-		emit(c, rec, c->slot_of_bit[__builtin_ctzll(b)], ring, loss);
+		emit(w, rec, &c->counters[c->slot_of_bit[__builtin_ctzll(b)]], decode);
 }
 
 /* Records [at, top) that cannot be followed: estimated with the layout's
@@ -166,20 +228,29 @@ static u64 checked_top(const struct pebs_ds *ds, u64 index, struct pebs_loss *lo
 	return index;
 }
 
-u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *loss)
+/* Adaptive records state their size: one that differs from the layout's
+ * cannot be followed. */
+static bool size_as_stated(struct pebs_loss *loss, const void *rec, u32 size)
 {
-	struct pebs_ds *ds = c->ds;
-	volatile u64 *index_p = &ds->area->pebs_index;
-	u64 index = *index_p;
-	u64 delivered_before = loss->delivered;
-	u64 top = checked_top(ds, index, loss);
-	u32 size = ds->layout.record_size;
-	u32 mark_off = pebs_record_mark_offset(&ds->layout);
-	bool adaptive = ds->layout.adaptive;	/* the mark store may alias anything */
-	u64 at = ds->base;
+	u32 stated = pebs_record_stated_size(rec);
+	if (stated == size)
+		return true;
+	if (stated == 0)
+		loss->zero_size++;
+	else
+		loss->size_mismatch++;
+	return false;
+}
 
-	if (top > at)
-		loss->drains++;
+/* The walk, compiled once per decoder (pebs_drain's switch) so that the
+ * decoder is inlined into the loop. */
+static ALWAYS_INLINE void walk_records(struct walk *w, pebs_decode_fn *decode, bool adaptive)
+{
+	struct pebs_loss *loss = w->loss;
+	/* locals: the mark store may alias anything */
+	u64 at = w->base, top = w->top;
+	u32 size = w->layout->record_size, mark_off = w->mark_off;
+
 	/* Each round advances by size > 0 and top <= abs_max, so at most
 	 * max_records rounds. */
 	while (at < top) {
@@ -193,21 +264,36 @@ u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *l
 			at += size;
 			continue;
 		}
-		if (adaptive) {
-			u32 stated = pebs_record_stated_size(rec);
-			if (stated != size) {
-				if (stated == 0)
-					loss->zero_size++;
-				else
-					loss->size_mismatch++;
-				lose_rest(loss, at, top, size);
-				break;
-			}
+		if (adaptive && !size_as_stated(loss, rec, size)) {
+			lose_rest(loss, at, top, size);
+			break;
 		}
-		attribute(c, rec, ring, loss);
+		attribute(w, rec, decode);
 		pebs_rec_mark_consumed((void *)(uintptr_t)at, mark_off);
 		at += size;
 	}
+}
+
+u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *loss)
+{
+	struct pebs_ds *ds = c->ds;
+	volatile u64 *index_p = &ds->area->pebs_index;
+	u64 delivered_before = loss->delivered;
+	struct walk w;
+
+	walk_init(&w, c, ring, loss, checked_top(ds, *index_p, loss));
+	if (w.top > w.base)
+		loss->drains++;
+	switch (pebs_decoder_kind(&ds->layout)) {
+	case PEBS_DECODE_FMT0: walk_records(&w, pebs_decode_fmt0, false); break;
+	case PEBS_DECODE_FMT1: walk_records(&w, pebs_decode_fmt1, false); break;
+	case PEBS_DECODE_FMT2: walk_records(&w, pebs_decode_fmt2, false); break;
+	case PEBS_DECODE_FMT3: walk_records(&w, pebs_decode_fmt3, false); break;
+	case PEBS_DECODE_BASIC: walk_records(&w, pebs_decode_basic, true); break;
+	case PEBS_DECODE_MEMINFO: walk_records(&w, pebs_decode_meminfo, true); break;
+	case PEBS_DECODERS: break;
+	}
+	publish_slots(&w);
 	*index_p = ds->base;
 	return loss->delivered - delivered_before;
 }

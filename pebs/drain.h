@@ -55,6 +55,7 @@ struct pebs_ctx {
 	unsigned ncounters;
 	struct pebs_counter counters[PEBS_MAX_COUNTERS];
 	u8 slot_of_bit[64];	/* counter bit -> index in counters[] */
+	struct pebs_load_sources loads;	/* of dse_family, set by pebs_ctx_init */
 };
 
 enum pebs_loss_reason {
@@ -96,7 +97,9 @@ static inline u64 pebs_counter_events(const struct pebs_ctx *c, unsigned i)
 /* Walks [base, index), appends samples, resets the index to base. Returns
  * the samples delivered by this call. It is the ring's only producer: the
  * main flow may call it only while the PEBS counters are stopped and the
- * PMI cannot run (GLOBAL_CTRL cleared or LVT PC masked). */
+ * PMI cannot run (GLOBAL_CTRL cleared or LVT PC masked). Samples are
+ * published a run of ring slots at a time (ring_reserve_run): all of them
+ * by the time it returns. */
 u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *loss);
 
 static inline void pebs_loss_add_buffer_full(struct pebs_loss *l, u64 records)

@@ -1,5 +1,6 @@
 /* PEBS record layouts and decoding; see record.h. */
 #include "record.h"
+#include "decode.h"
 #include "datasrc.h"
 #include "../arch/msr.h"
 #include "../lib/fmt.h"
@@ -97,16 +98,10 @@ u64 pebs_data_cfg_for(const struct pebs_want *w)
 	return cfg;
 }
 
-u32 pebs_record_stated_size(const void *rec)
-{
-	return (u32)(pebs_rec_u64(rec, PEBS_BASIC_FORMAT_SIZE) >> PEBS_BASIC_SIZE_SHIFT);
-}
-
 u32 pebs_record_mark_offset(const struct pebs_layout *l)
 {
-	if (l->adaptive)
-		return PEBS_BASIC_APPLICABLE;
-	return l->format >= 1 ? PEBS_REC_STATUS : PEBS_REC_FLAGS;
+	u32 applicable = pebs_record_applicable_offset(l);
+	return applicable ? applicable : PEBS_REC_FLAGS;
 }
 
 void pebs_record_mark_consumed(const struct pebs_layout *l, void *rec)
@@ -114,13 +109,17 @@ void pebs_record_mark_consumed(const struct pebs_layout *l, void *rec)
 	pebs_rec_mark_consumed(rec, pebs_record_mark_offset(l));
 }
 
-u64 pebs_record_applicable(const struct pebs_layout *l, const void *rec)
+u32 pebs_record_applicable_offset(const struct pebs_layout *l)
 {
 	if (l->adaptive)
-		return pebs_rec_u64(rec, PEBS_BASIC_APPLICABLE);
-	if (l->format >= 1)
-		return pebs_rec_u64(rec, PEBS_REC_STATUS);
-	return 0;
+		return PEBS_BASIC_APPLICABLE;
+	return l->format >= 1 ? PEBS_REC_STATUS : 0;
+}
+
+u64 pebs_record_applicable(const struct pebs_layout *l, const void *rec)
+{
+	u32 off = pebs_record_applicable_offset(l);
+	return off ? pebs_rec_u64(rec, off) : 0;
 }
 
 /* ---- data source ------------------------------------------------------ */
@@ -210,6 +209,12 @@ u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam)
 	return v;
 }
 
+void pebs_load_sources_init(struct pebs_load_sources *t, enum pebs_dse_family fam)
+{
+	for (unsigned b = 0; b < PEBS_LOAD_SRC_BYTES; b++)
+		t->by_low_byte[b] = pebs_data_src_load(b, fam);
+}
+
 /* Precise stores report only whether the store hit L1D, an STLB miss and
  * a lock: no snoop information. */
 u64 pebs_data_src_store(u64 dse)
@@ -225,68 +230,22 @@ u64 pebs_data_src_store(u64 dse)
 
 /* ---- decode ----------------------------------------------------------- */
 
-static void decode_mem(struct bp_sample *s, enum pebs_mem_kind mem,
-		       enum pebs_dse_family fam, u64 addr, u64 dse, u64 latency)
-{
-	if (mem == PEBS_MEM_NONE)
-		return;
-	s->addr = addr;
-	s->flags |= BP_SAMPLE_ADDR | BP_SAMPLE_DATA_SRC;
-	if (mem == PEBS_MEM_LOAD) {
-		s->data_src = pebs_data_src_load(dse, fam);
-		s->weight = latency;
-		s->flags |= BP_SAMPLE_WEIGHT;
-	} else {
-		s->data_src = pebs_data_src_store(dse);
-	}
-}
-
-static void decode_fixed(const struct pebs_layout *l, const void *rec,
-			 enum pebs_mem_kind mem, enum pebs_dse_family fam,
-			 struct bp_sample *s)
-{
-	if (l->format >= 2) {
-		s->ip = pebs_rec_u64(rec, PEBS_REC_EVENTING_IP);
-		s->flags |= BP_SAMPLE_EXACT_IP;
-	} else {
-		/* fmt0/1: the IP after the eventing instruction (trap-like) */
-		s->ip = pebs_rec_u64(rec, PEBS_REC_IP);
-	}
-	if (l->format >= 3) {
-		s->tsc = pebs_rec_u64(rec, PEBS_REC_TSC);
-		s->flags |= BP_SAMPLE_TIME;
-	}
-	if (l->format >= 1)
-		decode_mem(s, mem, fam, pebs_rec_u64(rec, PEBS_REC_DLA),
-			   pebs_rec_u64(rec, PEBS_REC_DSE), pebs_rec_u64(rec, PEBS_REC_LAT));
-}
-
-static void decode_adaptive(const struct pebs_layout *l, const void *rec,
-			    enum pebs_mem_kind mem, enum pebs_dse_family fam,
-			    struct bp_sample *s)
-{
-	s->ip = pebs_rec_u64(rec, PEBS_BASIC_IP);
-	s->tsc = pebs_rec_u64(rec, PEBS_BASIC_TSC);
-	s->flags |= BP_SAMPLE_EXACT_IP | BP_SAMPLE_TIME;
-	if (!l->meminfo_off)
-		return;
-	const u8 *mi = (const u8 *)rec + l->meminfo_off;
-	u64 latency = pebs_rec_u64(mi, PEBS_MEMINFO_LATENCY);
-	if (l->latency_split)	/* the load's latency is the cache latency */
-		latency = (latency & PEBS_MEMINFO_CACHE_LAT_MASK) >> PEBS_MEMINFO_CACHE_LAT_SHIFT;
-	decode_mem(s, mem, fam, pebs_rec_u64(mi, PEBS_MEMINFO_ADDRESS),
-		   pebs_rec_u64(mi, PEBS_MEMINFO_AUX), latency);
-}
-
 void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 			enum pebs_mem_kind mem, enum pebs_dse_family fam,
 			struct bp_sample *s)
 {
-	s->flags |= BP_SAMPLE_PEBS;
-	if (l->adaptive)
-		decode_adaptive(l, rec, mem, fam, s);
-	else
-		decode_fixed(l, rec, mem, fam, s);
+	struct pebs_load_sources loads;	/* 2 KiB: the main flow's callers only */
+	static pebs_decode_fn *const by_kind[PEBS_DECODERS] = {
+		[PEBS_DECODE_FMT0] = pebs_decode_fmt0,
+		[PEBS_DECODE_FMT1] = pebs_decode_fmt1,
+		[PEBS_DECODE_FMT2] = pebs_decode_fmt2,
+		[PEBS_DECODE_FMT3] = pebs_decode_fmt3,
+		[PEBS_DECODE_BASIC] = pebs_decode_basic,
+		[PEBS_DECODE_MEMINFO] = pebs_decode_meminfo,
+	};
+	if (mem == PEBS_MEM_LOAD)
+		pebs_load_sources_init(&loads, fam);
+	by_kind[pebs_decoder_kind(l)](l, rec, mem, &loads, s);
 }
 
 /* Register order in the record, per layout family. */

@@ -135,8 +135,9 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 /* Applicable-counters bitmap (GP i = bit i, fixed i = bit 32+i); fmt0 has
  * none and returns 0. */
 u64 pebs_record_applicable(const struct pebs_layout *l, const void *rec);
-/* Adaptive only: record size stated in the basic group's format_size. */
-u32 pebs_record_stated_size(const void *rec);
+/* Offset of that field for layout l; 0 when the format has none (offset 0
+ * holds RFLAGS or the adaptive format_size, never the field). */
+u32 pebs_record_applicable_offset(const struct pebs_layout *l);
 
 /* Consumed records. The drain resets the PEBS index to base, but the
  * records stay in memory: a later walk past the index the CPU really left
@@ -159,12 +160,32 @@ bool pebs_record_regs(const struct pebs_layout *l, const void *rec, struct pebs_
 u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam);
 u64 pebs_data_src_store(u64 dse);
 
+/* pebs_data_src_load of one part family as a table: it reads the field's
+ * low byte only (the source in [3:0], the STLB-miss, lock and blocked
+ * bits above it), so a drain looks each load up instead of decoding it
+ * per sample. */
+#define PEBS_LOAD_SRC_BYTES 256
+struct pebs_load_sources {
+	u64 by_low_byte[PEBS_LOAD_SRC_BYTES];
+};
+void pebs_load_sources_init(struct pebs_load_sources *t, enum pebs_dse_family fam);
+static inline u64 pebs_load_source(const struct pebs_load_sources *t, u64 dse)
+{
+	return t->by_low_byte[dse & (PEBS_LOAD_SRC_BYTES - 1)];
+}
+
 /* Records live in a byte buffer the CPU writes; read their u64 fields
  * through a may_alias type so the compiler makes no aliasing assumption. */
 typedef u64 __attribute__((may_alias)) pebs_u64_alias;
 static inline u64 pebs_rec_u64(const void *rec, u32 off)
 {
 	return *(const pebs_u64_alias *)((const u8 *)rec + off);
+}
+
+/* Adaptive only: record size stated in the basic group's format_size. */
+static inline u32 pebs_record_stated_size(const void *rec)
+{
+	return (u32)(pebs_rec_u64(rec, PEBS_BASIC_FORMAT_SIZE) >> PEBS_BASIC_SIZE_SHIFT);
 }
 
 static inline bool pebs_rec_is_consumed(const void *rec, u32 mark_off)

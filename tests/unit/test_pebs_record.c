@@ -413,6 +413,21 @@ static void test_datasrc_nhm(void **state)
 	assert_int_equal(ld(0x1, PEBS_DSE_NHM).mem_lock, PERF_MEM_LOCK_NA);
 }
 
+/* The drain's table gives what pebs_data_src_load gives, for every low
+ * byte under any higher bits, in each part family. */
+static void test_datasrc_load_sources(void **state)
+{
+	static struct pebs_load_sources t;
+	static const u64 high[] = { 0, 0xFF00, 0x5A5A5A5A5A5A5A00ULL, ~0xFFULL };
+	for (int fam = PEBS_DSE_SNB; fam <= PEBS_DSE_GRT; fam++) {
+		pebs_load_sources_init(&t, (enum pebs_dse_family)fam);
+		for (u64 b = 0; b < PEBS_LOAD_SRC_BYTES; b++)
+			for (unsigned h = 0; h < ARRAY_SIZE(high); h++)
+				assert_int_equal(pebs_load_source(&t, b | high[h]),
+						 pebs_data_src_load(b | high[h], (enum pebs_dse_family)fam));
+	}
+}
+
 static void test_datasrc_store(void **state)
 {
 	union perf_mem_data_src d;
@@ -447,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_datasrc_load_flags),
 		cmocka_unit_test(test_datasrc_nhm),
 		cmocka_unit_test(test_datasrc_grt),
+		cmocka_unit_test(test_datasrc_load_sources),
 		cmocka_unit_test(test_datasrc_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,6 +94,45 @@ static void test_ring_index_wrap(void **state)
 	assert_int_equal(ring_count(&r), 0);
 }
 
+/* A run of slots stops at the end of the array and at the fill level;
+ * a full ring gives none and counts the drop; only the filled part of a
+ * run is published, in order. */
+static void test_ring_reserve_run(void **state)
+{
+	struct sample_ring r;
+	struct bp_sample slots[8], out;
+	u32 n;
+	assert_true(ring_init(&r, slots, 8));
+	r.head = r.tail = 5;
+	struct bp_sample *run = ring_reserve_run(&r, &n);
+	assert_ptr_equal(run, &slots[5]);
+	assert_int_equal(n, 3);			/* up to the end of the array */
+	for (u32 i = 0; i < 2; i++)
+		run[i] = sample_with_ip(10 + i);
+	ring_commit_run(&r, 2);
+	assert_int_equal(ring_count(&r), 2);
+	assert_int_equal(ring_pushed(&r), 2);
+	run = ring_reserve_run(&r, &n);
+	assert_ptr_equal(run, &slots[7]);
+	assert_int_equal(n, 1);
+	run[0] = sample_with_ip(12);
+	ring_commit_run(&r, 1);
+	run = ring_reserve_run(&r, &n);
+	assert_ptr_equal(run, &slots[0]);	/* wrapped */
+	assert_int_equal(n, 5);			/* up to the fill level */
+	for (u32 i = 0; i < 5; i++)
+		run[i] = sample_with_ip(13 + i);
+	ring_commit_run(&r, 5);
+	assert_null(ring_reserve_run(&r, &n));
+	assert_int_equal(n, 0);
+	assert_int_equal(ring_dropped(&r), 1);
+	for (u64 i = 10; i < 18; i++) {
+		assert_true(ring_pop(&r, &out));
+		assert_int_equal(out.ip, i);
+	}
+	assert_false(ring_pop(&r, &out));
+}
+
 /* The real use: a producer in an asynchronous interrupt (here a signal
  * handler standing in for the PMI) and the interrupted main flow
  * consuming. Every sample is either read once, in order, or counted as
@@ -159,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_ring_fifo_order),
 		cmocka_unit_test(test_ring_full_drops_new),
 		cmocka_unit_test(test_ring_index_wrap),
+		cmocka_unit_test(test_ring_reserve_run),
 		cmocka_unit_test(test_ring_interrupt_producer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
