@@ -11,13 +11,15 @@
 /* ---- running code for a CPU ------------------------------------------------ */
 
 /* A fatal MSR fault an AP kept (arch/hw.h: it may not print there), into
- * c->err. Where the BSP runs every CPU's code, its faults were its own. */
+ * c->err. Where the BSP ran c's code (exec_fault_cpu), its faults were its
+ * own and were reported as they happened. */
 static bool took_fault(struct percpu *p, struct percpu_cpu *c)
 {
 	struct hw_fault f;
 	u32 more;
 	char what[300];
-	if (p->one_cpu_runs_all || c->cpu == p->bsp || !hw_fault_take(c->cpu, &f, &more))
+	u32 kept_by = exec_fault_cpu(c->cpu);
+	if (kept_by == p->bsp || !hw_fault_take(kept_by, &f, &more))
 		return false;
 	hw_fault_describe(&f, what, sizeof(what));
 	if (more)
@@ -173,23 +175,18 @@ static void acknowledge_only(void)
 		apic_eoi(&a);
 }
 
-static void handle(struct percpu_cpu *c, const struct plat_irq_frame *f)
-{
-	if (c && c->ready)
-		pmi_handle(&c->smp.pmi, f);
-	else
-		acknowledge_only();
-}
-
-struct bsp_pmi {
-	struct percpu *p;
+struct pmi_call {
+	struct percpu_cpu *c;
 	const struct plat_irq_frame *f;
 };
 
-static void handle_bsp(void *ctx)
+static void handle(void *ctx)
 {
-	struct bsp_pmi *b = ctx;
-	handle(b->p->by_number[b->p->bsp], b->f);
+	struct pmi_call *k = ctx;
+	if (k->c->ready)
+		pmi_handle(&k->c->smp.pmi, k->f);
+	else
+		acknowledge_only();
 }
 
 /* The sampled CPU this code runs on, found by its APIC ID; NULL if none. */
@@ -202,48 +199,43 @@ static struct percpu_cpu *cpu_here(struct percpu *p)
 	return NULL;
 }
 
-/* A PMI through the IDT gate, on the CPU whose counter overflowed, found
- * by its APIC ID. Where one CPU runs all, only the BSP's model CPU raises
- * these (the others' come through on_pmi_model), and the main flow may
- * have another model CPU selected at that moment. Where the command's
- * CPU alone samples, only its LVT PC holds the vector (SDM Vol. 3A
- * 10.5.1: each CPU's local APIC has its own LVT), so the PMI is its, and
- * no CPUID is run to find it: CPUID serialises, and under a hypervisor
- * it is a VM exit at every PMI. */
-static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
+/* The CPU a PMI is for. The execution seam names it where it delivers
+ * the PMI on that CPU's behalf (an emulated CPU's: the main flow may have
+ * another model CPU selected at that moment). Else the PMI came through
+ * the local APIC of the CPU this runs on: where the command's CPU alone
+ * samples with a fixed vector, only its LVT PC holds the vector (SDM Vol.
+ * 3A 10.5.1: each CPU's local APIC has its own LVT), so the PMI is its,
+ * and no CPUID is run to find it: CPUID serialises, and under a
+ * hypervisor it is a VM exit at every PMI. An NMI may come to any CPU:
+ * that one is found by its APIC ID. */
+static struct percpu_cpu *pmi_cpu(struct percpu *p)
 {
-	struct percpu *p = ctx;
-	if (p->one_cpu_runs_all) {
-		struct bsp_pmi b = { p, f };
-		const char *why;
-		if (p->bsp < PERCPU_MAX)
-			exec_run_on(p->bsp, handle_bsp, &b, &why);
-		return;
-	}
-	struct percpu_cpu *c = p->only_bsp ? p->by_number[p->bsp] : cpu_here(p);
-	if (c)
-		handle(c, f);
-	else
-		acknowledge_only();
+	int cpu = exec_pmi_cpu();
+	if (cpu >= 0)
+		return cpu < PERCPU_MAX ? p->by_number[cpu] : NULL;
+	return p->vector_only_bsp ? p->by_number[p->bsp] : cpu_here(p);
 }
 
-/* A PMI delivered as an NMI (real PMU only): on the CPU it came to, when
- * that CPU samples and the NMI is its PMU's (pmi_nmi_is_ours); anything
- * else goes on to the firmware's NMI handler. */
-static bool on_pmi_nmi(const struct plat_irq_frame *f, void *ctx)
+/* The one PMI handler of the per-CPU engine, whatever delivers it: the
+ * PMI's gate (a fixed vector or the NMI, on the CPU whose counter
+ * overflowed) or the execution seam on an emulated CPU's behalf. Runs
+ * the CPU's handler for it (exec_run_here); an NMI that is not the PMU's
+ * goes on to the firmware's handler (false). */
+static bool on_pmi(const struct plat_irq_frame *f, void *ctx)
 {
-	struct percpu_cpu *c = cpu_here(ctx);
-	if (!c || !c->ready || !pmi_nmi_is_ours(&c->smp.pmi))
+	struct percpu *p = ctx;
+	struct percpu_cpu *c = pmi_cpu(p);
+	if (c && c->ready && c->smp.pmi.nmi && !pmi_nmi_is_ours(&c->smp.pmi))
 		return false;
-	handle(c, f);
+	if (!c || (!c->ready && p->so.pmi_nmi)) {
+		if (p->so.pmi_nmi)
+			return false;
+		acknowledge_only();
+		return true;
+	}
+	struct pmi_call k = { c, f };
+	exec_run_here(c->cpu, handle, &k);
 	return true;
-}
-
-/* The model's PMI for a CPU, handled on the BSP with that CPU selected. */
-static void on_pmi_model(u32 cpu, const struct plat_irq_frame *f, void *ctx)
-{
-	struct percpu *p = ctx;
-	handle(cpu < PERCPU_MAX ? p->by_number[cpu] : NULL, f);
 }
 
 /* ---- the APs' loop ------------------------------------------------------------ */
@@ -255,7 +247,7 @@ static void on_pmi_model(u32 cpu, const struct plat_irq_frame *f, void *ctx)
  * preset again, would not overflow again). */
 static bool starts_itself(const struct percpu *p, const struct percpu_cpu *c)
 {
-	return !p->one_cpu_runs_all && p->ops->arm && c->cpu != p->bsp;
+	return exec_aps_run_own_code() && p->ops->arm && c->cpu != p->bsp;
 }
 
 static void percpu_ap_spin(void *ctx)
@@ -266,6 +258,7 @@ static void percpu_ap_spin(void *ctx)
 		return;		/* not sampled: back to the firmware's idle loop */
 	struct percpu_cpu *c = p->by_number[me];
 	u32 seen = p->tick_seq;
+	bool own = exec_aps_run_own_code();	/* else the BSP ticks it */
 	bool armed = c && c->ready && starts_itself(p, c);
 	struct plat_ap_window w = { .open = false };
 	if (armed) {
@@ -276,7 +269,7 @@ static void percpu_ap_spin(void *ctx)
 	while (!p->stop) {
 spin:
 		p->ap_ip[me] = (u64)(uintptr_t)&&spin;
-		if (!p->one_cpu_runs_all && c && c->ready && p->tick_seq != seen) {
+		if (own && c && c->ready && p->tick_seq != seen) {
 			seen = p->tick_seq;
 			p->ops->tick(c);	/* its own MSRs, on itself */
 		}
@@ -307,12 +300,11 @@ static size_t arena_bytes(const struct sampling_opts *so)
 static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 {
 	u32 self = plat_cpu_self();
-	u32 modelled = p->one_cpu_runs_all ? exec_cpu_count() : PERCPU_MAX;
 	for (u64 m = mask; m; m &= m - 1) {
 		u32 cpu = (u32)__builtin_ctzll(m);
-		if (cpu >= modelled) {
-			err_printf("bareperf %s: CPU %u: the emulated PMU models %u CPUs; not sampled\n",
-				   cmd, cpu, modelled);
+		char why[96];
+		if (cpu >= PERCPU_MAX || exec_cpu_usable(cpu, why, sizeof(why))) {
+			err_printf("bareperf %s: CPU %u: %s; not sampled\n", cmd, cpu, why);
 			continue;
 		}
 		struct percpu_cpu *c = plat_alloc(sizeof(*c));
@@ -335,7 +327,6 @@ static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *eve
 {
 	bp_memset(p, 0, sizeof(*p));
 	p->name_cpus = name_cpus;
-	p->one_cpu_runs_all = exec_one_cpu_runs_all();
 	p->events = events;
 	p->cmd = cmd;
 	p->force = force;
@@ -344,12 +335,11 @@ static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *eve
 	/* Measured here on the BSP: an AP may not call the firmware's Stall. */
 	plat_ticks_per_second();
 	p->bsp = plat_cpu_self();
-	p->only_bsp = p->bsp < PERCPU_MAX && mask == BIT(p->bsp);
+	p->vector_only_bsp = p->bsp < PERCPU_MAX && mask == BIT(p->bsp) && !so->pmi_nmi;
 	plat_on_exit(close_hook, p);
 	if (add_cpus(p, mask, cmd))
 		return -1;
-	p->vector = so->pmi_nmi ? plat_pmi_install_nmi(on_pmi_nmi, p)
-				: plat_pmi_install(on_pmi_irq, p);
+	p->vector = so->pmi_nmi ? plat_pmi_install_nmi(on_pmi, p) : plat_pmi_install(on_pmi, p);
 	p->pmi_installed = true;
 	u32 ready = 0;
 	for (u32 i = 0; i < p->count; i++) {
@@ -394,7 +384,7 @@ void percpu_start(struct percpu *p)
 {
 	const char *why;
 	u64 ready = ready_mask(p);
-	exec_set_cpus(ready, p->ap_ip, on_pmi_model, p);
+	exec_set_cpus(ready, p->ap_ip, on_pmi, p);
 	p->drive_cpus = true;
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->ready && !starts_itself(p, p->cpu[i]))
@@ -491,29 +481,23 @@ void percpu_close(struct percpu *p)
 	p->count = 0;
 }
 
-/* fn for c, from the CPU the main flow runs on: where one CPU runs all,
- * with c's model selected; else c is this CPU, and fn is called directly
- * (the execution seam would first ask the firmware which CPU this is, at
- * every tick). */
-static void run_here(const struct percpu *p, struct percpu_cpu *c, void (*fn)(void *ctx))
+/* fn for c, from the CPU the main flow runs on (exec_run_here: without
+ * asking the firmware which CPU this is, at every tick). */
+static void run_here(struct percpu_cpu *c, void (*fn)(void *ctx))
 {
-	const char *why;
-	if (!p->one_cpu_runs_all) {
-		fn(c);
-		return;
-	}
-	(void)exec_run_on(c->cpu, fn, c, &why);
+	exec_run_here(c->cpu, fn, c);
 }
 
 void percpu_tick(struct percpu *p)
 {
-	u32 self = plat_cpu_self();
+	bool own = exec_aps_run_own_code();
+	u32 self = own ? plat_cpu_self() : p->bsp;
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
 		if (!c->ready)
 			continue;
-		if (p->one_cpu_runs_all || c->cpu == self)
-			run_here(p, c, cpu_tick);
+		if (!own || c->cpu == self)
+			run_here(c, cpu_tick);
 	}
 	p->tick_seq++;	/* the APs that run their own loop do their own */
 }
@@ -522,13 +506,14 @@ void percpu_tick_self(struct percpu *p)
 {
 	struct percpu_cpu *c = p->bsp < PERCPU_MAX ? p->by_number[p->bsp] : NULL;
 	if (c && c->ready)
-		run_here(p, c, cpu_tick);
+		run_here(c, cpu_tick);
 }
 
-/* The sampler of the CPU the main flow runs on, if it samples. */
+/* The sampler of the CPU the main flow runs on, if it samples: the BSP,
+ * or the one the seam runs it for. */
 static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
 {
-	u32 self = p->one_cpu_runs_all ? p->bsp : plat_cpu_self();
+	u32 self = exec_aps_run_own_code() ? plat_cpu_self() : p->bsp;
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
 		if (c->ready && c->cpu == self && p->ops->samples)
@@ -545,7 +530,7 @@ static void on_main_flow_cpu(struct percpu *p, void (*fn)(void *ctx))
 	struct percpu_cpu *c = main_flow_sampler(p);
 	if (!c)
 		return;
-	run_here(p, c, fn);
+	run_here(c, fn);
 }
 
 void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)

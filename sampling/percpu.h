@@ -11,13 +11,15 @@
  * do their own periodic work (unthrottling, frequency mode) when the BSP's
  * timer asks.
  *
- * Where one CPU runs all (arch/exec.h: the emulated PMU, one piece of
- * state that only the BSP may touch), the BSP sets up each model CPU on
- * the AP's behalf (exec_run_on), the tick advances every model CPU at the
- * IP its AP published, and the model's PMIs for every CPU are handled on
- * the BSP: the BSP's own through the PMI's gate, the others' at the end of
- * each tick (exec_set_cpus), so an AP gives at most one PMI per tick
- * (1 kHz). The APs still run the spin loop, so the IPs are real. */
+ * Where the APs do not run their own code (arch/exec.h,
+ * exec_aps_run_own_code: the emulated PMU, one piece of state that only
+ * the BSP may touch), the BSP sets up each model CPU on the AP's behalf
+ * (exec_run_on), the tick advances every model CPU at the IP its AP
+ * published, and the model's PMIs for every CPU are handled on the BSP:
+ * the BSP's own through the PMI's gate, the others' at the end of each
+ * tick (exec_set_cpus), both by the one handler, which asks the seam
+ * whose PMI it is (exec_pmi_cpu). The APs still run the spin loop, so the
+ * IPs are real. */
 #ifndef BP_PERCPU_H
 #define BP_PERCPU_H
 #include "sampling.h"
@@ -69,9 +71,9 @@ struct percpu {
 	u32 count;				/* CPUs being sampled */
 	struct percpu_cpu *cpu[PERCPU_MAX];	/* in CPU order */
 	struct percpu_cpu *by_number[PERCPU_MAX];
-	bool one_cpu_runs_all;		/* arch/exec.h: the BSP runs every CPU's code */
 	u32 bsp;			/* the CPU the command runs on */
-	bool only_bsp;			/* it alone samples: every PMI on the vector is its */
+	bool vector_only_bsp;		/* it alone samples, on a fixed vector: every
+					 * PMI on the vector is its */
 	const char *events;
 	const char *cmd;		/* names the command in messages */
 	bool name_cpus;			/* messages say "CPU N"; not for percpu_open_self */
