@@ -67,7 +67,8 @@ struct bench_run {
 struct bench_ctx {
 	struct session s;
 	struct pmu_event ev;
-	const char *event;	/* the text ev was parsed from: each run parses it on its CPU */
+	const char *event;	/* the text ev was parsed from */
+	struct percpu_types types;	/* ev, what each run samples on this CPU */
 	bool force;		/* --force: take a PMU that is in use */
 	struct percpu pc;	/* one CPU, this one, while a sampled run runs */
 	const struct workload *w;
@@ -253,7 +254,7 @@ static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum be
 	struct sampling_opts so = { .period = period, .ring_samples = BENCH_RING };
 	struct workload_result wr;
 	so.threshold.mode = mode == MODE_PLAIN ? PEBS_THRESHOLD_ONE : PEBS_THRESHOLD_MAX;
-	if (percpu_open_self(&b->pc, b->event, b->force, &so, ops_for(mode), "bench"))
+	if (percpu_open_self(&b->pc, &b->types, b->force, &so, ops_for(mode), "bench"))
 		return EXIT_FAILURE_STATUS;
 	b->polled = 0;
 	plat_timer_start(BENCH_POLL_MS, on_timer, b);
@@ -347,6 +348,7 @@ static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const st
 		return EXIT_USAGE;
 	}
 	b->force = g->force;
+	percpu_types_init(&b->types, &b->s.caps, b->event, &b->ev, 1);
 	return session_start_drive(&b->s, g, "bench");
 }
 

@@ -45,8 +45,9 @@ struct record_opts {
 struct record_run {
 	struct session s;
 	struct percpu pc;
-	struct pmu_event ev[SESSION_MAX_EVENTS];
+	struct pmu_event ev[SESSION_MAX_EVENTS];	/* this CPU's core type's (perf.data's attrs) */
 	int n;
+	struct percpu_types types;	/* the events of each core type sampled, ev's first */
 	struct plat_file *file;
 	struct perfdata_sink sink;
 	struct perfdata *pd;
@@ -599,6 +600,22 @@ static int check_pebs_options(const struct record_opts *o, const struct pmu_even
 	return EXIT_USAGE;
 }
 
+/* What a core type's CPUs will sample, checked before the PMU is taken:
+ * a type that lacks an event samples nothing (percpu_open says so). */
+static int check_events(const struct record_opts *o, const struct percpu_events *e)
+{
+	char err[256];
+	if (e->n < 0)
+		return EXIT_OK;
+	if (check_pebs_options(o, e->ev, e->n) != EXIT_OK)
+		return EXIT_USAGE;
+	if (!sampling_check_threshold(&e->caps, e->ev, e->n, &o->so, err, sizeof(err))) {
+		err_printf("bareperf record: %s\n", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 static int record_main(int argc, char **argv, const struct global_opts *g)
 {
 	struct record_opts o;
@@ -623,16 +640,19 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	if ((rc = session_probe(&r->s, "record")) != EXIT_OK)
 		return rc;
 	r->n = session_parse_events(&r->s, "record", o.events, r->ev, SESSION_MAX_EVENTS);
-	if (r->n < 0 || check_pebs_options(&o, r->ev, r->n) != EXIT_OK)
+	if (r->n < 0)
 		return EXIT_USAGE;
-	char err[256];
-	if (!sampling_check_threshold(&r->s.caps, r->ev, r->n, &o.so, err, sizeof(err))) {
-		err_printf("bareperf record: %s\n", err);
-		return EXIT_USAGE;
-	}
+	percpu_types_init(&r->types, &r->s.caps, o.events, r->ev, r->n);
+	if ((rc = check_events(&o, &r->types.type[0])) != EXIT_OK)
+		return rc;
 	u64 mask;
 	if ((rc = cpus_mask_of(o.all_cpus, o.cpu_list, "record", &mask)) != EXIT_OK)
 		return rc;
+	/* The other core types among the CPUs sampled, checked as this one. */
+	percpu_types_add_cpus(&r->types, mask);
+	for (u32 k = 1; k < r->types.count; k++)
+		if ((rc = check_events(&o, &r->types.type[k])) != EXIT_OK)
+			return rc;
 	/* A missing application fails here, before the PMU is touched. */
 	if ((rc = target_load(&t, "record")) != EXIT_OK)
 		return rc;
@@ -640,7 +660,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 		target_release(&t);
 		return rc;
 	}
-	if (percpu_open(&r->pc, mask, o.events, g->force, &o.so, &percpu_sampling, "record")) {
+	if (percpu_open(&r->pc, mask, &r->types, g->force, &o.so, &percpu_sampling, "record")) {
 		session_stop(&r->s);
 		target_release(&t);
 		return EXIT_FAILURE_STATUS;

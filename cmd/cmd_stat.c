@@ -26,6 +26,7 @@
 struct stat_run {
 	struct session s;
 	struct pmu_event ev[SESSION_MAX_EVENTS];
+	struct percpu_types types;	/* the events of each core type counted, ev's first */
 	struct percpu pc;		/* percpu_cpu.user is a struct stat_engine */
 	bool every_cpu;			/* -a or -C: "system wide" */
 	int n;
@@ -290,10 +291,12 @@ static int open_counting(struct stat_run *r, const struct stat_opts *o, const st
 	if ((rc = cpus_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK ||
 	    (rc = session_start_drive(&r->s, g, "stat")) != EXIT_OK)
 		return rc;
-	if (r->every_cpu)
-		failed = percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat");
-	else
-		failed = percpu_open_self(&r->pc, o->events, g->force, &none, &percpu_counting, "stat");
+	if (r->every_cpu) {
+		percpu_types_add_cpus(&r->types, mask);
+		failed = percpu_open(&r->pc, mask, &r->types, g->force, &none, &percpu_counting, "stat");
+	} else {
+		failed = percpu_open_self(&r->pc, &r->types, g->force, &none, &percpu_counting, "stat");
+	}
 	if (failed) {
 		session_stop(&r->s);
 		return EXIT_FAILURE_STATUS;
@@ -331,6 +334,7 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	r->n = session_parse_events(&r->s, "stat", o.events, r->ev, SESSION_MAX_EVENTS);
 	if (r->n < 0)
 		return EXIT_USAGE;
+	percpu_types_init(&r->types, &r->s.caps, o.events, r->ev, r->n);
 	r->every_cpu = o.all_cpus || o.cpu_list;
 	if ((rc = open_counting(r, &o, g)) != EXIT_OK)
 		return rc;

@@ -73,8 +73,64 @@ static void report_not_sampled(const struct percpu *p, const struct percpu_cpu *
 		err_printf("bareperf %s: %s%s", p->cmd, c->err, end);
 }
 
-/* What a CPU reads, parses and programs for itself. Runs on it: no
- * printing, no firmware services; errors go to c->err. */
+/* ---- the events of each core type ------------------------------------------ */
+
+static bool same_core_type(const struct pmu_caps *a, const struct pmu_caps *b)
+{
+	return a->hybrid == b->hybrid && a->core_type == b->core_type && a->family == b->family &&
+	       a->model == b->model && event_table_for_caps(a) == event_table_for_caps(b);
+}
+
+const struct percpu_events *percpu_types_find(const struct percpu_types *t,
+					      const struct pmu_caps *caps)
+{
+	for (u32 i = 0; t && i < t->count; i++)
+		if (same_core_type(&t->type[i].caps, caps))
+			return &t->type[i];
+	return NULL;
+}
+
+void percpu_types_init(struct percpu_types *t, const struct pmu_caps *own, const char *text,
+		       const struct pmu_event *ev, int n)
+{
+	t->text = text;
+	t->count = 1;
+	struct percpu_events *e = &t->type[0];
+	e->caps = *own;
+	e->n = n;
+	e->err[0] = 0;
+	for (int i = 0; i < n; i++)
+		e->ev[i] = ev[i];
+}
+
+static void read_caps(void *ctx) { pmu_caps_read(ctx); }
+
+void percpu_types_add_cpus(struct percpu_types *t, u64 mask)
+{
+	char why[96];
+	const char *cannot;
+	for (u64 m = mask; m && t->count < PERCPU_MAX_TYPES; m &= m - 1) {
+		u32 cpu = (u32)__builtin_ctzll(m);
+		struct percpu_events *e = &t->type[t->count];
+		if (cpu >= PERCPU_MAX || exec_cpu_usable(cpu, why, sizeof(why)) ||
+		    exec_run_on(cpu, read_caps, &e->caps, &cannot) || percpu_types_find(t, &e->caps))
+			continue;
+		char err[PERCPU_ERR_MAX];
+		e->n = evparse_list(t->text, event_table_for_caps(&e->caps), &e->caps, e->ev,
+				    PMU_MAX_EVENTS, err, sizeof(err));
+		e->err[0] = 0;
+		if (e->n < 0)	/* hybrid parts: an event this core type lacks */
+			bp_snprintf(e->err, sizeof(e->err), "%s%s%s",
+				    e->caps.hybrid ? caps_core_type_name(e->caps.core_type) : "",
+				    e->caps.hybrid ? ": " : "", err);
+		t->count++;
+	}
+}
+
+/* ---- one CPU's steps ---------------------------------------------------------- */
+
+/* What a CPU reads and programs for itself, with its core type's events.
+ * Runs on it: no printing, no firmware services; errors go to c->err. */
 static void cpu_setup(void *ctx)
 {
 	struct percpu_cpu *c = ctx;
@@ -82,14 +138,19 @@ static void cpu_setup(void *ctx)
 	char err[PERCPU_ERR_MAX];
 	pmu_caps_read(&c->caps);
 	c->apic_id = caps_apic_id();
-	const struct event_table *table = event_table_for_caps(&c->caps);
-	c->n = evparse_list(p->events, table, &c->caps, c->ev, PMU_MAX_EVENTS, err, sizeof(err));
-	if (c->n < 0) {
-		/* Hybrid parts: an event this core type lacks. */
-		bp_snprintf(c->err, sizeof(c->err), "%s%s%s", c->caps.hybrid ? caps_core_type_name(c->caps.core_type) : "",
-			    c->caps.hybrid ? ": " : "", err);
+	const struct percpu_events *type = percpu_types_find(p->types, &c->caps);
+	if (!type || type->n < 0) {
+		if (type)
+			bp_snprintf(c->err, sizeof(c->err), "%s", type->err);
+		else
+			bp_snprintf(c->err, sizeof(c->err), "%s%sits core type's events were not parsed",
+				    c->caps.hybrid ? caps_core_type_name(c->caps.core_type) : "",
+				    c->caps.hybrid ? ": " : "");
 		return;
 	}
+	c->n = type->n;
+	for (int i = 0; i < c->n; i++)
+		c->ev[i] = type->ev[i];
 	/* A hypervisor may advertise counters it does not implement: check
 	 * that they read, and after taking the PMU, that they keep what is
 	 * written, before trusting them (pmu/probe.h). */
@@ -322,12 +383,13 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 	return 0;
 }
 
-static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *events, bool force,
-		     const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
+static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const struct percpu_types *types,
+		     bool force, const struct sampling_opts *so, const struct percpu_ops *ops,
+		     const char *cmd)
 {
 	bp_memset(p, 0, sizeof(*p));
 	p->name_cpus = name_cpus;
-	p->events = events;
+	p->types = types;
 	p->cmd = cmd;
 	p->force = force;
 	p->so = *so;
@@ -359,16 +421,16 @@ static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *eve
 	return 0;
 }
 
-int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
+int percpu_open(struct percpu *p, u64 mask, const struct percpu_types *types, bool force,
 		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
 {
-	return open_cpus(p, mask, true, events, force, so, ops, cmd);
+	return open_cpus(p, mask, true, types, force, so, ops, cmd);
 }
 
-int percpu_open_self(struct percpu *p, const char *events, bool force,
+int percpu_open_self(struct percpu *p, const struct percpu_types *types, bool force,
 		     const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
 {
-	return open_cpus(p, BIT(plat_cpu_self()), false, events, force, so, ops, cmd);
+	return open_cpus(p, BIT(plat_cpu_self()), false, types, force, so, ops, cmd);
 }
 
 static u64 ready_mask(const struct percpu *p)

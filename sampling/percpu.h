@@ -3,8 +3,11 @@
  * that CPU (through MP services, lib/plat.h), so every CPU programs its
  * own MSRs and undoes its own changes. Each CPU reads its own
  * capabilities, so on a hybrid part each core type gets its own event
- * table and PEBS format; an event a core type lacks is reported with the
- * CPU, and that CPU is not sampled.
+ * table and PEBS format. The command's event text is parsed once per core
+ * type (struct percpu_types), before the PMU is taken, and the command
+ * checks those lists; each CPU samples its type's list. An event a core
+ * type lacks is reported with each CPU of that type, which is not
+ * sampled.
  *
  * While sampling, the other CPUs run percpu_ap_spin(): they wait in
  * bareperf's loop (that is what their samples show), publish their IP, and
@@ -51,6 +54,38 @@ extern const struct percpu_ops percpu_sampling;
  * or a #GP report. */
 #define PERCPU_ERR_MAX 1536
 
+/* The events, parsed once per core type (caps identify it: hybrid,
+ * core_type, the event table event_table_for_caps picks): the list a
+ * command checks is the list that type's CPUs sample. Each CPU's setup
+ * takes a copy of its type's list (percpu_cpu.ev), which its ops may
+ * adjust, and parses nothing. */
+struct percpu_events {
+	struct pmu_caps caps;		/* its first CPU's */
+	int n;				/* -1: err says why this type samples nothing */
+	struct pmu_event ev[PMU_MAX_EVENTS];
+	char err[PERCPU_ERR_MAX];	/* "<core type>: <reason>" on a hybrid part */
+};
+
+#define PERCPU_MAX_TYPES 4
+
+struct percpu_types {
+	const char *text;		/* the command's -e */
+	u32 count;
+	struct percpu_events type[PERCPU_MAX_TYPES];	/* [0]: the command's own CPU's */
+};
+
+/* Type 0: the core type of the CPU the command runs on (own), whose list
+ * the command parsed from text itself (ev, n: session_parse_events). */
+void percpu_types_init(struct percpu_types *t, const struct pmu_caps *own, const char *text,
+		       const struct pmu_event *ev, int n);
+/* Reads the capabilities of each CPU of mask, on it, and parses text once
+ * for each core type not known yet (here, on the calling CPU). A CPU that
+ * cannot run code or is not usable is left to percpu_open to report. */
+void percpu_types_add_cpus(struct percpu_types *t, u64 mask);
+/* The list of the core type caps belong to; NULL when none was parsed. */
+const struct percpu_events *percpu_types_find(const struct percpu_types *t,
+					      const struct pmu_caps *caps);
+
 struct percpu_cpu {
 	u32 cpu;			/* MP services number */
 	struct pmu_caps caps;		/* as this CPU reads them */
@@ -74,7 +109,7 @@ struct percpu {
 	u32 bsp;			/* the CPU the command runs on */
 	bool vector_only_bsp;		/* it alone samples, on a fixed vector: every
 					 * PMI on the vector is its */
-	const char *events;
+	const struct percpu_types *types;	/* the parsed events, per core type */
 	const char *cmd;		/* names the command in messages */
 	bool name_cpus;			/* messages say "CPU N"; not for percpu_open_self */
 	bool force;
@@ -88,16 +123,18 @@ struct percpu {
 	volatile u32 tick_seq;		/* bumped by the BSP's timer */
 };
 
-/* Opens the PMU of every CPU of mask (the BSP among them or not), parses
- * events with each CPU's own table and runs ops->setup there (sampling
- * with so for percpu_sampling). Prints each CPU that cannot take part and
- * why; returns 0 when at least one can, else -1. percpu_close() undoes
- * it on every exit path. */
-int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
+/* Opens the PMU of every CPU of mask (the BSP among them or not), gives
+ * each the events of its core type (types, which must outlive p: its
+ * CPUs' types known by percpu_types_add_cpus) and runs ops->setup there
+ * (sampling with so for percpu_sampling). Prints each CPU that cannot
+ * take part and why; returns 0 when at least one can, else -1.
+ * percpu_close() undoes it on every exit path. */
+int percpu_open(struct percpu *p, u64 mask, const struct percpu_types *types, bool force,
 		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd);
 /* percpu_open for the CPU the command runs on alone, when the user named
- * no CPU: its messages read as a one-CPU command's, without "CPU N". */
-int percpu_open_self(struct percpu *p, const char *events, bool force,
+ * no CPU (types[0] is its type): its messages read as a one-CPU
+ * command's, without "CPU N". */
+int percpu_open_self(struct percpu *p, const struct percpu_types *types, bool force,
 		     const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd);
 /* Starts counting on every CPU and sends the APs to percpu_ap_spin. */
 void percpu_start(struct percpu *p);
