@@ -166,12 +166,6 @@ static int parse_opts(int argc, char **argv, bool overhead, struct bench_opts *o
 
 static u64 take_samples(struct bench_ctx *b);
 
-/* The sampler of the run: this CPU's, the only one. */
-static const struct sampling *sampler(const struct bench_ctx *b)
-{
-	return &b->pc.cpu[0]->smp;
-}
-
 /* The main flow's timer, as record's: throttle windows; and the ring
  * emptied once it is half full, so that a long run loses nothing to a
  * full ring while a short one is not disturbed at all (samples copied out
@@ -179,9 +173,8 @@ static const struct sampling *sampler(const struct bench_ctx *b)
 static void on_timer(void *c)
 {
 	struct bench_ctx *b = c;
-	const struct sample_ring *r = &sampler(b)->ring;
 	percpu_tick_self(&b->pc);
-	if (r->head - r->tail >= r->capacity / 2)
+	if (percpu_ring_half_full(&b->pc, 0))	/* this CPU's, the only one */
 		b->polled += take_samples(b);
 }
 
@@ -264,7 +257,9 @@ static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum be
 	plat_timer_stop();
 	out->ticks = wr.ticks;
 	out->truth = wr.truth;
-	out->pmis = sampler(b)->pmi.st.pmis;
+	struct pmi_stats st;
+	percpu_pmi_stats(&b->pc, &st);	/* this CPU's, the only one */
+	out->pmis = st.pmis;
 	out->lost = percpu_lost(&b->pc);
 	out->samples = b->polled + take_samples(b);
 	if (b->ips && b->nips < out->samples)	/* beyond the stash: not attributed */

@@ -144,23 +144,12 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 /* ---- CPUs -------------------------------------------------------------------------- */
 
-/* The first CPU that samples: its periods and PEBS choice stand for all. */
-static const struct sampling *first_sampling(const struct record_run *r)
+/* Whether a CPU's IA32_DS_AREA something else took (pmi_stats_add keeps
+ * the first such CPU's value in the sum). */
+static bool ds_area_lost(const struct record_run *r)
 {
-	for (u32 i = 0; i < r->pc.count; i++)
-		if (r->pc.cpu[i]->ready)
-			return &r->pc.cpu[i]->smp;
-	return NULL;
-}
-
-/* The first CPU whose IA32_DS_AREA something else took (pmi_stats_add
- * keeps that CPU's value in the sum); NULL: none. */
-static const struct sampling *ds_area_lost_on(const struct record_run *r)
-{
-	for (u32 i = 0; i < r->pc.count; i++)
-		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
-			return &r->pc.cpu[i]->smp;
-	return NULL;
+	u64 ours;
+	return percpu_ds_area_lost(&r->pc, &ours);
 }
 
 /* ---- perf.data ---------------------------------------------------------------- */
@@ -324,7 +313,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		struct perfdata_event pe = {
 			.name = e->name, .type = PERF_TYPE_RAW,
 			.precise = e->precise, .freq = o->so.freq != 0, .group_size = group_size(r, i),
-			.sample_period = o->so.freq ? o->so.freq : first_sampling(r)->period[i],
+			.sample_period = o->so.freq ? o->so.freq : percpu_period(&r->pc, i),
 			.sample_type = sampling_fields(e, &o->so),
 		};
 		attr_encoding(e, &pe);
@@ -423,11 +412,9 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		out_printf(", %.1f samples/PMI", (double)samples / (double)st->pmis);
 	out_printf(" ]\n");
 	for (u32 i = 0; i < r->pc.count; i++) {
-		const struct sampling *smp = &r->pc.cpu[i]->smp;
 		char what[256];
-		if (!r->pc.cpu[i]->ready || !smp->any_pebs)
+		if (!percpu_loss_describe(&r->pc, i, what, sizeof(what)))
 			continue;
-		pebs_loss_describe(&smp->loss, what, sizeof(what));
 		if (r->pc.count > 1)
 			out_printf("[ CPU %u: %s ]\n", r->pc.cpu[i]->cpu, what);
 		else
@@ -460,11 +447,12 @@ static void print_accounting(struct record_run *r, u64 ticks)
 	if (st->stuck_status)
 		err_printf("bareperf record: GLOBAL_STATUS bits 0x%llx would not clear: "
 			   "sampling was stopped\n", (unsigned long long)st->stuck_status);
-	if (st->ds_area_lost)
+	u64 ours;
+	if (st->ds_area_lost && percpu_ds_area_lost(&r->pc, &ours))
 		err_printf("bareperf record: IA32_DS_AREA was changed under us (0x%llx, not our "
 			   "area 0x%llx): something else took the Debug Store; PEBS sampling was "
 			   "stopped\n", (unsigned long long)st->ds_area_moved,
-			   (unsigned long long)(uintptr_t)ds_area_lost_on(r)->ds.area);
+			   (unsigned long long)ours);
 }
 
 /* The end of the file: lost samples and the feature sections. After a
@@ -511,7 +499,7 @@ static int record_end(struct record_run *r)
 	print_accounting(r, plat_ticks() - r->start);
 	/* A DS area taken away: the file holds what was sampled until then,
 	 * but it is incomplete. */
-	int rc = ds_area_lost_on(r) ? EXIT_FAILURE_STATUS : EXIT_OK;
+	int rc = ds_area_lost(r) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (percpu_report_held(&r->pc))
 		rc = EXIT_FAILURE_STATUS;	/* the file is written, but holds nothing */
 	percpu_close(&r->pc);
@@ -567,7 +555,7 @@ static int record_target(struct record_run *r, struct target *t)
 
 	say_added_events(r);
 	say_pebs_aliases(r);
-	sampling_describe(first_sampling(r), line, sizeof(line));
+	percpu_describe(&r->pc, line, sizeof(line));
 	out_printf("[ bareperf record: %s; %u CPU%s; %u other images mapped ]\n", line,
 		   percpu_ready(&r->pc), percpu_ready(&r->pc) == 1 ? "" : "s", r->images);
 	r->start = plat_ticks();

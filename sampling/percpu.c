@@ -175,6 +175,12 @@ static void cpu_setup(void *ctx)
 	c->ready = true;
 }
 
+/* The CPU's sampling engine, when its ops sample. */
+static struct sampling *sampler_of(const struct percpu_cpu *c)
+{
+	return c->owner->ops->samples ? c->state : NULL;
+}
+
 /* Starts the CPU's events and checks that counting really began (issue
  * 19: a GLOBAL_CTRL that ignores writes gave 0 counts and exit 0). */
 static void start_checked(struct percpu_cpu *c)
@@ -183,7 +189,7 @@ static void start_checked(struct percpu_cpu *c)
 	c->started = pmu_check_started(&c->pmu);
 	/* A PMI already taken proves the counters ran; its handler may have
 	 * turned them off since (throttled at the first window). */
-	if (c->started.held && c->owner->ops->samples && c->smp.pmi.st.pmis)
+	if (c->started.held && sampler_of(c) && sampler_of(c)->pmi.st.pmis)
 		c->started.held = false;
 }
 
@@ -208,18 +214,24 @@ static int sampling_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
 	struct sampling_opts so = c->owner->so;
 	so.cpu = c->cpu;
 	so.pmi_vector = c->owner->vector;
-	return sampling_setup(&c->smp, &c->pmu, c->ev, c->n, &so, err, errlen);
+	return sampling_setup(c->state, &c->pmu, c->ev, c->n, &so, err, errlen);
 }
 
-static void sampling_cpu_start(struct percpu_cpu *c) { sampling_start(&c->smp); }
-static void sampling_cpu_stop(struct percpu_cpu *c) { sampling_stop(&c->smp); }
-static void sampling_cpu_tick(struct percpu_cpu *c) { sampling_tick(&c->smp); }
-static void sampling_cpu_teardown(struct percpu_cpu *c) { sampling_teardown(&c->smp); }
-static void sampling_cpu_arm(struct percpu_cpu *c) { pmi_arm(&c->smp.pmi, &c->armed); }
-static void sampling_cpu_disarm(struct percpu_cpu *c) { pmi_disarm(&c->smp.pmi, &c->armed); }
+static void sampling_cpu_start(struct percpu_cpu *c) { sampling_start(c->state); }
+static void sampling_cpu_stop(struct percpu_cpu *c) { sampling_stop(c->state); }
+static void sampling_cpu_tick(struct percpu_cpu *c) { sampling_tick(c->state); }
+static void sampling_cpu_teardown(struct percpu_cpu *c) { sampling_teardown(c->state); }
+static void sampling_cpu_arm(struct percpu_cpu *c)
+{
+	pmi_arm(&((struct sampling *)c->state)->pmi, &c->armed);
+}
+static void sampling_cpu_disarm(struct percpu_cpu *c)
+{
+	pmi_disarm(&((struct sampling *)c->state)->pmi, &c->armed);
+}
 
 const struct percpu_ops percpu_sampling = {
-	.samples = true, .setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
+	.state_bytes = sizeof(struct sampling), .samples = true, .setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
 	.tick = sampling_cpu_tick, .teardown = sampling_cpu_teardown,
 	.arm = sampling_cpu_arm, .disarm = sampling_cpu_disarm,
 };
@@ -244,8 +256,9 @@ struct pmi_call {
 static void handle(void *ctx)
 {
 	struct pmi_call *k = ctx;
-	if (k->c->ready)
-		pmi_handle(&k->c->smp.pmi, k->f);
+	struct sampling *s = sampler_of(k->c);
+	if (k->c->ready && s)
+		pmi_handle(&s->pmi, k->f);
 	else
 		acknowledge_only();
 }
@@ -286,7 +299,8 @@ static bool on_pmi(const struct plat_irq_frame *f, void *ctx)
 {
 	struct percpu *p = ctx;
 	struct percpu_cpu *c = pmi_cpu(p);
-	if (c && c->ready && c->smp.pmi.nmi && !pmi_nmi_is_ours(&c->smp.pmi))
+	struct sampling *s = c ? sampler_of(c) : NULL;
+	if (c && c->ready && s && s->pmi.nmi && !pmi_nmi_is_ours(&s->pmi))
 		return false;
 	if (!c || (!c->ready && p->so.pmi_nmi)) {
 		if (p->so.pmi_nmi)
@@ -368,7 +382,9 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 			err_printf("bareperf %s: CPU %u: %s; not sampled\n", cmd, cpu, why);
 			continue;
 		}
-		struct percpu_cpu *c = plat_alloc(sizeof(*c));
+		/* The ops' state follows the CPU's, 16-byte aligned. */
+		size_t at = (sizeof(struct percpu_cpu) + 15) & ~(size_t)15;
+		struct percpu_cpu *c = plat_alloc(at + p->ops->state_bytes);
 		if (!c || (cpu != self && exec_reserve(cpu, arena_bytes(&p->so)))) {
 			err_printf("bareperf %s: CPU %u: out of memory\n", cmd, cpu);
 			plat_free(c);
@@ -376,6 +392,7 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 		}
 		c->cpu = cpu;
 		c->owner = p;
+		c->state = (u8 *)c + at;
 		p->cpu[p->count++] = c;
 		p->by_number[cpu] = c;
 		p->mask |= BIT(cpu);
@@ -584,8 +601,8 @@ static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
 	return NULL;
 }
 
-static void cpu_hold(void *ctx) { sampling_hold(&((struct percpu_cpu *)ctx)->smp); }
-static void cpu_release(void *ctx) { sampling_release(&((struct percpu_cpu *)ctx)->smp); }
+static void cpu_hold(void *ctx) { sampling_hold(sampler_of(ctx)); }
+static void cpu_release(void *ctx) { sampling_release(sampler_of(ctx)); }
 
 static void on_main_flow_cpu(struct percpu *p, void (*fn)(void *ctx))
 {
@@ -599,7 +616,7 @@ void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)
 {
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->ready && p->ops->samples)
-			sampling_set_tsc_clock(&p->cpu[i]->smp, tsc_per_second);
+			sampling_set_tsc_clock(sampler_of(p->cpu[i]), tsc_per_second);
 }
 
 void percpu_hold_self(struct percpu *p)
@@ -616,7 +633,7 @@ void percpu_release_self(struct percpu *p)
 
 u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)
 {
-	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_poll(&p->cpu[i]->smp, out, max) : 0;
+	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_poll(sampler_of(p->cpu[i]), out, max) : 0;
 }
 
 u32 percpu_ready(const struct percpu *p)
@@ -624,18 +641,78 @@ u32 percpu_ready(const struct percpu *p)
 	return (u32)__builtin_popcountll(ready_mask(p));
 }
 
+/* The i-th CPU's sampling engine, if it samples (ready: set up). */
+static const struct sampling *sampler_at(const struct percpu *p, u32 i, bool ready)
+{
+	if (i >= p->count || !p->cpu[i] || !p->ops || !p->ops->samples)
+		return NULL;
+	return !ready || p->cpu[i]->ready ? p->cpu[i]->state : NULL;
+}
+
 u64 percpu_lost(const struct percpu *p)
 {
 	u64 lost = 0;
-	for (u32 i = 0; i < p->count; i++)
-		if (p->cpu[i] && (p->cpu[i]->ready || p->cpu[i]->smp.ring.slots))
-			lost += sampling_lost(&p->cpu[i]->smp);
+	for (u32 i = 0; i < p->count; i++) {
+		const struct sampling *s = sampler_at(p, i, false);
+		if (s && (p->cpu[i]->ready || s->ring.slots))
+			lost += sampling_lost(s);
+	}
 	return lost;
 }
 
 void percpu_pmi_stats(const struct percpu *p, struct pmi_stats *sum)
 {
 	bp_memset(sum, 0, sizeof(*sum));
+	for (u32 i = 0; i < p->count; i++) {
+		const struct sampling *s = sampler_at(p, i, false);
+		if (s)
+			pmi_stats_add(sum, &s->pmi.st);
+	}
+}
+
+static const struct sampling *first_sampler(const struct percpu *p)
+{
 	for (u32 i = 0; i < p->count; i++)
-		pmi_stats_add(sum, &p->cpu[i]->smp.pmi.st);
+		if (sampler_at(p, i, true))
+			return sampler_at(p, i, true);
+	return NULL;
+}
+
+int percpu_describe(const struct percpu *p, char *buf, size_t len)
+{
+	const struct sampling *s = first_sampler(p);
+	return s ? sampling_describe(s, buf, len) : 0;
+}
+
+u64 percpu_period(const struct percpu *p, int i)
+{
+	const struct sampling *s = first_sampler(p);
+	return s && i >= 0 && i < s->n ? s->period[i] : 0;
+}
+
+bool percpu_loss_describe(const struct percpu *p, u32 i, char *buf, size_t len)
+{
+	const struct sampling *s = sampler_at(p, i, true);
+	if (!s || !s->any_pebs)
+		return false;
+	pebs_loss_describe(&s->loss, buf, len);
+	return true;
+}
+
+bool percpu_ds_area_lost(const struct percpu *p, u64 *ours)
+{
+	for (u32 i = 0; i < p->count; i++) {
+		const struct sampling *s = sampler_at(p, i, true);
+		if (s && s->pmi.st.ds_area_lost) {
+			*ours = (u64)(uintptr_t)s->ds.area;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool percpu_ring_half_full(const struct percpu *p, u32 i)
+{
+	const struct sampling *s = sampler_at(p, i, false);
+	return s && s->ring.head - s->ring.tail >= s->ring.capacity / 2;
 }

@@ -32,11 +32,16 @@
 
 struct percpu_cpu;
 /* What each CPU does with its PMU once it is open: sample (percpu_sampling)
- * or count (stat). Every hook runs on that CPU (see above), must not print
- * or call firmware services, and reports errors in err. */
+ * or count (percpu_counting, count.h). Every hook runs on that CPU (see
+ * above), must not print or call firmware services, and reports errors in
+ * err. */
 struct percpu_ops {
-	/* The hooks run percpu_sampling's on c->smp (setup may adjust the
-	 * events first): polling, holding and the TSC clock apply. */
+	/* Each CPU's state for these ops (percpu_cpu.state): allocated,
+	 * zeroed, with the CPU, and freed with it by percpu_close(). */
+	size_t state_bytes;
+	/* The state is percpu_sampling's struct sampling and the hooks run
+	 * percpu_sampling's on it (setup may adjust the events first): PMIs,
+	 * polling, holding and the TSC clock apply. */
 	bool samples;
 	int (*setup)(struct percpu_cpu *c, char *err, size_t errlen);
 	void (*start)(struct percpu_cpu *c);
@@ -92,8 +97,7 @@ struct percpu_cpu {
 	struct pmu_event ev[PMU_MAX_EVENTS];
 	int n;
 	struct pmu pmu;
-	struct sampling smp;		/* percpu_sampling's */
-	void *user;			/* other ops' state */
+	void *state;			/* the ops' (percpu_ops.state_bytes) */
 	bool open, ready;
 	struct pmi_armed armed;		/* an AP's LVT PC and SPIV before its loop */
 	u32 apic_id;			/* initial APIC ID: finds the CPU in a PMI */
@@ -169,5 +173,18 @@ u32 percpu_ready(const struct percpu *p);
 /* Totals over the CPUs. */
 u64 percpu_lost(const struct percpu *p);
 void percpu_pmi_stats(const struct percpu *p, struct pmi_stats *sum);
+/* What the first sampling CPU chose (its periods and PEBS choice stand for
+ * all): sampling_describe's line; 0 when no CPU samples. */
+int percpu_describe(const struct percpu *p, char *buf, size_t len);
+/* The period the first sampling CPU gave event i (0: none samples). */
+u64 percpu_period(const struct percpu *p, int i);
+/* The i-th CPU's PEBS losses, described (pebs_loss_describe); false when
+ * it does not sample with PEBS. */
+bool percpu_loss_describe(const struct percpu *p, u32 i, char *buf, size_t len);
+/* Whether a sampling CPU's IA32_DS_AREA was taken by something else; *ours
+ * is the first such CPU's own area. */
+bool percpu_ds_area_lost(const struct percpu *p, u64 *ours);
+/* Whether the i-th CPU's sample ring is half full or more. */
+bool percpu_ring_half_full(const struct percpu *p, u32 i);
 
 #endif

@@ -221,8 +221,9 @@ static void assert_samples_list(const struct percpu_cpu *c, const struct percpu_
 {
 	assert_int_equal(c->n, type->n);
 	assert_memory_equal(c->ev, type->ev, (size_t)type->n * sizeof(type->ev[0]));
-	assert_int_equal(c->smp.n, type->n);
-	assert_memory_equal(c->smp.ev, type->ev, (size_t)type->n * sizeof(type->ev[0]));
+	const struct sampling *smp = c->state;	/* percpu_sampling's */
+	assert_int_equal(smp->n, type->n);
+	assert_memory_equal(smp->ev, type->ev, (size_t)type->n * sizeof(type->ev[0]));
 }
 
 /* A hybrid part: the E-cores lack decode.lcp. The events are parsed once
