@@ -5,6 +5,13 @@
 #include "../lib/str.h"
 
 static u32 machine_cpu_count(void) { return plat_cpu_count(); }
+static int machine_cpu_usable(u32 cpu, char *why, size_t len) { return 0; }
+static void machine_run_here(u32 cpu, void (*fn)(void *ctx), void *ctx) { fn(ctx); }
+static bool machine_aps_run_own_code(void) { return true; }
+static u32 machine_fault_cpu(u32 cpu) { return cpu; }
+static int machine_pmi_cpu(void) { return -1; }
+/* The handler's EOI went through the register seam to this very APIC. */
+static void machine_pmi_irq_done(void (*eoi_here)(void)) { }
 static int machine_start(u64 (*insn_per_s)(void), const char **why) { return 0; }
 static void machine_stop(void) { }
 static bool machine_running(void) { return false; }
@@ -15,9 +22,14 @@ static void machine_code_profile(const struct code_profile *p) { }
 
 static const struct exec_ops machine_ops = {
 	.name = "machine",
-	.one_cpu_runs_all = false,
 	.cpu_count = machine_cpu_count,
+	.cpu_usable = machine_cpu_usable,
 	.run_on = plat_run_on,
+	.run_here = machine_run_here,
+	.aps_run_own_code = machine_aps_run_own_code,
+	.fault_cpu = machine_fault_cpu,
+	.pmi_cpu = machine_pmi_cpu,
+	.pmi_irq_done = machine_pmi_irq_done,
 	.reserve = plat_cpu_reserve,
 	.release = plat_cpu_release,
 	.start = machine_start,
@@ -36,10 +48,16 @@ void exec_select(const struct exec_ops *ops) { current = ops ? ops : &machine_op
 const struct exec_ops *exec_current(void) { return current; }
 
 u32 exec_cpu_count(void) { return current->cpu_count(); }
+int exec_cpu_usable(u32 cpu, char *why, size_t len) { return current->cpu_usable(cpu, why, len); }
 int exec_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
 {
 	return current->run_on(cpu, fn, ctx, why);
 }
+void exec_run_here(u32 cpu, void (*fn)(void *ctx), void *ctx) { current->run_here(cpu, fn, ctx); }
+bool exec_aps_run_own_code(void) { return current->aps_run_own_code(); }
+u32 exec_fault_cpu(u32 cpu) { return current->fault_cpu(cpu); }
+int exec_pmi_cpu(void) { return current->pmi_cpu(); }
+void exec_pmi_irq_done(void (*eoi_here)(void)) { current->pmi_irq_done(eoi_here); }
 int exec_reserve(u32 cpu, size_t bytes) { return current->reserve(cpu, bytes); }
 void exec_release(u32 cpu) { current->release(cpu); }
 int exec_start(u64 (*insn_per_s)(void), const char **why) { return current->start(insn_per_s, why); }

@@ -10,7 +10,8 @@
  *    BSP with that CPU's model selected, a periodic tick advances the
  *    models, and their PMIs are delivered by the drive.
  * The command layer takes whichever the backend selected and never asks
- * which it is, only what it can do (exec_ops.one_cpu_runs_all). */
+ * which it is: each operation says what happens (run_here, pmi_cpu,
+ * aps_run_own_code, ...), and the two answer differently. */
 #ifndef BP_EXEC_H
 #define BP_EXEC_H
 #include "../lib/plat.h"
@@ -52,19 +53,43 @@ struct exec_stats {
 				 * handlers excluded */
 };
 
-/* An AP's PMI, taken on the BSP on its behalf (one_cpu_runs_all). */
-typedef void (*exec_pmi_fn)(u32 cpu, const struct plat_irq_frame *f, void *ctx);
+/* A PMI handler (the one the PMI's gate calls, plat_pmi_fn): the seam
+ * delivers an emulated CPU's PMIs through it too, and pmi_cpu() says
+ * whose PMI it is. Returns whether the PMI was the PMU's. */
+typedef bool (*exec_pmi_fn)(const struct plat_irq_frame *f, void *ctx);
 
 struct exec_ops {
 	const char *name;
-	/* Every CPU's code runs on the BSP, one after the other: APs run no
-	 * loop of their own, allocate nothing of their own and take no
-	 * interrupts; their PMIs come through set_cpus' callback. */
-	bool one_cpu_runs_all;
 	/* CPUs whose PMU can be used. */
 	u32 (*cpu_count)(void);
+	/* 0 when cpu's PMU can be used; -1 with why (a model has fewer CPUs
+	 * than the machine). */
+	int (*cpu_usable)(u32 cpu, char *why, size_t len);
 	/* Runs fn(ctx) for cpu; 0, or -1 with *why. */
 	int (*run_on)(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why);
+	/* Runs fn(ctx) for cpu from where the caller already runs for it (the
+	 * main flow for its own CPU, a PMI handler for the PMI's CPU): no
+	 * firmware call, so it is cheap enough for every tick and PMI. On
+	 * the machine a direct call; the drive selects cpu's model around it. */
+	void (*run_here)(u32 cpu, void (*fn)(void *ctx), void *ctx);
+	/* Whether an AP, in its loop (plat_aps_start), runs its own CPU's
+	 * code: starts, ticks and stops its own counters there and takes its
+	 * own PMIs. False where the BSP runs every CPU's code on its behalf
+	 * (the AP's loop then only publishes its IP). */
+	bool (*aps_run_own_code)(void);
+	/* The CPU under whose number code run for cpu keeps its faults
+	 * (hw_fault_take): cpu itself where it runs its own code, else the
+	 * CPU that ran it. */
+	u32 (*fault_cpu)(u32 cpu);
+	/* Inside a PMI handler: the CPU whose PMI it is, where the seam
+	 * delivers it on that CPU's behalf; -1: the CPU the handler runs on,
+	 * whose own local APIC delivered it (find it by its APIC ID). */
+	int (*pmi_cpu)(void);
+	/* A PMI gate's interrupt came through this CPU's local APIC and its
+	 * handler has EOIed through the register seam: where that does not
+	 * reach this APIC (an emulated PMU's APIC is the model's), the seam
+	 * calls eoi_here(), which EOIs this CPU's own APIC. */
+	void (*pmi_irq_done)(void (*eoi_here)(void));
 	/* Memory cpu may allocate while it sets itself up; 0, or -1. release
 	 * gives it back. */
 	int (*reserve)(u32 cpu, size_t bytes);
@@ -78,8 +103,8 @@ struct exec_ops {
 	bool (*running)(void);
 	void (*stats)(struct exec_stats *out);
 	/* The CPUs in mask run too, each at the IP it last published in
-	 * ips[cpu]; their PMIs go to pmi(cpu, frame, ctx). mask 0: the BSP
-	 * alone. */
+	 * ips[cpu]; their PMIs go to pmi(frame, ctx), pmi_cpu() naming the
+	 * CPU. mask 0: the BSP alone. */
 	void (*set_cpus)(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx);
 	/* While frozen no time passes: the tool's own work is no CPU's. */
 	void (*freeze)(bool on);
@@ -93,9 +118,14 @@ const struct exec_ops *exec_current(void);
 const struct exec_ops *exec_machine(void);
 
 /* The current seam's operations. */
-static inline bool exec_one_cpu_runs_all(void) { return exec_current()->one_cpu_runs_all; }
 u32 exec_cpu_count(void);
+int exec_cpu_usable(u32 cpu, char *why, size_t len);
 int exec_run_on(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why);
+void exec_run_here(u32 cpu, void (*fn)(void *ctx), void *ctx);
+bool exec_aps_run_own_code(void);
+u32 exec_fault_cpu(u32 cpu);
+int exec_pmi_cpu(void);
+void exec_pmi_irq_done(void (*eoi_here)(void));
 int exec_reserve(u32 cpu, size_t bytes);
 void exec_release(u32 cpu);
 int exec_start(u64 (*insn_per_s)(void), const char **why);

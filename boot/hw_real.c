@@ -63,7 +63,6 @@ static u64 real_rdtsc(void)
 
 static const struct hw_ops real_ops = {
 	.name = "hw",
-	.emulated = false,
 	.cpuid = real_cpuid,
 	.rdmsr = real_rdmsr,
 	.wrmsr = real_wrmsr,

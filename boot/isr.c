@@ -1,7 +1,7 @@
 #include "efi.h"
 #include "idt.h"
 #include "isr.h"
-#include "../arch/hw.h"
+#include "../arch/exec.h"
 #include "../arch/msr.h"
 
 extern void isr_pmi_entry(void);
@@ -19,14 +19,16 @@ static struct {
 	isr_nmi_handler handler;
 	void *ctx;
 } nmi_slot;
-/* While the tick runs, the context it interrupted: a PMI the emulated PMU
+/* While the tick runs, the context it interrupted: a PMI the PMU model
  * raises from inside the tick is taken on behalf of that code. */
 static const struct isr_frame *tick_frame;
 static bool pmi_by_software;
 
-/* The real xAPIC, reached without the seam: when the PMU is emulated the
- * seam's APIC is the model's, but the interrupt itself came through this
- * one. OVMF runs the APIC in xAPIC mode (QEMU's TCG has no x2APIC). */
+/* This CPU's own xAPIC, reached without the register seam: the seam's
+ * APIC may be a model's (the execution seam says when the handler's EOI
+ * missed this one: exec_pmi_irq_done), but the interrupt itself came
+ * through this one. OVMF runs the APIC in xAPIC mode (QEMU's TCG has no
+ * x2APIC). */
 static volatile u32 *real_apic_reg(u32 offset)
 {
 	u64 base;
@@ -52,8 +54,6 @@ static void real_eoi(void)
 
 void isr_dispatch(u32 vector, const struct isr_frame *frame)
 {
-	const struct hw_ops *ops = hw_current();
-	bool emulated = ops && ops->emulated;
 	struct isr_slot *slot = vector == ISR_PMI_VECTOR ? &pmi_slot : &tick_slot;
 
 	if (vector == ISR_TICK_VECTOR) {
@@ -68,8 +68,8 @@ void isr_dispatch(u32 vector, const struct isr_frame *frame)
 	pmi_by_software = false;
 	if (slot->handler)
 		slot->handler(tick_frame ? tick_frame : frame, slot->ctx);
-	if (emulated && !software)
-		real_eoi();	/* a self-IPI came through the real APIC */
+	if (!software)	/* came through this CPU's APIC: did the handler's EOI reach it? */
+		exec_pmi_irq_done(real_eoi);
 }
 
 void isr_raise_pmi(void)

@@ -1,5 +1,5 @@
 /* Our interrupt gates: the PMI (LVT performance counter) and the tick that
- * drives the emulated PMU in the image. The NASM stubs in boot/isr_stubs.asm save
+ * drives the PMU model (sim/) in the image. The NASM stubs in boot/isr_stubs.asm save
  * the interrupted state in this frame and call isr_dispatch(). */
 #ifndef BP_ISR_H
 #define BP_ISR_H
@@ -29,7 +29,7 @@ void isr_remove_tick(void);
 typedef bool (*isr_nmi_handler)(const struct isr_frame *frame, void *ctx);
 void isr_install_nmi(isr_nmi_handler h, void *ctx);
 void isr_remove_nmi(void);
-/* The PMI gate, raised by software (INT n) for the emulated PMU. */
+/* The PMI gate, raised by software (INT n) for the PMU model (sim/). */
 void isr_raise_pmi(void);
 
 #endif

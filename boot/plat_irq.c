@@ -9,7 +9,7 @@ struct irq_slot {
 	plat_irq_fn fn;
 	void *ctx;
 };
-static struct irq_slot tick_slot, pmi_slot;
+static struct irq_slot tick_slot;
 
 static void call_slot(const struct isr_frame *f, void *ctx)
 {
@@ -30,30 +30,38 @@ void plat_tick_stop(void)
 	tick_stop();
 }
 
-u8 plat_pmi_install(plat_irq_fn fn, void *ctx)
+struct pmi_slot {
+	plat_pmi_fn fn;
+	void *ctx;
+};
+static struct pmi_slot pmi_slot, nmi_slot;
+static bool nmi_installed;
+
+static void call_pmi_slot(const struct isr_frame *f, void *ctx)
 {
-	pmi_slot = (struct irq_slot){ fn, ctx };
-	isr_install_pmi(call_slot, &pmi_slot);
+	const struct pmi_slot *slot = ctx;
+	struct plat_irq_frame frame = { f->rip, f->rsp, f->rbp };
+	if (slot->fn)
+		(void)slot->fn(&frame, slot->ctx);
+}
+
+u8 plat_pmi_install(plat_pmi_fn fn, void *ctx)
+{
+	pmi_slot = (struct pmi_slot){ fn, ctx };
+	isr_install_pmi(call_pmi_slot, &pmi_slot);
 	return ISR_PMI_VECTOR;
 }
 
-struct nmi_slot {
-	plat_nmi_fn fn;
-	void *ctx;
-};
-static struct nmi_slot nmi_slot;
-static bool nmi_installed;
-
 static bool call_nmi_slot(const struct isr_frame *f, void *ctx)
 {
-	const struct nmi_slot *slot = ctx;
+	const struct pmi_slot *slot = ctx;
 	struct plat_irq_frame frame = { f->rip, f->rsp, f->rbp };
 	return slot->fn && slot->fn(&frame, slot->ctx);
 }
 
-u8 plat_pmi_install_nmi(plat_nmi_fn fn, void *ctx)
+u8 plat_pmi_install_nmi(plat_pmi_fn fn, void *ctx)
 {
-	nmi_slot = (struct nmi_slot){ fn, ctx };
+	nmi_slot = (struct pmi_slot){ fn, ctx };
 	isr_install_nmi(call_nmi_slot, &nmi_slot);
 	nmi_installed = true;
 	return ISR_NMI_VECTOR;

@@ -1,7 +1,7 @@
 /* A periodic interrupt from the HPET, routed through the IOAPIC to our
- * tick gate. It drives the emulated PMU in the image: each tick tells the
+ * tick gate. It drives the PMU model (sim/) in the image: each tick tells the
  * model how much time passed and where the CPU was (the interrupted RIP),
- * so emulated samples carry the IPs of the code really running. OVMF keeps
+ * so the model's samples carry the IPs of the code really running. OVMF keeps
  * the local APIC timer for itself, and leaves the HPET disabled. */
 #ifndef BP_TICK_H
 #define BP_TICK_H

@@ -67,7 +67,8 @@ struct bench_run {
 struct bench_ctx {
 	struct session s;
 	struct pmu_event ev;
-	const char *event;	/* the text ev was parsed from: each run parses it on its CPU */
+	const char *event;	/* the text ev was parsed from */
+	struct percpu_types types;	/* ev, what each run samples on this CPU */
 	bool force;		/* --force: take a PMU that is in use */
 	struct percpu pc;	/* one CPU, this one, while a sampled run runs */
 	const struct workload *w;
@@ -165,12 +166,6 @@ static int parse_opts(int argc, char **argv, bool overhead, struct bench_opts *o
 
 static u64 take_samples(struct bench_ctx *b);
 
-/* The sampler of the run: this CPU's, the only one. */
-static const struct sampling *sampler(const struct bench_ctx *b)
-{
-	return &b->pc.cpu[0]->smp;
-}
-
 /* The main flow's timer, as record's: throttle windows; and the ring
  * emptied once it is half full, so that a long run loses nothing to a
  * full ring while a short one is not disturbed at all (samples copied out
@@ -178,9 +173,8 @@ static const struct sampling *sampler(const struct bench_ctx *b)
 static void on_timer(void *c)
 {
 	struct bench_ctx *b = c;
-	const struct sample_ring *r = &sampler(b)->ring;
 	percpu_tick_self(&b->pc);
-	if (r->head - r->tail >= r->capacity / 2)
+	if (percpu_ring_half_full(&b->pc, 0))	/* this CPU's, the only one */
 		b->polled += take_samples(b);
 }
 
@@ -253,7 +247,7 @@ static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum be
 	struct sampling_opts so = { .period = period, .ring_samples = BENCH_RING };
 	struct workload_result wr;
 	so.threshold.mode = mode == MODE_PLAIN ? PEBS_THRESHOLD_ONE : PEBS_THRESHOLD_MAX;
-	if (percpu_open_self(&b->pc, b->event, b->force, &so, ops_for(mode), "bench"))
+	if (percpu_open_self(&b->pc, &b->types, b->force, &so, ops_for(mode), "bench"))
 		return EXIT_FAILURE_STATUS;
 	b->polled = 0;
 	plat_timer_start(BENCH_POLL_MS, on_timer, b);
@@ -263,7 +257,9 @@ static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum be
 	plat_timer_stop();
 	out->ticks = wr.ticks;
 	out->truth = wr.truth;
-	out->pmis = sampler(b)->pmi.st.pmis;
+	struct pmi_stats st;
+	percpu_pmi_stats(&b->pc, &st);	/* this CPU's, the only one */
+	out->pmis = st.pmis;
 	out->lost = percpu_lost(&b->pc);
 	out->samples = b->polled + take_samples(b);
 	if (b->ips && b->nips < out->samples)	/* beyond the stash: not attributed */
@@ -347,6 +343,7 @@ static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const st
 		return EXIT_USAGE;
 	}
 	b->force = g->force;
+	percpu_types_init(&b->types, &b->s.caps, b->event, &b->ev, 1);
 	return session_start_drive(&b->s, g, "bench");
 }
 

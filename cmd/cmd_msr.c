@@ -104,7 +104,7 @@ static void print_reading(u32 cpu, const struct msr_opts *o, const struct msr_re
 static int read_on(u32 cpu, const struct msr_opts *o, bool *faulted)
 {
 	struct msr_reading r = { .msr = o->msr, .count = o->count,
-				 .cpu = exec_one_cpu_runs_all() ? plat_cpu_self() : cpu };
+				 .cpu = exec_fault_cpu(cpu) };
 	const char *why;
 	if (exec_run_on(cpu, read_here, &r, &why)) {
 		err_printf("bareperf msr: CPU %u: cannot run code there: %s\n", cpu, why);

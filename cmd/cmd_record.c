@@ -46,8 +46,9 @@ struct record_opts {
 struct record_run {
 	struct session s;
 	struct percpu pc;
-	struct pmu_event ev[SESSION_MAX_EVENTS];
+	struct pmu_event ev[SESSION_MAX_EVENTS];	/* this CPU's core type's (perf.data's attrs) */
 	int n;
+	struct percpu_types types;	/* the events of each core type sampled, ev's first */
 	struct plat_file *file;
 	struct perfdata_sink sink;
 	struct perfdata *pd;
@@ -144,23 +145,12 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 
 /* ---- CPUs -------------------------------------------------------------------------- */
 
-/* The first CPU that samples: its periods and PEBS choice stand for all. */
-static const struct sampling *first_sampling(const struct record_run *r)
+/* Whether a CPU's IA32_DS_AREA something else took (pmi_stats_add keeps
+ * the first such CPU's value in the sum). */
+static bool ds_area_lost(const struct record_run *r)
 {
-	for (u32 i = 0; i < r->pc.count; i++)
-		if (r->pc.cpu[i]->ready)
-			return &r->pc.cpu[i]->smp;
-	return NULL;
-}
-
-/* The first CPU whose IA32_DS_AREA something else took (pmi_stats_add
- * keeps that CPU's value in the sum); NULL: none. */
-static const struct sampling *ds_area_lost_on(const struct record_run *r)
-{
-	for (u32 i = 0; i < r->pc.count; i++)
-		if (r->pc.cpu[i]->ready && r->pc.cpu[i]->smp.pmi.st.ds_area_lost)
-			return &r->pc.cpu[i]->smp;
-	return NULL;
+	u64 ours;
+	return percpu_ds_area_lost(&r->pc, &ours);
 }
 
 /* ---- perf.data ---------------------------------------------------------------- */
@@ -318,10 +308,10 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		struct perfdata_event pe = {
 			.name = e->name, .type = PERF_TYPE_RAW,
 			.precise = e->precise, .freq = o->so.freq != 0, .group_size = group_size(r, i),
-			.sample_period = o->so.freq ? o->so.freq : first_sampling(r)->period[i],
+			.sample_period = o->so.freq ? o->so.freq : percpu_period(&r->pc, i),
 			.sample_type = sampling_fields(e, &o->so),
 		};
-		attr_encoding(pmu_arch_of(first_sampling(r)->pmu), e, &pe);
+		attr_encoding(pmu_arch_for(c), e, &pe);
 		if (perfdata_add_event(r->pd, &pe) < 0)
 			return -1;
 	}
@@ -417,11 +407,9 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		out_printf(", %.1f samples/PMI", (double)samples / (double)st->pmis);
 	out_printf(" ]\n");
 	for (u32 i = 0; i < r->pc.count; i++) {
-		const struct sampling *smp = &r->pc.cpu[i]->smp;
 		char what[256];
-		if (!r->pc.cpu[i]->ready || !smp->any_pebs)
+		if (!percpu_loss_describe(&r->pc, i, what, sizeof(what)))
 			continue;
-		sampling_describe_loss(smp, what, sizeof(what));
 		if (r->pc.count > 1)
 			out_printf("[ CPU %u: %s ]\n", r->pc.cpu[i]->cpu, what);
 		else
@@ -454,11 +442,12 @@ static void print_accounting(struct record_run *r, u64 ticks)
 	if (st->stuck_status)
 		err_printf("bareperf record: GLOBAL_STATUS bits 0x%llx would not clear: "
 			   "sampling was stopped\n", (unsigned long long)st->stuck_status);
-	if (st->ds_area_lost)
+	u64 ours;
+	if (st->ds_area_lost && percpu_ds_area_lost(&r->pc, &ours))
 		err_printf("bareperf record: IA32_DS_AREA was changed under us (0x%llx, not our "
 			   "area 0x%llx): something else took the Debug Store; PEBS sampling was "
 			   "stopped\n", (unsigned long long)st->ds_area_moved,
-			   (unsigned long long)(uintptr_t)ds_area_lost_on(r)->precise.ds.area);
+			   (unsigned long long)ours);
 }
 
 /* The end of the file: lost samples and the feature sections. After a
@@ -505,7 +494,7 @@ static int record_end(struct record_run *r)
 	print_accounting(r, plat_ticks() - r->start);
 	/* A DS area taken away: the file holds what was sampled until then,
 	 * but it is incomplete. */
-	int rc = ds_area_lost_on(r) ? EXIT_FAILURE_STATUS : EXIT_OK;
+	int rc = ds_area_lost(r) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (percpu_report_held(&r->pc))
 		rc = EXIT_FAILURE_STATUS;	/* the file is written, but holds nothing */
 	percpu_close(&r->pc);
@@ -561,7 +550,7 @@ static int record_target(struct record_run *r, struct target *t)
 
 	say_added_events(r);
 	say_pebs_aliases(r);
-	sampling_describe(first_sampling(r), line, sizeof(line));
+	percpu_describe(&r->pc, line, sizeof(line));
 	out_printf("[ bareperf record: %s; %u CPU%s; %u other images mapped ]\n", line,
 		   percpu_ready(&r->pc), percpu_ready(&r->pc) == 1 ? "" : "s", r->images);
 	r->start = plat_ticks();
@@ -594,6 +583,22 @@ static int check_pebs_options(const struct record_opts *o, const struct pmu_even
 	return EXIT_USAGE;
 }
 
+/* What a core type's CPUs will sample, checked before the PMU is taken:
+ * a type that lacks an event samples nothing (percpu_open says so). */
+static int check_events(const struct record_opts *o, const struct percpu_events *e)
+{
+	char err[256];
+	if (e->n < 0)
+		return EXIT_OK;
+	if (check_pebs_options(o, e->ev, e->n) != EXIT_OK)
+		return EXIT_USAGE;
+	if (!sampling_check_threshold(&e->caps, e->ev, e->n, &o->so, err, sizeof(err))) {
+		err_printf("bareperf record: %s\n", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 static int record_main(int argc, char **argv, const struct global_opts *g)
 {
 	struct record_opts o;
@@ -618,16 +623,19 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	if ((rc = session_probe(&r->s, "record")) != EXIT_OK)
 		return rc;
 	r->n = session_parse_events(&r->s, "record", o.events, r->ev, SESSION_MAX_EVENTS);
-	if (r->n < 0 || check_pebs_options(&o, r->ev, r->n) != EXIT_OK)
+	if (r->n < 0)
 		return EXIT_USAGE;
-	char err[256];
-	if (!sampling_check_threshold(&r->s.caps, r->ev, r->n, &o.so, err, sizeof(err))) {
-		err_printf("bareperf record: %s\n", err);
-		return EXIT_USAGE;
-	}
+	percpu_types_init(&r->types, &r->s.caps, o.events, r->ev, r->n);
+	if ((rc = check_events(&o, &r->types.type[0])) != EXIT_OK)
+		return rc;
 	u64 mask;
 	if ((rc = cpus_mask_of(o.all_cpus, o.cpu_list, "record", &mask)) != EXIT_OK)
 		return rc;
+	/* The other core types among the CPUs sampled, checked as this one. */
+	percpu_types_add_cpus(&r->types, mask);
+	for (u32 k = 1; k < r->types.count; k++)
+		if ((rc = check_events(&o, &r->types.type[k])) != EXIT_OK)
+			return rc;
 	/* A missing application fails here, before the PMU is touched. */
 	if ((rc = target_load(&t, "record")) != EXIT_OK)
 		return rc;
@@ -635,7 +643,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 		target_release(&t);
 		return rc;
 	}
-	if (percpu_open(&r->pc, mask, o.events, g->force, &o.so, &percpu_sampling, "record")) {
+	if (percpu_open(&r->pc, mask, &r->types, g->force, &o.so, &percpu_sampling, "record")) {
 		session_stop(&r->s);
 		target_release(&t);
 		return EXIT_FAILURE_STATUS;

@@ -10,7 +10,7 @@
 #include "../sampling/percpu.h"
 #include "backend.h"
 #include "session.h"
-#include "stat_engine.h"
+#include "../sampling/count.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
@@ -21,12 +21,14 @@
 #define STAT_MUX_MS 10
 
 /* One CPU's counting (its PMU, its events: its own table on a hybrid part,
- * their multiplexing) is a struct stat_engine (cmd/stat_engine.h). */
+ * their multiplexing) is a struct stat_engine (sampling/count.h), which
+ * the per-CPU engine's counting ops hold; percpu_counts reads it. */
 
 struct stat_run {
 	struct session s;
 	struct pmu_event ev[SESSION_MAX_EVENTS];
-	struct percpu pc;		/* percpu_cpu.user is a struct stat_engine */
+	struct percpu_types types;	/* the events of each core type counted, ev's first */
+	struct percpu pc;		/* with percpu_counting */
 	bool every_cpu;			/* -a or -C: "system wide" */
 	int n;
 	u32 interval_ms;
@@ -47,10 +49,10 @@ static u32 cpu_count(const struct stat_run *r)
 	return r->pc.count;
 }
 
-static struct stat_engine *cpu_at(const struct stat_run *r, u32 i, u32 *number)
+static const struct stat_engine *cpu_at(const struct stat_run *r, u32 i, u32 *number)
 {
 	*number = r->pc.cpu[i]->cpu;
-	return r->pc.cpu[i]->ready ? r->pc.cpu[i]->user : NULL;
+	return percpu_counts(&r->pc, i);
 }
 
 /* Event i summed over the CPUs (each scaled on its own). */
@@ -213,69 +215,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	return EXIT_OK;
 }
 
-/* ---- every CPU (sampling/percpu.h): each hook runs on its CPU ------------------------ */
-
-static int count_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
-{
-	struct stat_engine *sc = plat_alloc(sizeof(*sc));
-	if (!sc) {
-		bp_snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	c->user = sc;
-	if (stat_engine_init(sc, &c->pmu, c->ev, c->n, plat_ticks(), err, errlen)) {
-		plat_free(sc);
-		c->user = NULL;
-		return -1;
-	}
-	pmu_commit_schedule(&c->pmu);	/* -v names the counters before the start */
-	return 0;
-}
-
-static void count_cpu_start(struct percpu_cpu *c)
-{
-	struct stat_engine *sc = c->user;
-	sc->last_update = plat_ticks();
-	sc->counting = true;
-	pmu_enable(sc->pmu);
-}
-
-static void count_cpu_stop(struct percpu_cpu *c)
-{
-	struct stat_engine *sc = c->user;
-	pmu_disable(sc->pmu);
-	stat_engine_update(sc, plat_ticks());
-	sc->counting = false;
-}
-
-static void count_cpu_tick(struct percpu_cpu *c)
-{
-	struct stat_engine *sc = c->user;
-	if (sc && sc->counting)
-		stat_engine_tick(sc, plat_ticks());
-}
-
-/* The counts stay readable until percpu_close() frees the CPU. */
-static void count_cpu_teardown(struct percpu_cpu *c) { (void)c; }
-
-static const struct percpu_ops percpu_counting = {
-	.setup = count_cpu_setup, .start = count_cpu_start, .stop = count_cpu_stop,
-	.tick = count_cpu_tick, .teardown = count_cpu_teardown,
-};
-
-static void free_counting(struct stat_run *r)
-{
-	for (u32 i = 0; i < r->pc.count; i++) {
-		plat_free(r->pc.cpu[i]->user);	/* a reserved AP block: nothing */
-		r->pc.cpu[i]->user = NULL;
-	}
-}
-
 /* With -v and no -a/-C: the counter each event got on this CPU. */
 static void show_placement(const struct stat_run *r)
 {
 	const struct percpu_cpu *c = r->pc.cpu[0];
-	const struct stat_engine *e = c->user;
+	const struct stat_engine *e = percpu_counts(&r->pc, 0);
 	int ids[SESSION_MAX_EVENTS];
 	for (int i = 0; i < e->n; i++)
 		ids[i] = e->st[i].id;
@@ -292,10 +236,12 @@ static int open_counting(struct stat_run *r, const struct stat_opts *o, const st
 	if ((rc = cpus_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK ||
 	    (rc = session_start_drive(&r->s, g, "stat")) != EXIT_OK)
 		return rc;
-	if (r->every_cpu)
-		failed = percpu_open(&r->pc, mask, o->events, g->force, &none, &percpu_counting, "stat");
-	else
-		failed = percpu_open_self(&r->pc, o->events, g->force, &none, &percpu_counting, "stat");
+	if (r->every_cpu) {
+		percpu_types_add_cpus(&r->types, mask);
+		failed = percpu_open(&r->pc, mask, &r->types, g->force, &none, &percpu_counting, "stat");
+	} else {
+		failed = percpu_open_self(&r->pc, &r->types, g->force, &none, &percpu_counting, "stat");
+	}
 	if (failed) {
 		session_stop(&r->s);
 		return EXIT_FAILURE_STATUS;
@@ -333,6 +279,7 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	r->n = session_parse_events(&r->s, "stat", o.events, r->ev, SESSION_MAX_EVENTS);
 	if (r->n < 0)
 		return EXIT_USAGE;
+	percpu_types_init(&r->types, &r->s.caps, o.events, r->ev, r->n);
 	r->every_cpu = o.all_cpus || o.cpu_list;
 	if ((rc = open_counting(r, &o, g)) != EXIT_OK)
 		return rc;
@@ -355,7 +302,6 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 		print_summary(r, w->name, wr.ticks, o.per_cpu);
 	/* Counts of a PMU that never started are not counts: say so, and fail. */
 	bool held = percpu_report_held(&r->pc) != 0;
-	free_counting(r);
 	percpu_close(&r->pc);
 	session_stop(&r->s);
 	return wrc ? EXIT_USAGE : held ? EXIT_FAILURE_STATUS : EXIT_OK;

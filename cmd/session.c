@@ -4,7 +4,6 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../events/evparse.h"
-#include "../pmu/probe.h"
 #include "../arch/exec.h"
 #include "../workload/workload.h"
 #include "../arch/hw.h"
@@ -44,26 +43,6 @@ static void stop_hook(void *ctx)
 }
 
 static int start_drive(struct session *s, const char *cmd);
-
-int session_start(struct session *s, const struct global_opts *g, const char *cmd)
-{
-	char err[512];
-	if (pmu_probe_reads(&s->caps, err, sizeof(err)) ||
-	    pmu_open(&s->pmu, &s->caps, g->force, err, sizeof(err))) {
-		err_printf("bareperf %s: %s\n", cmd, err);
-		return EXIT_FAILURE_STATUS;
-	}
-	s->open = true;
-	s->verbose = g->verbose;
-	hw_stats_reset();
-	plat_on_exit(stop_hook, s);
-	if (!s->trust_writes && pmu_probe_writes(&s->pmu, err, sizeof(err))) {
-		err_printf("bareperf %s: %s\n", cmd, err);
-		session_stop(s);
-		return EXIT_FAILURE_STATUS;
-	}
-	return start_drive(s, cmd);
-}
 
 int session_start_drive(struct session *s, const struct global_opts *g, const char *cmd)
 {
@@ -121,15 +100,12 @@ static void show_statistics(const struct session *s)
 
 void session_stop(struct session *s)
 {
-	if (s->verbose && (s->open || s->driving || s->started))
+	if (s->verbose && (s->driving || s->started))
 		show_statistics(s);
 	s->started = false;
 	if (s->driving)
 		exec_stop();
 	s->driving = false;
-	if (s->open)
-		pmu_close(&s->pmu);
-	s->open = false;
 }
 
 double session_seconds(u64 ticks)

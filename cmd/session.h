@@ -1,7 +1,8 @@
 /* What every measuring command (stat, record, ...) does around its work:
- * read the capabilities, pick the event table, parse the events, take the
- * PMU over (and give it back on every exit path), and, on the emulated
- * PMU, drive the model from a real tick so it sees the running code. */
+ * read the capabilities, pick the event table, parse the events, and, on
+ * the emulated PMU, drive the model from a real tick so it sees the
+ * running code (stopped on every exit path). Each CPU's PMU is taken by
+ * the per-CPU engine (sampling/percpu.h), or by selftest itself. */
 #ifndef BP_SESSION_H
 #define BP_SESSION_H
 #include "cli.h"
@@ -13,15 +14,10 @@
 struct session {
 	struct pmu_caps caps;
 	const struct event_table *table;	/* NULL: architectural events only */
-	struct pmu pmu;
 	bool emulated;
 	bool driving;		/* the emulated PMU's tick is running */
-	bool open;
 	bool started;		/* session_start_drive ran: -v shows the seam's figures */
 	int verbose;		/* -v: placement and seam statistics */
-	/* Skip the check that counters keep what is written (selftest
-	 * checks that itself, and reports it as a result). */
-	bool trust_writes;
 };
 
 /* Reads capabilities and the table. Fails with EXIT_NO_PMU (after saying
@@ -30,19 +26,15 @@ int session_probe(struct session *s, const char *cmd);
 /* Parses an event list; prints the parser's error. Returns the count or -1. */
 int session_parse_events(struct session *s, const char *cmd, const char *text,
 			 struct pmu_event *out, int max);
-/* Checks that the advertised counters can be read (pmu_probe_reads),
- * takes the PMU over (pmu_open), checks that they keep what is written
- * (pmu_probe_writes, unless trust_writes) and starts the model's tick when it is
- * emulated. Returns EXIT_OK or a failure status after printing why. */
-int session_start(struct session *s, const struct global_opts *g, const char *cmd);
-/* For commands that take the PMU over on each CPU themselves
- * (sampling/percpu.h): the emulated PMU's tick, nothing on the real PMU;
- * and with -v, the seam's access counts from here on. */
+/* Once the PMU is taken (sampling/percpu.h, or selftest's own): the
+ * emulated PMU's tick, nothing on the real PMU; and with -v, the seam's
+ * access counts from here on. Returns EXIT_OK or a failure status after
+ * printing why. */
 int session_start_drive(struct session *s, const struct global_opts *g, const char *cmd);
 /* With -v: where each event went on pmu ("cycles: fixed1"). ids: pmu slots. */
 void session_show_placement(const struct session *s, const struct pmu *pmu,
 			    const struct pmu_event *ev, const int *ids, int n);
-/* Gives everything back; safe to call twice. With -v, prints the seam's
+/* Stops the drive; safe to call twice. With -v, prints the seam's
  * MSR/MMIO access counts and, when emulated, the drive's figures. */
 void session_stop(struct session *s);
 /* Seconds as a double from plat_ticks() units. */

@@ -13,7 +13,8 @@
 
 #define HOST_PMI_VECTOR 0xF0
 
-static plat_irq_fn tick_fn, pmi_fn;
+static plat_irq_fn tick_fn;
+static plat_pmi_fn pmi_fn;
 static void *tick_ctx, *pmi_ctx;
 static struct plat_irq_frame current_frame;
 static volatile sig_atomic_t in_tick;
@@ -89,7 +90,7 @@ void plat_tick_stop(void)
 	tick_running = false;
 }
 
-u8 plat_pmi_install(plat_irq_fn fn, void *ctx)
+u8 plat_pmi_install(plat_pmi_fn fn, void *ctx)
 {
 	pmi_fn = fn;
 	pmi_ctx = ctx;
@@ -98,7 +99,7 @@ u8 plat_pmi_install(plat_irq_fn fn, void *ctx)
 
 /* The host twin has no NMIs (its PMU is the emulated one, whose PMIs are
  * raised in software): record refuses --pmi=nmi there before this. */
-u8 plat_pmi_install_nmi(plat_nmi_fn fn, void *ctx)
+u8 plat_pmi_install_nmi(plat_pmi_fn fn, void *ctx)
 {
 	(void)fn;
 	(void)ctx;
@@ -121,7 +122,7 @@ void plat_raise_pmi(void)
 		f = &here;
 	}
 	if (pmi_fn)
-		pmi_fn(f, pmi_ctx);
+		(void)pmi_fn(f, pmi_ctx);
 }
 
 /* The timer callback: a POSIX timer raising SIGUSR2. */

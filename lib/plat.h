@@ -93,15 +93,18 @@ typedef void (*plat_irq_fn)(const struct plat_irq_frame *f, void *ctx);
  * (ITIMER_REAL) on the host. Returns 0, or -1 with *why. */
 int plat_tick_start(u32 period_us, plat_irq_fn fn, void *ctx, const char **why);
 void plat_tick_stop(void);
-/* The PMI's handler: an IDT gate in the image. The vector is what LVT PC
- * must be programmed with. */
-u8 plat_pmi_install(plat_irq_fn fn, void *ctx);
+/* The PMI's handler, one function whichever way the PMI is delivered: it
+ * returns whether the PMI was the PMU's (what an NMI gate needs to know;
+ * a fixed vector's gate ignores it). */
+typedef bool (*plat_pmi_fn)(const struct plat_irq_frame *f, void *ctx);
+/* Through an IDT gate in the image. The vector is what LVT PC must be
+ * programmed with. */
+u8 plat_pmi_install(plat_pmi_fn fn, void *ctx);
 /* The PMI as an NMI (LVT PC in NMI delivery mode, as Linux delivers it):
- * taken where interrupts are off too. fn returns whether the NMI was the
- * PMU's; one that was not goes on to the firmware's NMI handler. Returns
- * the gate's vector (2); plat_pmi_remove() puts the firmware's back. */
-typedef bool (*plat_nmi_fn)(const struct plat_irq_frame *f, void *ctx);
-u8 plat_pmi_install_nmi(plat_nmi_fn fn, void *ctx);
+ * taken where interrupts are off too. An NMI that was not the PMU's (fn
+ * returns false) goes on to the firmware's NMI handler. Returns the
+ * gate's vector (2); plat_pmi_remove() puts the firmware's back. */
+u8 plat_pmi_install_nmi(plat_pmi_fn fn, void *ctx);
 void plat_pmi_remove(void);
 /* A periodic callback outside interrupt context: a UEFI timer event at
  * TPL_CALLBACK in the image (it may print), a POSIX timer signal on the

@@ -11,13 +11,15 @@
 /* ---- running code for a CPU ------------------------------------------------ */
 
 /* A fatal MSR fault an AP kept (arch/hw.h: it may not print there), into
- * c->err. Where the BSP runs every CPU's code, its faults were its own. */
+ * c->err. Where the BSP ran c's code (exec_fault_cpu), its faults were its
+ * own and were reported as they happened. */
 static bool took_fault(struct percpu *p, struct percpu_cpu *c)
 {
 	struct hw_fault f;
 	u32 more;
 	char what[300];
-	if (p->one_cpu_runs_all || c->cpu == p->bsp || !hw_fault_take(c->cpu, &f, &more))
+	u32 kept_by = exec_fault_cpu(c->cpu);
+	if (kept_by == p->bsp || !hw_fault_take(kept_by, &f, &more))
 		return false;
 	hw_fault_describe(&f, what, sizeof(what));
 	if (more)
@@ -71,8 +73,64 @@ static void report_not_sampled(const struct percpu *p, const struct percpu_cpu *
 		err_printf("bareperf %s: %s%s", p->cmd, c->err, end);
 }
 
-/* What a CPU reads, parses and programs for itself. Runs on it: no
- * printing, no firmware services; errors go to c->err. */
+/* ---- the events of each core type ------------------------------------------ */
+
+static bool same_core_type(const struct pmu_caps *a, const struct pmu_caps *b)
+{
+	return a->hybrid == b->hybrid && a->core_type == b->core_type && a->family == b->family &&
+	       a->model == b->model && event_table_for_caps(a) == event_table_for_caps(b);
+}
+
+const struct percpu_events *percpu_types_find(const struct percpu_types *t,
+					      const struct pmu_caps *caps)
+{
+	for (u32 i = 0; t && i < t->count; i++)
+		if (same_core_type(&t->type[i].caps, caps))
+			return &t->type[i];
+	return NULL;
+}
+
+void percpu_types_init(struct percpu_types *t, const struct pmu_caps *own, const char *text,
+		       const struct pmu_event *ev, int n)
+{
+	t->text = text;
+	t->count = 1;
+	struct percpu_events *e = &t->type[0];
+	e->caps = *own;
+	e->n = n;
+	e->err[0] = 0;
+	for (int i = 0; i < n; i++)
+		e->ev[i] = ev[i];
+}
+
+static void read_caps(void *ctx) { pmu_caps_read(ctx); }
+
+void percpu_types_add_cpus(struct percpu_types *t, u64 mask)
+{
+	char why[96];
+	const char *cannot;
+	for (u64 m = mask; m && t->count < PERCPU_MAX_TYPES; m &= m - 1) {
+		u32 cpu = (u32)__builtin_ctzll(m);
+		struct percpu_events *e = &t->type[t->count];
+		if (cpu >= PERCPU_MAX || exec_cpu_usable(cpu, why, sizeof(why)) ||
+		    exec_run_on(cpu, read_caps, &e->caps, &cannot) || percpu_types_find(t, &e->caps))
+			continue;
+		char err[PERCPU_ERR_MAX];
+		e->n = evparse_list(t->text, event_table_for_caps(&e->caps), &e->caps, e->ev,
+				    PMU_MAX_EVENTS, err, sizeof(err));
+		e->err[0] = 0;
+		if (e->n < 0)	/* hybrid parts: an event this core type lacks */
+			bp_snprintf(e->err, sizeof(e->err), "%s%s%s",
+				    e->caps.hybrid ? caps_core_type_name(e->caps.core_type) : "",
+				    e->caps.hybrid ? ": " : "", err);
+		t->count++;
+	}
+}
+
+/* ---- one CPU's steps ---------------------------------------------------------- */
+
+/* What a CPU reads and programs for itself, with its core type's events.
+ * Runs on it: no printing, no firmware services; errors go to c->err. */
 static void cpu_setup(void *ctx)
 {
 	struct percpu_cpu *c = ctx;
@@ -80,14 +138,19 @@ static void cpu_setup(void *ctx)
 	char err[PERCPU_ERR_MAX];
 	pmu_caps_read(&c->caps);
 	c->apic_id = caps_apic_id();
-	const struct event_table *table = event_table_for_caps(&c->caps);
-	c->n = evparse_list(p->events, table, &c->caps, c->ev, PMU_MAX_EVENTS, err, sizeof(err));
-	if (c->n < 0) {
-		/* Hybrid parts: an event this core type lacks. */
-		bp_snprintf(c->err, sizeof(c->err), "%s%s%s", c->caps.hybrid ? caps_core_type_name(c->caps.core_type) : "",
-			    c->caps.hybrid ? ": " : "", err);
+	const struct percpu_events *type = percpu_types_find(p->types, &c->caps);
+	if (!type || type->n < 0) {
+		if (type)
+			bp_snprintf(c->err, sizeof(c->err), "%s", type->err);
+		else
+			bp_snprintf(c->err, sizeof(c->err), "%s%sits core type's events were not parsed",
+				    c->caps.hybrid ? caps_core_type_name(c->caps.core_type) : "",
+				    c->caps.hybrid ? ": " : "");
 		return;
 	}
+	c->n = type->n;
+	for (int i = 0; i < c->n; i++)
+		c->ev[i] = type->ev[i];
 	/* A hypervisor may advertise counters it does not implement: check
 	 * that they read, and after taking the PMU, that they keep what is
 	 * written, before trusting them (pmu/probe.h). */
@@ -112,6 +175,12 @@ static void cpu_setup(void *ctx)
 	c->ready = true;
 }
 
+/* The CPU's sampling engine, when its ops sample. */
+static struct sampling *sampler_of(const struct percpu_cpu *c)
+{
+	return c->owner->ops->samples ? c->state : NULL;
+}
+
 /* Starts the CPU's events and checks that counting really began (issue
  * 19: a GLOBAL_CTRL that ignores writes gave 0 counts and exit 0). */
 static void start_checked(struct percpu_cpu *c)
@@ -120,7 +189,7 @@ static void start_checked(struct percpu_cpu *c)
 	c->started = pmu_check_started(&c->pmu);
 	/* A PMI already taken proves the counters ran; its handler may have
 	 * turned them off since (throttled at the first window). */
-	if (c->started.held && c->owner->ops->samples && c->smp.pmi.st.pmis)
+	if (c->started.held && sampler_of(c) && sampler_of(c)->pmi.st.pmis)
 		c->started.held = false;
 }
 
@@ -145,18 +214,24 @@ static int sampling_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
 	struct sampling_opts so = c->owner->so;
 	so.cpu = c->cpu;
 	so.pmi_vector = c->owner->vector;
-	return sampling_setup(&c->smp, &c->pmu, c->ev, c->n, &so, err, errlen);
+	return sampling_setup(c->state, &c->pmu, c->ev, c->n, &so, err, errlen);
 }
 
-static void sampling_cpu_start(struct percpu_cpu *c) { sampling_start(&c->smp); }
-static void sampling_cpu_stop(struct percpu_cpu *c) { sampling_stop(&c->smp); }
-static void sampling_cpu_tick(struct percpu_cpu *c) { sampling_tick(&c->smp); }
-static void sampling_cpu_teardown(struct percpu_cpu *c) { sampling_teardown(&c->smp); }
-static void sampling_cpu_arm(struct percpu_cpu *c) { pmi_arm(&c->smp.pmi, &c->armed); }
-static void sampling_cpu_disarm(struct percpu_cpu *c) { pmi_disarm(&c->smp.pmi, &c->armed); }
+static void sampling_cpu_start(struct percpu_cpu *c) { sampling_start(c->state); }
+static void sampling_cpu_stop(struct percpu_cpu *c) { sampling_stop(c->state); }
+static void sampling_cpu_tick(struct percpu_cpu *c) { sampling_tick(c->state); }
+static void sampling_cpu_teardown(struct percpu_cpu *c) { sampling_teardown(c->state); }
+static void sampling_cpu_arm(struct percpu_cpu *c)
+{
+	pmi_arm(&((struct sampling *)c->state)->pmi, &c->armed);
+}
+static void sampling_cpu_disarm(struct percpu_cpu *c)
+{
+	pmi_disarm(&((struct sampling *)c->state)->pmi, &c->armed);
+}
 
 const struct percpu_ops percpu_sampling = {
-	.samples = true, .setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
+	.state_bytes = sizeof(struct sampling), .samples = true, .setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
 	.tick = sampling_cpu_tick, .teardown = sampling_cpu_teardown,
 	.arm = sampling_cpu_arm, .disarm = sampling_cpu_disarm,
 };
@@ -173,23 +248,19 @@ static void acknowledge_only(void)
 		apic_eoi(&a);
 }
 
-static void handle(struct percpu_cpu *c, const struct plat_irq_frame *f)
-{
-	if (c && c->ready)
-		pmi_handle(&c->smp.pmi, f);
-	else
-		acknowledge_only();
-}
-
-struct bsp_pmi {
-	struct percpu *p;
+struct pmi_call {
+	struct percpu_cpu *c;
 	const struct plat_irq_frame *f;
 };
 
-static void handle_bsp(void *ctx)
+static void handle(void *ctx)
 {
-	struct bsp_pmi *b = ctx;
-	handle(b->p->by_number[b->p->bsp], b->f);
+	struct pmi_call *k = ctx;
+	struct sampling *s = sampler_of(k->c);
+	if (k->c->ready && s)
+		pmi_handle(&s->pmi, k->f);
+	else
+		acknowledge_only();
 }
 
 /* The sampled CPU this code runs on, found by its APIC ID; NULL if none. */
@@ -202,48 +273,44 @@ static struct percpu_cpu *cpu_here(struct percpu *p)
 	return NULL;
 }
 
-/* A PMI through the IDT gate, on the CPU whose counter overflowed, found
- * by its APIC ID. Where one CPU runs all, only the BSP's model CPU raises
- * these (the others' come through on_pmi_model), and the main flow may
- * have another model CPU selected at that moment. Where the command's
- * CPU alone samples, only its LVT PC holds the vector (SDM Vol. 3A
- * 10.5.1: each CPU's local APIC has its own LVT), so the PMI is its, and
- * no CPUID is run to find it: CPUID serialises, and under a hypervisor
- * it is a VM exit at every PMI. */
-static void on_pmi_irq(const struct plat_irq_frame *f, void *ctx)
+/* The CPU a PMI is for. The execution seam names it where it delivers
+ * the PMI on that CPU's behalf (an emulated CPU's: the main flow may have
+ * another model CPU selected at that moment). Else the PMI came through
+ * the local APIC of the CPU this runs on: where the command's CPU alone
+ * samples with a fixed vector, only its LVT PC holds the vector (SDM Vol.
+ * 3A 10.5.1: each CPU's local APIC has its own LVT), so the PMI is its,
+ * and no CPUID is run to find it: CPUID serialises, and under a
+ * hypervisor it is a VM exit at every PMI. An NMI may come to any CPU:
+ * that one is found by its APIC ID. */
+static struct percpu_cpu *pmi_cpu(struct percpu *p)
 {
-	struct percpu *p = ctx;
-	if (p->one_cpu_runs_all) {
-		struct bsp_pmi b = { p, f };
-		const char *why;
-		if (p->bsp < PERCPU_MAX)
-			exec_run_on(p->bsp, handle_bsp, &b, &why);
-		return;
-	}
-	struct percpu_cpu *c = p->only_bsp ? p->by_number[p->bsp] : cpu_here(p);
-	if (c)
-		handle(c, f);
-	else
-		acknowledge_only();
+	int cpu = exec_pmi_cpu();
+	if (cpu >= 0)
+		return cpu < PERCPU_MAX ? p->by_number[cpu] : NULL;
+	return p->vector_only_bsp ? p->by_number[p->bsp] : cpu_here(p);
 }
 
-/* A PMI delivered as an NMI (real PMU only): on the CPU it came to, when
- * that CPU samples and the NMI is its PMU's (pmi_nmi_is_ours); anything
- * else goes on to the firmware's NMI handler. */
-static bool on_pmi_nmi(const struct plat_irq_frame *f, void *ctx)
+/* The one PMI handler of the per-CPU engine, whatever delivers it: the
+ * PMI's gate (a fixed vector or the NMI, on the CPU whose counter
+ * overflowed) or the execution seam on an emulated CPU's behalf. Runs
+ * the CPU's handler for it (exec_run_here); an NMI that is not the PMU's
+ * goes on to the firmware's handler (false). */
+static bool on_pmi(const struct plat_irq_frame *f, void *ctx)
 {
-	struct percpu_cpu *c = cpu_here(ctx);
-	if (!c || !c->ready || !pmi_nmi_is_ours(&c->smp.pmi))
+	struct percpu *p = ctx;
+	struct percpu_cpu *c = pmi_cpu(p);
+	struct sampling *s = c ? sampler_of(c) : NULL;
+	if (c && c->ready && s && s->pmi.nmi && !pmi_nmi_is_ours(&s->pmi))
 		return false;
-	handle(c, f);
+	if (!c || (!c->ready && p->so.pmi_nmi)) {
+		if (p->so.pmi_nmi)
+			return false;
+		acknowledge_only();
+		return true;
+	}
+	struct pmi_call k = { c, f };
+	exec_run_here(c->cpu, handle, &k);
 	return true;
-}
-
-/* The model's PMI for a CPU, handled on the BSP with that CPU selected. */
-static void on_pmi_model(u32 cpu, const struct plat_irq_frame *f, void *ctx)
-{
-	struct percpu *p = ctx;
-	handle(cpu < PERCPU_MAX ? p->by_number[cpu] : NULL, f);
 }
 
 /* ---- the APs' loop ------------------------------------------------------------ */
@@ -255,7 +322,7 @@ static void on_pmi_model(u32 cpu, const struct plat_irq_frame *f, void *ctx)
  * preset again, would not overflow again). */
 static bool starts_itself(const struct percpu *p, const struct percpu_cpu *c)
 {
-	return !p->one_cpu_runs_all && p->ops->arm && c->cpu != p->bsp;
+	return exec_aps_run_own_code() && p->ops->arm && c->cpu != p->bsp;
 }
 
 static void percpu_ap_spin(void *ctx)
@@ -266,6 +333,7 @@ static void percpu_ap_spin(void *ctx)
 		return;		/* not sampled: back to the firmware's idle loop */
 	struct percpu_cpu *c = p->by_number[me];
 	u32 seen = p->tick_seq;
+	bool own = exec_aps_run_own_code();	/* else the BSP ticks it */
 	bool armed = c && c->ready && starts_itself(p, c);
 	struct plat_ap_window w = { .open = false };
 	if (armed) {
@@ -276,7 +344,7 @@ static void percpu_ap_spin(void *ctx)
 	while (!p->stop) {
 spin:
 		p->ap_ip[me] = (u64)(uintptr_t)&&spin;
-		if (!p->one_cpu_runs_all && c && c->ready && p->tick_seq != seen) {
+		if (own && c && c->ready && p->tick_seq != seen) {
 			seen = p->tick_seq;
 			p->ops->tick(c);	/* its own MSRs, on itself */
 		}
@@ -307,15 +375,16 @@ static size_t arena_bytes(const struct sampling_opts *so)
 static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 {
 	u32 self = plat_cpu_self();
-	u32 modelled = p->one_cpu_runs_all ? exec_cpu_count() : PERCPU_MAX;
 	for (u64 m = mask; m; m &= m - 1) {
 		u32 cpu = (u32)__builtin_ctzll(m);
-		if (cpu >= modelled) {
-			err_printf("bareperf %s: CPU %u: the emulated PMU models %u CPUs; not sampled\n",
-				   cmd, cpu, modelled);
+		char why[96];
+		if (cpu >= PERCPU_MAX || exec_cpu_usable(cpu, why, sizeof(why))) {
+			err_printf("bareperf %s: CPU %u: %s; not sampled\n", cmd, cpu, why);
 			continue;
 		}
-		struct percpu_cpu *c = plat_alloc(sizeof(*c));
+		/* The ops' state follows the CPU's, 16-byte aligned. */
+		size_t at = (sizeof(struct percpu_cpu) + 15) & ~(size_t)15;
+		struct percpu_cpu *c = plat_alloc(at + p->ops->state_bytes);
 		if (!c || (cpu != self && exec_reserve(cpu, arena_bytes(&p->so)))) {
 			err_printf("bareperf %s: CPU %u: out of memory\n", cmd, cpu);
 			plat_free(c);
@@ -323,6 +392,7 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 		}
 		c->cpu = cpu;
 		c->owner = p;
+		c->state = (u8 *)c + at;
 		p->cpu[p->count++] = c;
 		p->by_number[cpu] = c;
 		p->mask |= BIT(cpu);
@@ -330,13 +400,13 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 	return 0;
 }
 
-static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *events, bool force,
-		     const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
+static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const struct percpu_types *types,
+		     bool force, const struct sampling_opts *so, const struct percpu_ops *ops,
+		     const char *cmd)
 {
 	bp_memset(p, 0, sizeof(*p));
 	p->name_cpus = name_cpus;
-	p->one_cpu_runs_all = exec_one_cpu_runs_all();
-	p->events = events;
+	p->types = types;
 	p->cmd = cmd;
 	p->force = force;
 	p->so = *so;
@@ -344,12 +414,11 @@ static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *eve
 	/* Measured here on the BSP: an AP may not call the firmware's Stall. */
 	plat_ticks_per_second();
 	p->bsp = plat_cpu_self();
-	p->only_bsp = p->bsp < PERCPU_MAX && mask == BIT(p->bsp);
+	p->vector_only_bsp = p->bsp < PERCPU_MAX && mask == BIT(p->bsp) && !so->pmi_nmi;
 	plat_on_exit(close_hook, p);
 	if (add_cpus(p, mask, cmd))
 		return -1;
-	p->vector = so->pmi_nmi ? plat_pmi_install_nmi(on_pmi_nmi, p)
-				: plat_pmi_install(on_pmi_irq, p);
+	p->vector = so->pmi_nmi ? plat_pmi_install_nmi(on_pmi, p) : plat_pmi_install(on_pmi, p);
 	p->pmi_installed = true;
 	u32 ready = 0;
 	for (u32 i = 0; i < p->count; i++) {
@@ -369,16 +438,16 @@ static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const char *eve
 	return 0;
 }
 
-int percpu_open(struct percpu *p, u64 mask, const char *events, bool force,
+int percpu_open(struct percpu *p, u64 mask, const struct percpu_types *types, bool force,
 		const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
 {
-	return open_cpus(p, mask, true, events, force, so, ops, cmd);
+	return open_cpus(p, mask, true, types, force, so, ops, cmd);
 }
 
-int percpu_open_self(struct percpu *p, const char *events, bool force,
+int percpu_open_self(struct percpu *p, const struct percpu_types *types, bool force,
 		     const struct sampling_opts *so, const struct percpu_ops *ops, const char *cmd)
 {
-	return open_cpus(p, BIT(plat_cpu_self()), false, events, force, so, ops, cmd);
+	return open_cpus(p, BIT(plat_cpu_self()), false, types, force, so, ops, cmd);
 }
 
 static u64 ready_mask(const struct percpu *p)
@@ -394,7 +463,7 @@ void percpu_start(struct percpu *p)
 {
 	const char *why;
 	u64 ready = ready_mask(p);
-	exec_set_cpus(ready, p->ap_ip, on_pmi_model, p);
+	exec_set_cpus(ready, p->ap_ip, on_pmi, p);
 	p->drive_cpus = true;
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->ready && !starts_itself(p, p->cpu[i]))
@@ -491,29 +560,23 @@ void percpu_close(struct percpu *p)
 	p->count = 0;
 }
 
-/* fn for c, from the CPU the main flow runs on: where one CPU runs all,
- * with c's model selected; else c is this CPU, and fn is called directly
- * (the execution seam would first ask the firmware which CPU this is, at
- * every tick). */
-static void run_here(const struct percpu *p, struct percpu_cpu *c, void (*fn)(void *ctx))
+/* fn for c, from the CPU the main flow runs on (exec_run_here: without
+ * asking the firmware which CPU this is, at every tick). */
+static void run_here(struct percpu_cpu *c, void (*fn)(void *ctx))
 {
-	const char *why;
-	if (!p->one_cpu_runs_all) {
-		fn(c);
-		return;
-	}
-	(void)exec_run_on(c->cpu, fn, c, &why);
+	exec_run_here(c->cpu, fn, c);
 }
 
 void percpu_tick(struct percpu *p)
 {
-	u32 self = plat_cpu_self();
+	bool own = exec_aps_run_own_code();
+	u32 self = own ? plat_cpu_self() : p->bsp;
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
 		if (!c->ready)
 			continue;
-		if (p->one_cpu_runs_all || c->cpu == self)
-			run_here(p, c, cpu_tick);
+		if (!own || c->cpu == self)
+			run_here(c, cpu_tick);
 	}
 	p->tick_seq++;	/* the APs that run their own loop do their own */
 }
@@ -522,13 +585,14 @@ void percpu_tick_self(struct percpu *p)
 {
 	struct percpu_cpu *c = p->bsp < PERCPU_MAX ? p->by_number[p->bsp] : NULL;
 	if (c && c->ready)
-		run_here(p, c, cpu_tick);
+		run_here(c, cpu_tick);
 }
 
-/* The sampler of the CPU the main flow runs on, if it samples. */
+/* The sampler of the CPU the main flow runs on, if it samples: the BSP,
+ * or the one the seam runs it for. */
 static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
 {
-	u32 self = p->one_cpu_runs_all ? p->bsp : plat_cpu_self();
+	u32 self = exec_aps_run_own_code() ? plat_cpu_self() : p->bsp;
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
 		if (c->ready && c->cpu == self && p->ops->samples)
@@ -537,22 +601,22 @@ static struct percpu_cpu *main_flow_sampler(const struct percpu *p)
 	return NULL;
 }
 
-static void cpu_hold(void *ctx) { sampling_hold(&((struct percpu_cpu *)ctx)->smp); }
-static void cpu_release(void *ctx) { sampling_release(&((struct percpu_cpu *)ctx)->smp); }
+static void cpu_hold(void *ctx) { sampling_hold(sampler_of(ctx)); }
+static void cpu_release(void *ctx) { sampling_release(sampler_of(ctx)); }
 
 static void on_main_flow_cpu(struct percpu *p, void (*fn)(void *ctx))
 {
 	struct percpu_cpu *c = main_flow_sampler(p);
 	if (!c)
 		return;
-	run_here(p, c, fn);
+	run_here(c, fn);
 }
 
 void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)
 {
 	for (u32 i = 0; i < p->count; i++)
 		if (p->cpu[i]->ready && p->ops->samples)
-			sampling_set_tsc_clock(&p->cpu[i]->smp, tsc_per_second);
+			sampling_set_tsc_clock(sampler_of(p->cpu[i]), tsc_per_second);
 }
 
 void percpu_hold_self(struct percpu *p)
@@ -569,7 +633,7 @@ void percpu_release_self(struct percpu *p)
 
 u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)
 {
-	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_poll(&p->cpu[i]->smp, out, max) : 0;
+	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_poll(sampler_of(p->cpu[i]), out, max) : 0;
 }
 
 u32 percpu_ready(const struct percpu *p)
@@ -577,18 +641,78 @@ u32 percpu_ready(const struct percpu *p)
 	return (u32)__builtin_popcountll(ready_mask(p));
 }
 
+/* The i-th CPU's sampling engine, if it samples (ready: set up). */
+static const struct sampling *sampler_at(const struct percpu *p, u32 i, bool ready)
+{
+	if (i >= p->count || !p->cpu[i] || !p->ops || !p->ops->samples)
+		return NULL;
+	return !ready || p->cpu[i]->ready ? p->cpu[i]->state : NULL;
+}
+
 u64 percpu_lost(const struct percpu *p)
 {
 	u64 lost = 0;
-	for (u32 i = 0; i < p->count; i++)
-		if (p->cpu[i] && (p->cpu[i]->ready || p->cpu[i]->smp.ring.slots))
-			lost += sampling_lost(&p->cpu[i]->smp);
+	for (u32 i = 0; i < p->count; i++) {
+		const struct sampling *s = sampler_at(p, i, false);
+		if (s && (p->cpu[i]->ready || s->ring.slots))
+			lost += sampling_lost(s);
+	}
 	return lost;
 }
 
 void percpu_pmi_stats(const struct percpu *p, struct pmi_stats *sum)
 {
 	bp_memset(sum, 0, sizeof(*sum));
+	for (u32 i = 0; i < p->count; i++) {
+		const struct sampling *s = sampler_at(p, i, false);
+		if (s)
+			pmi_stats_add(sum, &s->pmi.st);
+	}
+}
+
+static const struct sampling *first_sampler(const struct percpu *p)
+{
 	for (u32 i = 0; i < p->count; i++)
-		pmi_stats_add(sum, &p->cpu[i]->smp.pmi.st);
+		if (sampler_at(p, i, true))
+			return sampler_at(p, i, true);
+	return NULL;
+}
+
+int percpu_describe(const struct percpu *p, char *buf, size_t len)
+{
+	const struct sampling *s = first_sampler(p);
+	return s ? sampling_describe(s, buf, len) : 0;
+}
+
+u64 percpu_period(const struct percpu *p, int i)
+{
+	const struct sampling *s = first_sampler(p);
+	return s && i >= 0 && i < s->n ? s->period[i] : 0;
+}
+
+bool percpu_loss_describe(const struct percpu *p, u32 i, char *buf, size_t len)
+{
+	const struct sampling *s = sampler_at(p, i, true);
+	if (!s || !s->any_pebs)
+		return false;
+	sampling_describe_loss(s, buf, len);
+	return true;
+}
+
+bool percpu_ds_area_lost(const struct percpu *p, u64 *ours)
+{
+	for (u32 i = 0; i < p->count; i++) {
+		const struct sampling *s = sampler_at(p, i, true);
+		if (s && s->pmi.st.ds_area_lost) {
+			*ours = (u64)(uintptr_t)s->precise.ds.area;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool percpu_ring_half_full(const struct percpu *p, u32 i)
+{
+	const struct sampling *s = sampler_at(p, i, false);
+	return s && s->ring.head - s->ring.tail >= s->ring.capacity / 2;
 }

@@ -20,12 +20,6 @@ static u64 event_period(const struct pmu_event *e, const struct sampling_opts *o
 	return e->sample_after ? e->sample_after : SAMPLING_DEFAULT_PERIOD;
 }
 
-static void on_pmi(const struct plat_irq_frame *f, void *ctx)
-{
-	struct sampling *s = ctx;
-	pmi_handle(&s->pmi, f);
-}
-
 static int add_events(struct sampling *s, const struct sampling_opts *o, char *err, size_t errlen)
 {
 	for (int i = 0; i < s->n; i++) {
@@ -183,12 +177,7 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 	s->pmi.window_start = plat_ticks();
 	if (s->any_pebs && setup_precise(s, o, err, errlen))
 		goto fail;
-	u8 vector = o->pmi_vector;
-	if (!vector) {
-		vector = plat_pmi_install(on_pmi, s);
-		s->pmi_installed = true;
-	}
-	if (pmi_setup(&s->pmi, vector, &why)) {
+	if (pmi_setup(&s->pmi, o->pmi_vector, &why)) {
 		bp_snprintf(err, errlen, "cannot program LVT PC: %s", why);
 		goto fail;
 	}
@@ -221,10 +210,6 @@ void sampling_teardown(struct sampling *s)
 	if (s->pmi.vector && (s->pmi.apic.base || s->pmi.apic.x2apic))
 		pmi_teardown(&s->pmi);	/* LVT PC as found */
 	s->pmi.vector = 0;
-	if (s->pmi_installed) {
-		plat_pmi_remove();
-		s->pmi_installed = false;
-	}
 	if (s->precise.ops)
 		s->precise.ops->teardown(&s->precise);
 	s->pmi.precise = NULL;

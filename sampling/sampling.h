@@ -41,9 +41,9 @@ struct sampling_opts {
 	size_t pebs_buffer_bytes;	/* 0: the default for the format */
 	u32 ring_samples;	/* 0: SAMPLING_DEFAULT_RING */
 	u32 cpu;		/* what samples carry in their CPU field */
-	u8 pmi_vector;		/* 0: install our own PMI handler; else the
-				 * vector of a handler the caller installed
-				 * (one for several CPUs) */
+	u8 pmi_vector;		/* the vector of the PMI handler the caller
+				 * installed (sampling/percpu: one for every
+				 * CPU); the engine installs none */
 	bool pmi_nmi;		/* LVT PC delivers the PMI as an NMI (the
 				 * caller installed the NMI handler) */
 };
@@ -59,7 +59,6 @@ struct sampling {
 	struct precise precise;		/* the PMU's precise engine (PEBS) */
 	struct sample_ring ring;
 	struct pmi_ctx pmi;
-	bool pmi_installed;
 	bool held;			/* sampling_hold stopped the counters */
 	u64 pebs_period_asked;		/* a -c below SAMPLING_MIN_PEBS_PERIOD
 					 * that PEBS events did not get; 0: none */

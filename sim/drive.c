@@ -3,6 +3,7 @@
 #include "../lib/plat.h"
 #include "../arch/hw.h"
 #include "../arch/msr.h"
+#include "../lib/fmt.h"
 
 static const struct hw_ops *model_ops;
 static struct hw_ops drive_ops;
@@ -335,12 +336,17 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 	}
 }
 
+static int pmi_for = -1;	/* the CPU whose PMI call_pmi delivers */
+
 static void call_pmi(u32 cpu)
 {
 	struct plat_irq_frame f = tick_frame;
 	if (cpu != bsp_cpu)
 		f = (struct plat_irq_frame){ .ip = cpu_ips ? cpu_ips[cpu] : 0 };
-	cpu_pmi(cpu, &f, cpu_pmi_ctx);
+	int outer = pmi_for;
+	pmi_for = (int)cpu;
+	cpu_pmi(&f, cpu_pmi_ctx);
+	pmi_for = outer;
 }
 
 /* The model raised a PMI on cpu (selected while this runs). The BSP's
@@ -440,6 +446,28 @@ void sim_drive_stats(struct exec_stats *out) { *out = stats; }
 
 static u32 exec_cpus(void) { return sim_drive_cpu_count(); }
 
+static int exec_cpu_modelled(u32 cpu, char *why, size_t len)
+{
+	u32 modelled = sim_drive_cpu_count();
+	if (cpu < modelled)
+		return 0;
+	bp_snprintf(why, len, "the emulated PMU models %u CPUs", modelled);
+	return -1;
+}
+
+static void exec_here_as(u32 cpu, void (*fn)(void *ctx), void *ctx) { sim_drive_run_as(cpu, fn, ctx); }
+/* The APs only publish their IPs: the BSP runs their model CPUs. */
+static bool exec_aps_run_nothing(void) { return false; }
+/* Code for every CPU runs here, and keeps its faults under this CPU's number. */
+static u32 exec_fault_here(u32 cpu) { return plat_cpu_self(); }
+/* Through the PMI's gate come the BSP's model CPU's PMIs (plat_raise_pmi),
+ * whichever model CPU the main flow has selected; through call_pmi, the
+ * others'. */
+static int exec_pmi_of(void) { return pmi_for >= 0 ? pmi_for : (int)bsp_cpu; }
+/* The handler EOIed the model's APIC; an interrupt that came through this
+ * CPU's own APIC (a self-IPI, not the drive's INT n) needs its own EOI. */
+static void exec_pmi_eoi_real(void (*eoi_here)(void)) { eoi_here(); }
+
 static int exec_run_as(u32 cpu, void (*fn)(void *ctx), void *ctx, const char **why)
 {
 	sim_drive_run_as(cpu, fn, ctx);
@@ -459,9 +487,14 @@ static void exec_code(const struct code_profile *p) { running_code = p; }
 
 static const struct exec_ops drive_exec = {
 	.name = "emulated PMU's drive",
-	.one_cpu_runs_all = true,
 	.cpu_count = exec_cpus,
+	.cpu_usable = exec_cpu_modelled,
 	.run_on = exec_run_as,
+	.run_here = exec_here_as,
+	.aps_run_own_code = exec_aps_run_nothing,
+	.fault_cpu = exec_fault_here,
+	.pmi_cpu = exec_pmi_of,
+	.pmi_irq_done = exec_pmi_eoi_real,
 	.reserve = exec_reserve_nothing,
 	.release = exec_release_nothing,
 	.start = exec_drive_start,

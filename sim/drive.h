@@ -42,8 +42,9 @@ u32 sim_drive_cpu_count(void);
  * that its real CPU last published in ips[cpu] (0: not known yet, so no
  * time passes there, as for a halted CPU); the BSP's CPU runs at the
  * interrupted IP as before, and its PMIs still come through the PMI's gate.
- * The other model CPUs' PMIs are delivered by calling pmi(cpu, frame, ctx)
- * at the end of the tick, with that model CPU selected and the frame of
+ * The other model CPUs' PMIs are delivered by calling pmi(frame, ctx)
+ * (the seam's pmi_cpu() names the CPU) at the end of the tick, with that
+ * model CPU selected and the frame of
  * the code it was running: the model is one piece of state that only the
  * BSP touches, so the APs' PMIs are handled on the BSP on their behalf.
  * mask 0 goes back to the BSP alone. */

@@ -15,10 +15,29 @@
 #include "workload/workload.h"
 #include "sim/sim.h"
 #include "sim/sim_api.h"
+#include "events/evparse.h"
 #include <time.h>
 
 static char out[8192];
 static struct percpu pc;
+static struct percpu_types types;
+
+/* The events parsed as the commands parse them: once for the calling
+ * CPU's core type, then once for each other core type among mask's CPUs. */
+static const struct percpu_types *parsed(const char *text, u64 mask)
+{
+	struct pmu_caps own;
+	struct pmu_event ev[PMU_MAX_EVENTS];
+	char err[512];
+	pmu_caps_read(&own);
+	int n = evparse_list(text, event_table_for_caps(&own), &own, ev, PMU_MAX_EVENTS, err,
+			     sizeof(err));
+	if (n < 0)
+		fail_msg("%s: %s", text, err);
+	percpu_types_init(&types, &own, text, ev, n);
+	percpu_types_add_cpus(&types, mask);
+	return &types;
+}
 
 static void test_parse_list(void **state)
 {
@@ -101,7 +120,7 @@ static void test_every_cpu_sampled_and_restored(void **state)
 	open_sim("icx,cpus=4");
 	sim_snapshot(&before);
 	host_capture_start(out, sizeof(out));
-	assert_int_equal(percpu_open(&pc, 0xF, "cycles,instructions:p", false, &so, &percpu_sampling, "test"), EXIT_OK);
+	assert_int_equal(percpu_open(&pc, 0xF, parsed("cycles,instructions:p", 0xF), false, &so, &percpu_sampling, "test"), EXIT_OK);
 	assert_int_equal(percpu_ready(&pc), 4);
 	sim_snapshot(&after);
 	assert_false(sim_snapshot_equal(&before, &after, diff, sizeof(diff)));
@@ -148,7 +167,7 @@ static void test_every_cpu_one_clock(void **state)
 	u64 bsp_before = sim_tsc();
 	assert_true(bsp_before > 0);
 	host_capture_start(out, sizeof(out));
-	assert_int_equal(percpu_open(&pc, 0x3, "cycles", false, &so, &percpu_sampling, "test"), 0);
+	assert_int_equal(percpu_open(&pc, 0x3, parsed("cycles", 0x3), false, &so, &percpu_sampling, "test"), 0);
 	percpu_start(&pc);
 	run_for_ms(30);		/* CPU 1 halted: no IP published yet */
 	pc.ap_ip[1] = (u64)(uintptr_t)ap_code;
@@ -178,7 +197,7 @@ static void test_one_cpu_pmi_runs_no_cpuid(void **state)
 	open_sim("icx");
 	exec_select(exec_machine());	/* PMIs through the gate, as on the machine */
 	host_capture_start(out, sizeof(out));
-	assert_int_equal(percpu_open_self(&pc, "cycles", false, &so, &percpu_sampling, "test"), 0);
+	assert_int_equal(percpu_open_self(&pc, parsed("cycles", 0), false, &so, &percpu_sampling, "test"), 0);
 	percpu_start(&pc);
 	hw_stats_reset();		/* the seam's CPUIDs from here on */
 	run_for_ms(60);
@@ -196,24 +215,70 @@ static void test_one_cpu_pmi_runs_no_cpuid(void **state)
 	(void)state;
 }
 
-/* A hybrid part: the E-cores lack decode.lcp. They are reported with
- * their core type and not sampled; the P-cores are. */
+/* The CPU sampled the list its core type parsed: the same events,
+ * field for field, given to its sampler. */
+static void assert_samples_list(const struct percpu_cpu *c, const struct percpu_events *type)
+{
+	assert_int_equal(c->n, type->n);
+	assert_memory_equal(c->ev, type->ev, (size_t)type->n * sizeof(type->ev[0]));
+	const struct sampling *smp = c->state;	/* percpu_sampling's */
+	assert_int_equal(smp->n, type->n);
+	assert_memory_equal(smp->ev, type->ev, (size_t)type->n * sizeof(type->ev[0]));
+}
+
+/* A hybrid part: the E-cores lack decode.lcp. The events are parsed once
+ * per core type, not per CPU: the P-cores' list (the BSP's, which the
+ * command checks) is the one they sample, and the E-cores' parse failed
+ * once, with its reason, which each E-core reports with its core type;
+ * they are not sampled, the P-cores are. */
 static void test_hybrid_core_type_lacks_event(void **state)
 {
 	struct sampling_opts so = { .period = 20000 };
 	open_sim("adl,cpus=4");
 	host_capture_start(out, sizeof(out));
-	int rc = percpu_open(&pc, 0xF, "cycles,decode.lcp", false, &so, &percpu_sampling, "test");
+	const struct percpu_types *t = parsed("cycles,decode.lcp", 0xF);
+	int rc = percpu_open(&pc, 0xF, t, false, &so, &percpu_sampling, "test");
 	host_capture_stop();
 	assert_int_equal(rc, EXIT_OK);
+	assert_int_equal(t->count, 2);		/* P-core, E-core: once each */
+	assert_int_equal(t->type[0].n, 2);
+	assert_int_equal(t->type[1].n, -1);
+	assert_non_null(strstr(t->type[1].err, "efficiency core (Atom): "));
+	assert_non_null(strstr(t->type[1].err, "decode.lcp"));
 	assert_int_equal(percpu_ready(&pc), 2);
 	assert_true(pc.by_number[0]->ready && pc.by_number[2]->ready);
 	assert_false(pc.by_number[1]->ready || pc.by_number[3]->ready);
+	assert_samples_list(pc.by_number[0], &t->type[0]);
+	assert_samples_list(pc.by_number[2], &t->type[0]);
 	assert_int_equal(count_substr(out, "decode.lcp"), 2);
-	assert_non_null(strstr(out, "CPU 1 is not sampled: efficiency core"));
-	assert_non_null(strstr(out, "CPU 3 is not sampled: efficiency core"));
+	assert_non_null(strstr(out, "CPU 1 is not sampled: efficiency core (Atom): "));
+	assert_non_null(strstr(out, "CPU 3 is not sampled: efficiency core (Atom): "));
 	percpu_close(&pc);
 	close_sim();
+}
+
+/* Events both core types have: one list each, each CPU sampling its own
+ * type's (an E-core's caps pick the E-core table). */
+static void test_hybrid_one_list_per_core_type(void **state)
+{
+	struct sampling_opts so = { .period = 20000 };
+	open_sim("adl,cpus=4");
+	host_capture_start(out, sizeof(out));
+	const struct percpu_types *t = parsed("cycles,instructions", 0xF);
+	int rc = percpu_open(&pc, 0xF, t, false, &so, &percpu_sampling, "test");
+	host_capture_stop();
+	assert_int_equal(rc, EXIT_OK);
+	assert_int_equal(t->count, 2);
+	assert_int_equal(percpu_ready(&pc), 4);
+	assert_true(t->type[0].caps.core_type != t->type[1].caps.core_type);
+	for (u32 cpu = 0; cpu < 4; cpu++) {
+		const struct percpu_cpu *c = pc.by_number[cpu];
+		assert_ptr_equal(percpu_types_find(t, &c->caps), &t->type[cpu & 1]);
+		assert_samples_list(c, &t->type[cpu & 1]);
+	}
+	percpu_close(&pc);
+	close_sim();
+	(void)state;
 }
 
 /* A CPU beyond what the model has is reported, not silently skipped. */
@@ -222,7 +287,7 @@ static void test_cpu_beyond_the_model(void **state)
 	struct sampling_opts so = { .period = 20000 };
 	open_sim("icx,cpus=2");
 	host_capture_start(out, sizeof(out));
-	int rc = percpu_open(&pc, 0x5, "cycles", false, &so, &percpu_sampling, "test");
+	int rc = percpu_open(&pc, 0x5, parsed("cycles", 0x5), false, &so, &percpu_sampling, "test");
 	host_capture_stop();
 	assert_int_equal(rc, EXIT_OK);
 	assert_int_equal(percpu_ready(&pc), 1);
@@ -285,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_every_cpu_one_clock),
 		cmocka_unit_test(test_one_cpu_pmi_runs_no_cpuid),
 		cmocka_unit_test(test_hybrid_core_type_lacks_event),
+		cmocka_unit_test(test_hybrid_one_list_per_core_type),
 		cmocka_unit_test(test_cpu_beyond_the_model),
 		cmocka_unit_test(test_stat_per_cpu),
 		cmocka_unit_test(test_unreturned_cpu_kept),

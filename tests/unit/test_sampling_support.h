@@ -1,7 +1,9 @@
 /* Helpers for the sampling-engine tests: the engine set up over the
  * emulated PMU, its PMIs delivered to pmi_handle() with the IP the test
  * is "running" at (what the entry stub would capture), samples taken out
- * of the ring, and the state before pmu_open() compared at the end. */
+ * of the ring, and the state before pmu_open() compared at the end. The
+ * test is the PMI's gate: no handler is installed, LVT PC gets
+ * PMI_VECTOR, and deliver_pmi() calls the engine's pmi_handle(). */
 #ifndef BP_TEST_SAMPLING_SUPPORT_H
 #define BP_TEST_SAMPLING_SUPPORT_H
 #include "test_pmu_support.h"
@@ -35,11 +37,14 @@ static inline void start_events(const struct pmu_event *ev, int n, const struct 
 				bool throttle)
 {
 	char err[512];
+	struct sampling_opts so = *o;
+	if (!so.pmi_vector)
+		so.pmi_vector = PMI_VECTOR;
 	sim_snapshot(&before_open);
 	if (pmu_open(&pmu, &caps, false, err, sizeof(err)))
 		fail_msg("pmu_open: %s", err);
 	sim_set_pmi_hook(deliver_pmi, NULL);
-	if (sampling_setup(&smp, &pmu, ev, n, o, err, sizeof(err)))
+	if (sampling_setup(&smp, &pmu, ev, n, &so, err, sizeof(err)))
 		fail_msg("sampling_setup: %s", err);
 	if (!throttle)
 		smp.pmi.max_pmis_per_window = 0;

@@ -2,7 +2,7 @@
  * perf's enabled/running time and scaling, against the model's exact
  * counts. */
 #include "test_pmu_support.h"
-#include "cmd/stat_engine.h"
+#include "sampling/count.h"
 
 #define TICK 1000	/* time units per multiplexing tick */
 #define IP   0x401000

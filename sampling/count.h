@@ -1,9 +1,11 @@
-/* The counting core of `stat`: events on counters, multiplexed by the
- * scheduler's rotation when they do not fit together, with perf's time
- * accounting (enabled/running) and scaling. Time is passed in (plat_ticks
- * units), so tests drive it with exact numbers. */
-#ifndef BP_STAT_ENGINE_H
-#define BP_STAT_ENGINE_H
+/* The counting engine, the sampling engine's peer (sampling.h), for
+ * `stat`: events on counters, multiplexed by the scheduler's rotation when
+ * they do not fit together, with perf's time accounting (enabled/running)
+ * and scaling. Time is passed in (plat_ticks units), so tests drive it
+ * with exact numbers. percpu_counting runs it on each CPU of the per-CPU
+ * engine (percpu.h), which holds each CPU's struct stat_engine. */
+#ifndef BP_SAMPLING_COUNT_H
+#define BP_SAMPLING_COUNT_H
 #include "../pmu/pmu.h"
 #include "../sched/mux.h"
 
@@ -41,5 +43,13 @@ void stat_engine_update(struct stat_engine *e, u64 now);
 void stat_engine_tick(struct stat_engine *e, u64 now);
 /* The count estimated over the whole time: count * enabled / running. */
 u64 stat_engine_scaled(const struct stat_engine *e, int i);
+
+struct percpu;
+struct percpu_ops;
+/* The per-CPU engine's counting ops: each CPU's state is a struct
+ * stat_engine over its PMU and its core type's events. */
+extern const struct percpu_ops percpu_counting;
+/* The i-th CPU's counts (position in p->cpu); NULL when it does not count. */
+const struct stat_engine *percpu_counts(const struct percpu *p, u32 i);
 
 #endif

@@ -1,5 +1,7 @@
-#include "stat_engine.h"
+#include "count.h"
+#include "percpu.h"
 #include "../lib/fmt.h"
+#include "../lib/plat.h"
 #include "../lib/str.h"
 
 void stat_engine_update(struct stat_engine *e, u64 now)
@@ -121,4 +123,54 @@ int stat_engine_init(struct stat_engine *e, struct pmu *pmu, const struct pmu_ev
 u64 stat_engine_scaled(const struct stat_engine *e, int i)
 {
 	return sched_mux_scale(e->st[i].count, &e->st[i].time);
+}
+
+/* ---- every CPU (sampling/percpu.h): each hook runs on its CPU ------------------------ */
+
+static int count_cpu_setup(struct percpu_cpu *c, char *err, size_t errlen)
+{
+	struct stat_engine *e = c->state;
+	if (stat_engine_init(e, &c->pmu, c->ev, c->n, plat_ticks(), err, errlen))
+		return -1;
+	pmu_commit_schedule(&c->pmu);	/* -v names the counters before the start */
+	return 0;
+}
+
+static void count_cpu_start(struct percpu_cpu *c)
+{
+	struct stat_engine *e = c->state;
+	e->last_update = plat_ticks();
+	e->counting = true;
+	pmu_enable(e->pmu);
+}
+
+static void count_cpu_stop(struct percpu_cpu *c)
+{
+	struct stat_engine *e = c->state;
+	pmu_disable(e->pmu);
+	stat_engine_update(e, plat_ticks());
+	e->counting = false;
+}
+
+static void count_cpu_tick(struct percpu_cpu *c)
+{
+	struct stat_engine *e = c->state;
+	if (e->counting)
+		stat_engine_tick(e, plat_ticks());
+}
+
+/* The counts stay readable until percpu_close() frees the CPU. */
+static void count_cpu_teardown(struct percpu_cpu *c) { (void)c; }
+
+const struct percpu_ops percpu_counting = {
+	.state_bytes = sizeof(struct stat_engine),
+	.setup = count_cpu_setup, .start = count_cpu_start, .stop = count_cpu_stop,
+	.tick = count_cpu_tick, .teardown = count_cpu_teardown,
+};
+
+const struct stat_engine *percpu_counts(const struct percpu *p, u32 i)
+{
+	if (i >= p->count || !p->cpu[i]->ready || p->ops != &percpu_counting)
+		return NULL;
+	return p->cpu[i]->state;
 }
