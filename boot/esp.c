@@ -1,6 +1,8 @@
 /* Files on the volume the image was loaded from (the ESP), under
  * \bareperf\. Paths use '/' in the shared code and '\' here. */
 #include "efi.h"
+#include "../lib/fmt.h"
+#include "../lib/path.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
 
@@ -8,6 +10,27 @@
 #define ESP_PATH_MAX 256
 
 static EFI_FILE_HANDLE root;
+static char file_error[192];	/* plat_file_error() */
+
+int plat_file_check(const char *name, bool write, char *why, size_t cap)
+{
+	return path_check(name, write, false, "\\bareperf\\", why, cap);
+}
+
+const char *plat_file_error(void)
+{
+	return file_error;
+}
+
+/* The name's refusal, as plat_file_error() tells it: 0 when it may be used. */
+static int refused(const char *path, bool write)
+{
+	char why[160];
+	if (!plat_file_check(path, write, why, sizeof(why)))
+		return 0;
+	bp_snprintf(file_error, sizeof(file_error), "%s", why);
+	return -1;
+}
 
 void esp_init(void)
 {
@@ -65,7 +88,8 @@ static EFI_FILE_HANDLE open_mode(const char *path, UINT64 mode)
 {
 	CHAR16 wpath[ESP_PATH_MAX];
 	EFI_FILE_HANDLE f;
-	if (ensure_dir() || esp_path(path, wpath, ESP_PATH_MAX))
+	if (refused(path, mode & EFI_FILE_MODE_WRITE) || ensure_dir() ||
+	    esp_path(path, wpath, ESP_PATH_MAX))
 		return NULL;
 	if (uefi_call_wrapper(root->Open, 5, root, &f, wpath, mode, 0) != EFI_SUCCESS)
 		return NULL;
@@ -89,8 +113,8 @@ int plat_file_rename(const char *from, const char *to)
 		u8 bytes[FILE_INFO_HEAD + ESP_PATH_MAX * sizeof(CHAR16)];
 	} buf;
 	CHAR16 wto[ESP_PATH_MAX];
-	EFI_FILE_HANDLE f = open_mode(from, MODE_RW), old;
-	if (!f)
+	EFI_FILE_HANDLE f, old;
+	if (refused(to, true) || !(f = open_mode(from, MODE_RW)))
 		return -1;
 	UINTN size = sizeof(buf);
 	if (esp_path(to, wto, ESP_PATH_MAX) ||

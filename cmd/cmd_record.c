@@ -121,6 +121,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (rc != EXIT_OK)
 		return rc;
 	o->so.pebs_buffer_bytes = (size_t)o->pebs_buffer_kib * 1024;
+	char why[160];
+	if (plat_file_check(o->output, true, why, sizeof(why))) {
+		err_printf("bareperf record: -o %s: %s\n", o->output, why);
+		return EXIT_USAGE;
+	}
 	if (o->all_cpus && o->cpu_list) {
 		err_printf("bareperf record: -a and -C exclude each other\n");
 		return EXIT_USAGE;

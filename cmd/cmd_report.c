@@ -396,6 +396,11 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		cli_unknown_option(&report_spec, argv[next]);
 		rc = EXIT_USAGE;
 	}
+	char why[160];
+	if (rc == EXIT_OK && !o->help && plat_file_check(o->input, false, why, sizeof(why))) {
+		err_printf("bareperf report: -i %s: %s\n", o->input, why);
+		rc = EXIT_USAGE;
+	}
 	return rc;
 }
 

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "../lib/plat.h"
 #include "../lib/fmt.h"
+#include "../lib/path.h"
 #include "capture.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -66,18 +67,42 @@ static const char *out_dir(void)
 	return d && *d ? d : "out";
 }
 
-/* OUT/path; an absolute path (host only) is taken as it is. */
-static int full_path(const char *path, char *buf, size_t cap)
+static char file_error[192];	/* plat_file_error() */
+
+int plat_file_check(const char *name, bool write, char *why, size_t cap)
 {
-	int n = path[0] == '/' ? bp_snprintf(buf, cap, "%s", path)
-			       : bp_snprintf(buf, cap, "%s/%s", out_dir(), path);
-	return n >= (int)cap ? -1 : 0;
+	char folder[256];
+	bp_snprintf(folder, sizeof(folder), "%s/", out_dir());
+	return path_check(name, write, true, folder, why, cap);
 }
 
-/* Builds OUT/path and creates the folders on the way. */
+const char *plat_file_error(void)
+{
+	return file_error;
+}
+
+/* OUT/path, the name checked as the image checks it (lib/path.h); an
+ * absolute path (host only) is taken as it is. */
+static int full_path(const char *path, bool write, char *buf, size_t cap)
+{
+	char why[160];
+	if (plat_file_check(path, write, why, sizeof(why))) {
+		bp_snprintf(file_error, sizeof(file_error), "%s", why);
+		return -1;
+	}
+	int n = path[0] == '/' ? bp_snprintf(buf, cap, "%s", path)
+			       : bp_snprintf(buf, cap, "%s/%s", out_dir(), path);
+	if (n >= (int)cap) {
+		bp_snprintf(file_error, sizeof(file_error), "the name is too long");
+		return -1;
+	}
+	return 0;
+}
+
+/* Builds OUT/path to write and creates the folders on the way. */
 static int host_path(const char *path, char *buf, size_t cap)
 {
-	if (full_path(path, buf, cap))
+	if (full_path(path, true, buf, cap))
 		return -1;
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
@@ -117,7 +142,7 @@ int plat_file_append(const char *path, const void *data, size_t len)
 long plat_file_read(const char *path, void *buf, size_t cap)
 {
 	char full[4096];
-	if (full_path(path, full, sizeof(full)))
+	if (full_path(path, false, full, sizeof(full)))
 		return -1;
 	FILE *f = fopen(full, "rb");
 	if (!f)
@@ -131,7 +156,7 @@ long plat_file_size(const char *path)
 {
 	char full[4096];
 	struct stat st;
-	if (full_path(path, full, sizeof(full)) || stat(full, &st) || !S_ISREG(st.st_mode))
+	if (full_path(path, false, full, sizeof(full)) || stat(full, &st) || !S_ISREG(st.st_mode))
 		return -1;
 	return (long)st.st_size;
 }
@@ -147,7 +172,8 @@ static struct plat_file *open_fd(const char *path, int flags)
 	char full[4096];
 	struct plat_file *f;
 	int fd;
-	if (host_path(path, full, sizeof(full)))
+	if ((flags & O_ACCMODE) == O_RDONLY ? full_path(path, false, full, sizeof(full))
+					    : host_path(path, full, sizeof(full)))
 		return NULL;
 	fd = open(full, flags | O_CLOEXEC, 0666);
 	if (fd < 0)

@@ -13,7 +13,17 @@ void plat_error_write(const char *s, size_t len);
 
 /* Files, by path relative to the tool's output folder (\bareperf\ on the
  * ESP; a folder on the host, where an absolute path is also taken as it
- * is). '/' separates components. Returns 0 or a negative value on failure. */
+ * is). '/' and '\' separate components; a name that would leave the folder
+ * ("..", an absolute one in the image) or write a .efi file is refused
+ * (lib/path.h). Reading needs no write access to the volume. Returns 0 or
+ * a negative value on failure, and plat_file_error() says why. */
+/* 0 when name may be used for a file of the output folder (to write it,
+ * when write); else -1 with why, a phrase to follow "NAME: ". */
+int plat_file_check(const char *name, bool write, char *why, size_t cap);
+/* Why the last plat_file_* call that failed did: the firmware's EFI_STATUS
+ * named (e.g. "EFI_WRITE_PROTECTED: the volume is read-only"), the host's
+ * errno as text, or why the name was refused. */
+const char *plat_file_error(void);
 int plat_file_write(const char *path, const void *data, size_t len);
 int plat_file_append(const char *path, const void *data, size_t len);
 /* Reads up to cap bytes; returns the bytes read or a negative value. */
