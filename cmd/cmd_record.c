@@ -238,8 +238,9 @@ static int keep_previous(const char *path)
 		return 0;	/* nothing there */
 	if (bp_snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old) ||
 	    plat_file_rename(path, old)) {
-		err_printf("bareperf record: cannot move the previous %s to %s.old; it is left as it "
-			   "was and nothing is recorded (remove it, or give another -o)\n", path, path);
+		err_printf("bareperf record: cannot move the previous %s to %s.old (%s); it is left as "
+			   "it was and nothing is recorded (remove it, or give another -o)\n", path, path,
+			   plat_file_error());
 		return -1;
 	}
 	return 0;
@@ -301,7 +302,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		return -1;
 	r->file = plat_file_create(o->output);
 	if (!r->file) {
-		err_printf("bareperf record: cannot create %s\n", o->output);
+		err_printf("bareperf record: cannot create %s: %s\n", o->output, plat_file_error());
 		return -1;
 	}
 	perfdata_file_sink_init(&r->sink, r->file);

@@ -100,10 +100,33 @@ static void test_names_stay_inside(void **state)
 	assert_true(plat_file_size("in.data") > 0);
 }
 
+/* -o nodir\x.data failed with "cannot create" and no reason while
+ * -o sub/x.data made the folder: now either separator makes the folder,
+ * and a name that cannot be created says why. */
+static void test_both_separators(void **state)
+{
+	char buf[8];
+	assert_int_equal(run("--pmu=sim:icx record -q -o nodir\\x.data soak -n 20000"), EXIT_OK);
+	assert_true(plat_file_size("nodir/x.data") > 0);
+	assert_int_equal(run("--pmu=sim:icx record -q -o sub/x.data soak -n 20000"), EXIT_OK);
+	assert_true(plat_file_size("sub\\x.data") > 0);
+	assert_int_equal(run("report -i nodir\\x.data"), EXIT_OK);
+	assert_int_equal(top_file("bareperf/nodir\\x.data", buf, sizeof(buf)), -1);
+	/* a file where a folder must be */
+	assert_int_equal(run("--pmu=sim:icx record -q -o sub/x.data/y.data soak -n 20000"),
+			 EXIT_FAILURE_STATUS);
+	if (!strstr(out, "bareperf record: cannot create sub/x.data/y.data: Not a directory"))
+		fail_msg("said:\n%s", out);
+	assert_int_equal(run("report -i nodir/none.data"), EXIT_FAILURE_STATUS);
+	if (!strstr(out, "No such file or directory"))
+		fail_msg("said:\n%s", out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_stay_inside),
+		cmocka_unit_test(test_both_separators),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
