@@ -82,10 +82,10 @@ static bool is_folder(EFI_FILE_HANDLE h)
 	       (buf.info.Attribute & EFI_FILE_DIRECTORY);
 }
 
-/* "a/b.txt" or "a\b.txt" -> L"\bareperf\a\b.txt"; also creates the
- * folders. The status of a folder that cannot be created, else
- * EFI_SUCCESS. */
-static EFI_STATUS esp_path(const char *path, CHAR16 *out, size_t cap)
+/* "a/b.txt" or "a\b.txt" -> L"\bareperf\a\b.txt"; to write (create),
+ * also creates the folders, and then returns the status of one that
+ * cannot be created. Reading creates nothing: a read-only volume reads. */
+static EFI_STATUS esp_path(const char *path, CHAR16 *out, size_t cap, bool create)
 {
 	size_t n = 0;
 	const CHAR16 *dir = ESP_DIR;
@@ -100,7 +100,9 @@ static EFI_STATUS esp_path(const char *path, CHAR16 *out, size_t cap)
 	}
 	out[n++] = L'\\';
 	for (const char *p = path; *p; p++) {
-		if (path_is_sep(*p)) {
+		if (path_is_sep(*p) && !create) {
+			out[n++] = L'\\';
+		} else if (path_is_sep(*p)) {
 			out[n] = 0;	/* create each parent folder on the way */
 			EFI_FILE_HANDLE d;
 			EFI_STATUS st = uefi_call_wrapper(root->Open, 5, root, &d, out,
@@ -133,16 +135,11 @@ static EFI_STATUS esp_path(const char *path, CHAR16 *out, size_t cap)
 static int ensure_dir(void)
 {
 	EFI_FILE_HANDLE d;
-	EFI_STATUS st;
-	if (!root) {
-		bp_snprintf(file_error, sizeof(file_error), "the boot volume has no file system");
-		return -1;
-	}
-	st = uefi_call_wrapper(root->Open, 5, root, &d, ESP_DIR,
-			       EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE,
-			       EFI_FILE_DIRECTORY);
+	EFI_STATUS st = uefi_call_wrapper(root->Open, 5, root, &d, ESP_DIR,
+					  EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ |
+					  EFI_FILE_MODE_WRITE, EFI_FILE_DIRECTORY);
 	if (st != EFI_SUCCESS) {
-		status_error("cannot create the folder \\bareperf: ", st);
+		status_error("", st);	/* a read-only volume: EFI_WRITE_PROTECTED */
 		return -1;
 	}
 	uefi_call_wrapper(d->Close, 1, d);
@@ -156,8 +153,13 @@ static EFI_FILE_HANDLE open_mode(const char *path, UINT64 mode)
 	CHAR16 wpath[ESP_PATH_MAX];
 	EFI_FILE_HANDLE f;
 	EFI_STATUS st;
-	if (refused(path, mode & EFI_FILE_MODE_WRITE) || ensure_dir() ||
-	    esp_path(path, wpath, ESP_PATH_MAX) != EFI_SUCCESS)
+	bool write = mode & EFI_FILE_MODE_WRITE;
+	if (!root) {
+		bp_snprintf(file_error, sizeof(file_error), "the boot volume has no file system");
+		return NULL;
+	}
+	if (refused(path, write) || (write && ensure_dir()) ||
+	    esp_path(path, wpath, ESP_PATH_MAX, write) != EFI_SUCCESS)
 		return NULL;
 	if ((st = uefi_call_wrapper(root->Open, 5, root, &f, wpath, mode, 0)) != EFI_SUCCESS) {
 		status_error("", st);
@@ -184,7 +186,7 @@ int plat_file_rename(const char *from, const char *to)
 	if (refused(to, true) || !(f = open_mode(from, MODE_RW)))
 		return -1;
 	UINTN size = sizeof(buf);
-	EFI_STATUS st = esp_path(to, wto, ESP_PATH_MAX);
+	EFI_STATUS st = esp_path(to, wto, ESP_PATH_MAX, true);
 	if (st == EFI_SUCCESS &&
 	    (st = uefi_call_wrapper(f->GetInfo, 4, f, &GenericFileInfo, &size, &buf)) != EFI_SUCCESS)
 		status_error("", st);
