@@ -56,6 +56,7 @@ static void status_error(const char *what, EFI_STATUS st)
 		{ EFI_INVALID_PARAMETER, "EFI_INVALID_PARAMETER: a name FAT does not take" },
 		{ EFI_UNSUPPORTED, "EFI_UNSUPPORTED" },
 		{ EFI_BUFFER_TOO_SMALL, "EFI_BUFFER_TOO_SMALL" },
+		{ EFI_WARN_DELETE_FAILURE, "EFI_WARN_DELETE_FAILURE: closed, not deleted" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (names[i].st == st) {
@@ -206,6 +207,20 @@ int plat_file_rename(const char *from, const char *to)
 	if (st != EFI_SUCCESS)
 		status_error("", st);
 	return st == EFI_SUCCESS ? 0 : -1;
+}
+
+int plat_file_delete(const char *path)
+{
+	EFI_FILE_HANDLE f = open_mode(path, MODE_RW);
+	if (!f)
+		return -1;
+	/* Delete closes the handle, and warns when it could not delete */
+	EFI_STATUS st = uefi_call_wrapper(f->Delete, 1, f);
+	if (st != EFI_SUCCESS) {
+		status_error("", st);
+		return -1;
+	}
+	return 0;
 }
 
 static int write_all(EFI_FILE_HANDLE f, const void *data, size_t len)

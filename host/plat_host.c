@@ -218,6 +218,14 @@ int plat_file_rename(const char *from, const char *to)
 	return rename(full_from, full_to) ? errno_error("") : 0;
 }
 
+int plat_file_delete(const char *path)
+{
+	char full[4096];
+	if (full_path(path, true, full, sizeof(full)))
+		return -1;
+	return unlink(full) ? errno_error("") : 0;
+}
+
 struct plat_file *plat_file_create(const char *path)
 {
 	return open_fd(path, O_RDWR | O_CREAT | O_TRUNC);

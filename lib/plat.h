@@ -33,6 +33,8 @@ long plat_file_read(const char *path, void *buf, size_t cap);
 int plat_file_rename(const char *from, const char *to);
 /* Size of a file in bytes, or a negative value if it cannot be opened. */
 long plat_file_size(const char *path);
+/* Deletes a file. Returns 0 or negative. */
+int plat_file_delete(const char *path);
 
 /* Streaming files, for output that grows during a run (perf.data) and
  * input bigger than a memory buffer. Paths as above.
@@ -185,8 +187,9 @@ long plat_connect_all(char *err, size_t errlen);
 /* Calls one boot service loops times with harmless arguments, for driver
  * authors: AllocatePages (each with its FreePages; "FreePages" is the same
  * loop), LocateHandleBuffer (all handles), ConnectController (the next
- * handle, not recursive), GetVariable (BootOrder). Returns 0 or -1 with
- * err. */
+ * handle, not recursive), GetVariable (BootOrder). Returns 0, or with err
+ * -1 when nothing ran (the first call failed, or the host twin cannot)
+ * and -2 when a later call failed. */
 #define PLAT_BOOT_SERVICES "AllocatePages, FreePages, LocateHandleBuffer, " \
 	"ConnectController, GetVariable"
 bool plat_boot_service_known(const char *name);

@@ -122,11 +122,50 @@ static void test_both_separators(void **state)
 		fail_msg("said:\n%s", out);
 }
 
+/* The contents of the output folder's file name, or "" when there is none. */
+static const char *contents(const char *name)
+{
+	static char buf[64];
+	long n = plat_file_read(name, buf, sizeof(buf) - 1);
+	buf[n < 0 ? 0 : n] = 0;
+	return buf;
+}
+
+/* A record whose target could not start replaced keep.data with a
+ * recording of nothing (the previous moved to keep.data.old), so two such
+ * commands in a row lost it. Now the previous recording stays where it
+ * was, and a run with no previous file leaves none. */
+static void test_failed_start_keeps_previous(void **state)
+{
+	static const char *const fails[] = {
+		"--pmu=sim:icx record -q -o keep.data --connect-all",
+		"--pmu=sim:icx record -q -o keep.data -- bs:GetVariable 10",
+	};
+	assert_int_equal(plat_file_write("keep.data", "original", 8), 0);
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+			assert_int_equal(run(fails[i]), EXIT_FAILURE_STATUS);
+			if (!strstr(out, "nothing recorded (the target did not start): the previous "
+					 "recording is back where it was"))
+				fail_msg("%s said:\n%s", fails[i], out);
+			assert_string_equal(contents("keep.data"), "original");
+			assert_true(plat_file_size("keep.data.old") < 0);
+		}
+	assert_int_equal(run("--pmu=sim:icx record -q -o none.data --connect-all"),
+			 EXIT_FAILURE_STATUS);
+	assert_non_null(strstr(out, "nothing recorded (the target did not start): no file written"));
+	assert_true(plat_file_size("none.data") < 0);
+	/* a target that runs still moves the previous one aside */
+	assert_int_equal(run("--pmu=sim:icx record -q -o keep.data soak -n 20000"), EXIT_OK);
+	assert_string_equal(contents("keep.data.old"), "original");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_stay_inside),
 		cmocka_unit_test(test_both_separators),
+		cmocka_unit_test(test_failed_start_keeps_previous),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
