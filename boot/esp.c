@@ -1,5 +1,6 @@
 /* Files on the volume the image was loaded from (the ESP), under
- * \bareperf\. Paths use '/' in the shared code and '\' here. */
+ * \bareperf\. Names take '/' or '\' (lib/path.h); the firmware gets '\'.
+ * Only a write creates folders, so a read-only volume still reads. */
 #include "efi.h"
 #include "../lib/fmt.h"
 #include "../lib/path.h"
