@@ -83,7 +83,7 @@ SYMTAB_LINK := tools/symtab-link
 SYMTAB_DEPS := tools/symtab-link tools/gen-symtab perfdata/symtab.h
 HOST_LINK    = $(SYMTAB_LINK) $@ "$(HOST_CC) $(HOST_CFLAGS)" $(HOST_CC) $(HOST_CFLAGS) -o @OUT@
 EMPTY_SYMTAB := $(HOSTDIR)/obj/symtab-empty.o
-SYMTAB_TESTS := test_cli test_cmd_bench test_report test_restore test_symtab test_target
+SYMTAB_TESTS := test_cli test_cmd_bench test_files test_report test_restore test_symtab test_target
 $(EMPTY_SYMTAB): tools/gen-symtab perfdata/symtab.h
 	@mkdir -p $(dir $@)
 	$(Q)tools/gen-symtab >$(@:.o=.c)

@@ -1,17 +1,22 @@
 /* The image's command line. From the UEFI shell or a boot entry with
  * arguments, UEFI hands us LoadOptions (UCS-2 text). When it gives none (a
- * plain removable-media boot, as tools/qemu-run does), we read the ASCII
- * file \bareperf\cmdline on the ESP instead. */
+ * plain removable-media boot, as tools/qemu-run does), we read the file
+ * \bareperf\cmdline on the ESP instead: ASCII, UCS-2 (UTF-16LE, what the
+ * UEFI shell's `echo ... > FILE` writes) or UTF-8 with a BOM (lib/text.h). */
 #include "efi.h"
 #include "../cmd/cli.h"
+#include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
+#include "../lib/text.h"
 
 #define CMDLINE_MAX 2048
 static char line[CMDLINE_MAX];
 
-enum source { NONE, TAKEN, TOO_LONG };
+enum source { NONE, TAKEN, TOO_LONG, BAD_TEXT };
+static const char *file_encoding;	/* how \bareperf\cmdline was read */
+static char bad_text[96];		/* why it could not be (BAD_TEXT) */
 
 /* LoadOptions is only a command line if it is printable UCS-2 text: some
  * boot managers pass binary optional data there. */
@@ -39,15 +44,20 @@ static enum source load_options_text(void)
 	return n > 0 ? TAKEN : NONE;
 }
 
-/* The whole file: its lines are words like any others. */
+/* The whole file: its lines are words like any others. Room for the
+ * longest line in UTF-16, its BOM and one more character (too long). */
 static enum source cmdline_file(void)
 {
+	static u8 raw[2 * CMDLINE_MAX + 2];
 	long size = plat_file_size("cmdline");
-	long n = plat_file_read("cmdline", line, CMDLINE_MAX - 1);
+	long n = plat_file_read("cmdline", raw, sizeof(raw));
 	if (n < 0)
 		return NONE;
-	line[n] = 0;
-	return size > n ? TOO_LONG : TAKEN;
+	long got = text_decode(raw, (size_t)n, line, CMDLINE_MAX, &file_encoding, bad_text,
+			       sizeof(bad_text));
+	if (size > n || got == TEXT_TOO_LONG)
+		return TOO_LONG;
+	return got == TEXT_BAD_CHAR ? BAD_TEXT : TAKEN;
 }
 
 /* --qemu-exit must work even when the line cannot be taken: without it
@@ -84,16 +94,29 @@ int boot_cmdline(int max, char **argv)
 	if (from_file && (src = cmdline_file()) == NONE)
 		line[0] = 0;
 	find_qemu_exit(line);
+	/* Where the line came from, and how it was read when that was not
+	 * plain bytes, for the errors. */
+	char where[64];
+	bool encoded = from_file && file_encoding && bp_strcmp(file_encoding, "bytes") != 0;
+	bp_snprintf(where, sizeof(where), "%s%s%s", from_file ? "\\bareperf\\cmdline" : "LoadOptions",
+		    encoded ? ", read as " : "", encoded ? file_encoding : "");
 	if (src == TOO_LONG) {
 		err_printf("bareperf: the command line (%s) is longer than %u characters; "
-			   "nothing was run\n", from_file ? "\\bareperf\\cmdline" : "LoadOptions",
-			   CMDLINE_MAX - 1);
+			   "nothing was run\n", where, CMDLINE_MAX - 1);
+		return -1;
+	}
+	if (src == BAD_TEXT) {
+		err_printf("bareperf: the command line (%s): %s, which bareperf cannot represent; "
+			   "nothing was run\n", where, bad_text);
 		return -1;
 	}
 	argv[0] = "bareperf";
 	int n = cli_split(line, argv + 1, max - 1, &err);
 	if (n < 0) {
-		err_printf("bareperf: %s; nothing was run\n", err);
+		if (encoded)
+			err_printf("bareperf: %s (%s); nothing was run\n", err, where);
+		else
+			err_printf("bareperf: %s; nothing was run\n", err);
 		return -1;
 	}
 	if (n > 0 && is_program_name(argv[1])) {

@@ -4,6 +4,7 @@
  * would print everything twice, so we write COM1 only when ConOut does not
  * reach a serial port. */
 #include "efi.h"
+#include "../lib/out.h"
 #include "../lib/plat.h"
 
 #define COM1_PORT      0x3F8
@@ -100,7 +101,12 @@ void console_save_transcript(void)
 	static const char cut[] = "[console.log cut: transcript buffer full]\n";
 	if (!transcript_len)
 		return;
-	if (plat_file_write("console.log", transcript, transcript_len) == 0 && transcript_cut)
+	if (plat_file_write("console.log", transcript, transcript_len) != 0) {
+		transcript_len = 0;	/* the line below is no transcript */
+		err_printf("bareperf: \\bareperf\\console.log was not saved: %s\n", plat_file_error());
+		return;
+	}
+	if (transcript_cut)
 		plat_file_append("console.log", cut, sizeof(cut) - 1);
 }
 

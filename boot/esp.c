@@ -1,6 +1,9 @@
 /* Files on the volume the image was loaded from (the ESP), under
- * \bareperf\. Paths use '/' in the shared code and '\' here. */
+ * \bareperf\. Names take '/' or '\' (lib/path.h); the firmware gets '\'.
+ * Only a write creates folders, so a read-only volume still reads. */
 #include "efi.h"
+#include "../lib/fmt.h"
+#include "../lib/path.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
 
@@ -8,6 +11,27 @@
 #define ESP_PATH_MAX 256
 
 static EFI_FILE_HANDLE root;
+static char file_error[192];	/* plat_file_error() */
+
+int plat_file_check(const char *name, bool write, char *why, size_t cap)
+{
+	return path_check(name, write, false, "\\bareperf\\", why, cap);
+}
+
+const char *plat_file_error(void)
+{
+	return file_error;
+}
+
+/* The name's refusal, as plat_file_error() tells it: 0 when it may be used. */
+static int refused(const char *path, bool write)
+{
+	char why[160];
+	if (!plat_file_check(path, write, why, sizeof(why)))
+		return 0;
+	bp_snprintf(file_error, sizeof(file_error), "%s", why);
+	return -1;
+}
 
 void esp_init(void)
 {
@@ -15,8 +39,55 @@ void esp_init(void)
 		root = LibOpenRoot(boot_loaded_image->DeviceHandle);
 }
 
-/* "a/b.txt" -> L"\bareperf\a\b.txt"; also creates the folders. */
-static int esp_path(const char *path, CHAR16 *out, size_t cap)
+/* The firmware's status by its name in the UEFI spec, with what it means
+ * for a file where that is not plain (EDK2's FAT driver). */
+static void status_error(const char *what, EFI_STATUS st)
+{
+	static const struct { EFI_STATUS st; const char *name; } names[] = {
+		{ EFI_NOT_FOUND, "EFI_NOT_FOUND: no such file or folder" },
+		{ EFI_WRITE_PROTECTED, "EFI_WRITE_PROTECTED: the volume is read-only" },
+		{ EFI_ACCESS_DENIED, "EFI_ACCESS_DENIED: a read-only file, or a file where a "
+				     "folder is needed" },
+		{ EFI_VOLUME_FULL, "EFI_VOLUME_FULL: the volume is full" },
+		{ EFI_VOLUME_CORRUPTED, "EFI_VOLUME_CORRUPTED" },
+		{ EFI_NO_MEDIA, "EFI_NO_MEDIA" },
+		{ EFI_MEDIA_CHANGED, "EFI_MEDIA_CHANGED" },
+		{ EFI_DEVICE_ERROR, "EFI_DEVICE_ERROR" },
+		{ EFI_OUT_OF_RESOURCES, "EFI_OUT_OF_RESOURCES" },
+		{ EFI_INVALID_PARAMETER, "EFI_INVALID_PARAMETER: a name FAT does not take" },
+		{ EFI_UNSUPPORTED, "EFI_UNSUPPORTED" },
+		{ EFI_BUFFER_TOO_SMALL, "EFI_BUFFER_TOO_SMALL" },
+		{ EFI_WARN_DELETE_FAILURE, "EFI_WARN_DELETE_FAILURE: closed, not deleted" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].st == st) {
+			bp_snprintf(file_error, sizeof(file_error), "%s%s", what, names[i].name);
+			return;
+		}
+	bp_snprintf(file_error, sizeof(file_error), "%sEFI_STATUS 0x%llx", what,
+		    (unsigned long long)st);
+}
+
+/* SIZE_OF_EFI_FILE_INFO, as a constant expression */
+#define FILE_INFO_HEAD __builtin_offsetof(EFI_FILE_INFO, FileName)
+/* An EFI_FILE_INFO with room for the longest name. */
+union file_info {
+	EFI_FILE_INFO info;
+	u8 bytes[FILE_INFO_HEAD + ESP_PATH_MAX * sizeof(CHAR16)];
+};
+
+static bool is_folder(EFI_FILE_HANDLE h)
+{
+	union file_info buf;
+	UINTN size = sizeof(buf);
+	return uefi_call_wrapper(h->GetInfo, 4, h, &GenericFileInfo, &size, &buf) == EFI_SUCCESS &&
+	       (buf.info.Attribute & EFI_FILE_DIRECTORY);
+}
+
+/* "a/b.txt" or "a\b.txt" -> L"\bareperf\a\b.txt"; to write (create),
+ * also creates the folders, and then returns the status of one that
+ * cannot be created. Reading creates nothing: a read-only volume reads. */
+static EFI_STATUS esp_path(const char *path, CHAR16 *out, size_t cap, bool create)
 {
 	size_t n = 0;
 	const CHAR16 *dir = ESP_DIR;
@@ -24,51 +95,78 @@ static int esp_path(const char *path, CHAR16 *out, size_t cap)
 		out[n] = dir[n];
 		n++;
 	}
-	if (n + 1 + bp_strlen(path) >= cap)
-		return -1;
+	if (n + 1 + bp_strlen(path) >= cap) {
+		bp_snprintf(file_error, sizeof(file_error), "the name is longer than %u characters",
+			    (unsigned)(cap - n - 2));
+		return EFI_INVALID_PARAMETER;
+	}
 	out[n++] = L'\\';
 	for (const char *p = path; *p; p++) {
-		if (*p == '/') {
+		if (path_is_sep(*p) && !create) {
+			out[n++] = L'\\';
+		} else if (path_is_sep(*p)) {
 			out[n] = 0;	/* create each parent folder on the way */
 			EFI_FILE_HANDLE d;
-			if (uefi_call_wrapper(root->Open, 5, root, &d, out,
-					      EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ |
-					      EFI_FILE_MODE_WRITE, EFI_FILE_DIRECTORY) == EFI_SUCCESS)
-				uefi_call_wrapper(d->Close, 1, d);
+			EFI_STATUS st = uefi_call_wrapper(root->Open, 5, root, &d, out,
+							  EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ |
+							  EFI_FILE_MODE_WRITE, EFI_FILE_DIRECTORY);
+			char what[ESP_PATH_MAX + 32];
+			bp_snprintf(what, sizeof(what), "cannot create the folder \\bareperf\\%.*s: ",
+				    (int)(p - path), path);
+			if (st != EFI_SUCCESS) {
+				status_error(what, st);
+				return st;
+			}
+			/* FAT opens a file of that name as it is: no folder */
+			bool file = !is_folder(d);
+			uefi_call_wrapper(d->Close, 1, d);
+			if (file) {
+				bp_snprintf(file_error, sizeof(file_error), "%sa file of that name is there",
+					    what);
+				return EFI_ACCESS_DENIED;
+			}
 			out[n++] = L'\\';
 		} else {
 			out[n++] = (CHAR16)(u8)*p;
 		}
 	}
 	out[n] = 0;
-	return 0;
+	return EFI_SUCCESS;
 }
 
 static int ensure_dir(void)
 {
 	EFI_FILE_HANDLE d;
-	if (!root)
+	EFI_STATUS st = uefi_call_wrapper(root->Open, 5, root, &d, ESP_DIR,
+					  EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ |
+					  EFI_FILE_MODE_WRITE, EFI_FILE_DIRECTORY);
+	if (st != EFI_SUCCESS) {
+		status_error("", st);	/* a read-only volume: EFI_WRITE_PROTECTED */
 		return -1;
-	if (uefi_call_wrapper(root->Open, 5, root, &d, ESP_DIR,
-			      EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE,
-			      EFI_FILE_DIRECTORY) != EFI_SUCCESS)
-		return -1;
+	}
 	uefi_call_wrapper(d->Close, 1, d);
 	return 0;
 }
 
 #define MODE_RW (EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE)
-/* SIZE_OF_EFI_FILE_INFO, as a constant expression */
-#define FILE_INFO_HEAD __builtin_offsetof(EFI_FILE_INFO, FileName)
 
 static EFI_FILE_HANDLE open_mode(const char *path, UINT64 mode)
 {
 	CHAR16 wpath[ESP_PATH_MAX];
 	EFI_FILE_HANDLE f;
-	if (ensure_dir() || esp_path(path, wpath, ESP_PATH_MAX))
+	EFI_STATUS st;
+	bool write = mode & EFI_FILE_MODE_WRITE;
+	if (!root) {
+		bp_snprintf(file_error, sizeof(file_error), "the boot volume has no file system");
 		return NULL;
-	if (uefi_call_wrapper(root->Open, 5, root, &f, wpath, mode, 0) != EFI_SUCCESS)
+	}
+	if (refused(path, write) || (write && ensure_dir()) ||
+	    esp_path(path, wpath, ESP_PATH_MAX, write) != EFI_SUCCESS)
 		return NULL;
+	if ((st = uefi_call_wrapper(root->Open, 5, root, &f, wpath, mode, 0)) != EFI_SUCCESS) {
+		status_error("", st);
+		return NULL;
+	}
 	return f;
 }
 
@@ -84,17 +182,17 @@ static EFI_FILE_HANDLE open_file(const char *path, bool create)
  * GetInfo gave them, which changes nothing else. */
 int plat_file_rename(const char *from, const char *to)
 {
-	static union {
-		EFI_FILE_INFO info;
-		u8 bytes[FILE_INFO_HEAD + ESP_PATH_MAX * sizeof(CHAR16)];
-	} buf;
+	static union file_info buf;
 	CHAR16 wto[ESP_PATH_MAX];
-	EFI_FILE_HANDLE f = open_mode(from, MODE_RW), old;
-	if (!f)
+	EFI_FILE_HANDLE f, old;
+	if (refused(to, true) || !(f = open_mode(from, MODE_RW)))
 		return -1;
 	UINTN size = sizeof(buf);
-	if (esp_path(to, wto, ESP_PATH_MAX) ||
-	    uefi_call_wrapper(f->GetInfo, 4, f, &GenericFileInfo, &size, &buf) != EFI_SUCCESS) {
+	EFI_STATUS st = esp_path(to, wto, ESP_PATH_MAX, true);
+	if (st == EFI_SUCCESS &&
+	    (st = uefi_call_wrapper(f->GetInfo, 4, f, &GenericFileInfo, &size, &buf)) != EFI_SUCCESS)
+		status_error("", st);
+	if (st != EFI_SUCCESS) {
 		uefi_call_wrapper(f->Close, 1, f);
 		return -1;
 	}
@@ -105,15 +203,36 @@ int plat_file_rename(const char *from, const char *to)
 		n++;
 	bp_memcpy(buf.info.FileName, wto, (n + 1) * sizeof(CHAR16));
 	buf.info.Size = FILE_INFO_HEAD + (n + 1) * sizeof(CHAR16);
-	EFI_STATUS st = uefi_call_wrapper(f->SetInfo, 4, f, &GenericFileInfo, buf.info.Size, &buf);
+	st = uefi_call_wrapper(f->SetInfo, 4, f, &GenericFileInfo, buf.info.Size, &buf);
 	uefi_call_wrapper(f->Close, 1, f);
+	if (st != EFI_SUCCESS)
+		status_error("", st);
 	return st == EFI_SUCCESS ? 0 : -1;
+}
+
+int plat_file_delete(const char *path)
+{
+	EFI_FILE_HANDLE f = open_mode(path, MODE_RW);
+	if (!f)
+		return -1;
+	/* Delete closes the handle, and warns when it could not delete */
+	EFI_STATUS st = uefi_call_wrapper(f->Delete, 1, f);
+	if (st != EFI_SUCCESS) {
+		status_error("", st);
+		return -1;
+	}
+	return 0;
 }
 
 static int write_all(EFI_FILE_HANDLE f, const void *data, size_t len)
 {
 	UINTN n = len;
 	EFI_STATUS st = uefi_call_wrapper(f->Write, 3, f, &n, (void *)data);
+	if (st != EFI_SUCCESS)
+		status_error("", st);
+	else if (n != len)
+		bp_snprintf(file_error, sizeof(file_error), "wrote %llu of %llu bytes",
+			    (unsigned long long)n, (unsigned long long)len);
 	return st == EFI_SUCCESS && n == len ? 0 : -1;
 }
 
@@ -254,10 +373,7 @@ int plat_file_write_at(struct plat_file *f, u64 off, const void *data, size_t le
  * back as GetInfo gave them, which changes nothing else. */
 int plat_file_truncate(struct plat_file *f, u64 size)
 {
-	static union {
-		EFI_FILE_INFO info;
-		u8 bytes[FILE_INFO_HEAD + ESP_PATH_MAX * sizeof(CHAR16)];
-	} buf;
+	static union file_info buf;
 	UINTN len = sizeof(buf);
 	if (size > f->end ||
 	    uefi_call_wrapper(f->h->GetInfo, 4, f->h, &GenericFileInfo, &len, &buf) != EFI_SUCCESS)

@@ -282,13 +282,17 @@ long plat_connect_all(char *err, size_t errlen)
 	return (long)count;
 }
 
+/* Each loop returns 0, -1 when its first call failed (nothing ran) or -2
+ * when a later one did (plat_boot_service_loop). */
+#define LOOP_FAILED(i) ((i) ? -2 : -1)
+
 static int loop_pages(u64 loops)
 {
 	for (u64 i = 0; i < loops; i++) {
 		EFI_PHYSICAL_ADDRESS a = 0;
 		if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiBootServicesData,
 				      1, &a) != EFI_SUCCESS)
-			return -1;
+			return LOOP_FAILED(i);
 		uefi_call_wrapper(BS->FreePages, 2, a, 1);
 	}
 	return 0;
@@ -300,7 +304,7 @@ static int loop_locate(u64 loops)
 		UINTN n;
 		EFI_HANDLE *h = all_handles(&n);
 		if (!h)
-			return -1;
+			return LOOP_FAILED(i);
 		FreePool(h);
 	}
 	return 0;
@@ -327,7 +331,7 @@ static int loop_variable(u64 loops)
 		EFI_STATUS st = uefi_call_wrapper(RT->GetVariable, 5, L"BootOrder", &global,
 						  NULL, &size, buf);
 		if (st != EFI_SUCCESS && st != EFI_NOT_FOUND)
-			return -1;
+			return LOOP_FAILED(i);
 	}
 	return 0;
 }
@@ -351,10 +355,12 @@ int plat_boot_service_loop(const char *name, u64 loops, char *err, size_t errlen
 	for (size_t i = 0; i < ARRAY_SIZE(services); i++) {
 		if (bp_strcasecmp(name, services[i].name) != 0)
 			continue;
-		if (services[i].run(loops) == 0)
+		int rc = services[i].run(loops);
+		if (rc == 0)
 			return 0;
-		bp_snprintf(err, errlen, "boot service %s failed", services[i].name);
-		return -1;
+		bp_snprintf(err, errlen, "boot service %s failed%s", services[i].name,
+			    rc == -1 ? " at its first call" : "");
+		return rc;
 	}
 	bp_snprintf(err, errlen, "unknown boot service '%s' (known: %s)", name, PLAT_BOOT_SERVICES);
 	return -1;

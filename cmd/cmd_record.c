@@ -65,6 +65,8 @@ struct record_run {
 	char **argv;
 	bool ended;			/* record_end ran */
 	int end_rc;
+	bool kept_previous;		/* a recording was at output: now at output.old */
+	bool discard;			/* the target did not start: nothing recorded */
 	struct bp_sample batch[RECORD_BATCH];
 };
 
@@ -123,6 +125,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (rc != EXIT_OK)
 		return rc;
 	o->so.pebs_buffer_bytes = (size_t)o->pebs_buffer_kib * 1024;
+	char why[160];
+	if (plat_file_check(o->output, true, why, sizeof(why))) {
+		err_printf("bareperf record: -o %s: %s\n", o->output, why);
+		return EXIT_USAGE;
+	}
 	if (o->all_cpus && o->cpu_list) {
 		err_printf("bareperf record: -a and -C exclude each other\n");
 		return EXIT_USAGE;
@@ -216,19 +223,42 @@ static int write_mappings(struct record_run *r, const struct target *t)
 
 /* A recording already at `path` moves to `path`.old first, as perf
  * record keeps perf.data.old: the new recording, which may yet fail,
- * never overwrites the last one. */
-static int keep_previous(const char *path)
+ * never overwrites the last one (and put_back_previous returns it when
+ * the target did not start). */
+static int keep_previous(struct record_run *r, const char *path)
 {
 	char old[RECORD_PATH_MAX];
 	if (plat_file_size(path) < 0)
 		return 0;	/* nothing there */
+	r->kept_previous = true;
 	if (bp_snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old) ||
 	    plat_file_rename(path, old)) {
-		err_printf("bareperf record: cannot move the previous %s to %s.old; it is left as it "
-			   "was and nothing is recorded (remove it, or give another -o)\n", path, path);
+		err_printf("bareperf record: cannot move the previous %s to %s.old (%s); it is left as "
+			   "it was and nothing is recorded (remove it, or give another -o)\n", path, path,
+			   plat_file_error());
+		r->kept_previous = false;
 		return -1;
 	}
 	return 0;
+}
+
+/* The target did not start, so the run recorded nothing of it: its file
+ * goes, and the previous recording comes back from path.old, so that a
+ * failing command, or two in a row, loses no recording. */
+static void put_back_previous(struct record_run *r, const char *path)
+{
+	char old[RECORD_PATH_MAX];
+	bp_snprintf(old, sizeof(old), "%s.old", path);
+	if (plat_file_delete(path) ||
+	    (r->kept_previous && plat_file_rename(old, path))) {
+		err_printf("bareperf record: the target did not start, but %s could not be put "
+			   "back as it was: %s%s\n", path, plat_file_error(),
+			   r->kept_previous ? " (the previous recording is the .old)" : "");
+		return;
+	}
+	out_printf("[ bareperf record: nothing recorded (the target did not start): %s ]\n",
+		   r->kept_previous ? "the previous recording is back where it was"
+				    : "no file written");
 }
 
 /* A cut-safe point on the disk. The firmware's FAT driver keeps writes in
@@ -277,11 +307,11 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 	u32 argc = 0;
 	const struct pmu_caps *c = &r->s.caps;
 	bp_snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", c->vendor, c->family, c->model, c->stepping);
-	if (keep_previous(o->output))
+	if (keep_previous(r, o->output))
 		return -1;
 	r->file = plat_file_create(o->output);
 	if (!r->file) {
-		err_printf("bareperf record: cannot create %s\n", o->output);
+		err_printf("bareperf record: cannot create %s: %s\n", o->output, plat_file_error());
 		return -1;
 	}
 	perfdata_file_sink_init(&r->sink, r->file);
@@ -501,7 +531,9 @@ static int record_end(struct record_run *r)
 	session_stop(&r->s);
 	if (r->pd && finish_output(r, r->output))
 		rc = EXIT_FAILURE_STATUS;
-	if (rc == EXIT_OK)
+	if (r->discard)
+		put_back_previous(r, r->output);
+	else if (rc == EXIT_OK)
 		out_printf("[ bareperf record: wrote %s (%llu bytes) ]\n", r->output,
 			   (unsigned long long)plat_file_size(r->output));
 	r->end_rc = rc;
@@ -562,6 +594,7 @@ static int record_target(struct record_run *r, struct target *t)
 	int rc = target_run(t, "record");
 	if (t->kind == TARGET_APP)
 		plat_before_os(NULL, NULL);
+	r->discard = rc != EXIT_OK && t->not_started;
 	int end = record_end(r);
 	return rc != EXIT_OK ? rc : end;
 }

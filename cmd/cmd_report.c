@@ -310,13 +310,14 @@ static int report_file(struct report *rp, const char *path, u32 limit)
 
 	if (size < 0) {
 		err_printf("bareperf report: cannot open '%s' in the output folder "
-			   "(\\bareperf\\ on the ESP; $BAREPERF_OUT on the host)\n", path);
+			   "(\\bareperf\\ on the ESP; $BAREPERF_OUT on the host): %s\n", path,
+			   plat_file_error());
 		return rc;
 	}
 	f = plat_file_open_read(path);
 	mem = plat_alloc(PERFDATA_READ_CHUNKED_MEM);
 	if (!f || !mem) {
-		err_printf("bareperf report: %s: %s\n", path, f ? "out of memory" : "cannot open");
+		err_printf("bareperf report: %s: %s\n", path, f ? "out of memory" : plat_file_error());
 		goto out;
 	}
 	if (perfdata_read_open_chunked(&rp->r, (u64)size, read_chunk, f, mem,
@@ -394,6 +395,11 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	int rc = cli_parse_options(&report_spec, argc, argv, &next, o);
 	if (rc == EXIT_OK && !o->help && next < argc) {
 		cli_unknown_option(&report_spec, argv[next]);
+		rc = EXIT_USAGE;
+	}
+	char why[160];
+	if (rc == EXIT_OK && !o->help && plat_file_check(o->input, false, why, sizeof(why))) {
+		err_printf("bareperf report: -i %s: %s\n", o->input, why);
 		rc = EXIT_USAGE;
 	}
 	return rc;

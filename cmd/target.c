@@ -116,21 +116,33 @@ int target_run(struct target *t, const char *cmd)
 	struct workload_result wr;
 	long n;
 
+	int rc;
+
+	t->not_started = false;
 	if (t->kind != TARGET_WORKLOAD)
 		workload_begin(NULL);	/* no profile: the model runs at IPC 1 */
 	switch (t->kind) {
 	case TARGET_WORKLOAD:
-		return t->w->run(t->argc, t->argv, &wr) ? EXIT_USAGE : EXIT_OK;
+		if (t->w->run(t->argc, t->argv, &wr) == 0)
+			return EXIT_OK;
+		t->not_started = true;	/* its options or its memory */
+		return EXIT_USAGE;
 	case TARGET_APP:
-		return run_app(t, cmd);
+		rc = run_app(t, cmd);
+		t->not_started = rc != EXIT_OK;
+		return rc;
 	case TARGET_CONNECT_ALL:
-		if ((n = plat_connect_all(err, sizeof(err))) < 0)
+		if ((n = plat_connect_all(err, sizeof(err))) < 0) {
+			t->not_started = true;
 			break;
+		}
 		out_printf("[ bareperf %s: ConnectController on %ld handles ]\n", cmd, n);
 		return EXIT_OK;
 	case TARGET_BOOT_SERVICE:
-		if (plat_boot_service_loop(t->name, t->loops, err, sizeof(err)))
+		if ((rc = plat_boot_service_loop(t->name, t->loops, err, sizeof(err))) != 0) {
+			t->not_started = rc == -1;
 			break;
+		}
 		out_printf("[ bareperf %s: %s called %llu times ]\n", cmd, t->name,
 			   (unsigned long long)t->loops);
 		return EXIT_OK;

@@ -21,6 +21,7 @@ struct target {
 	struct plat_app *app;		/* loaded, not yet run */
 	struct plat_image_info image;	/* the application's mapping */
 	char comm[32];			/* what perf calls the "process" */
+	bool not_started;		/* target_run failed before any of its work */
 };
 
 /* True for a word that names a UEFI application. */
@@ -32,7 +33,12 @@ int target_parse(struct target *t, const char *cmd, int argc, char **argv, bool 
 int target_load(struct target *t, const char *cmd);
 /* Runs the target to its end. For an application prints its exit status
  * and returns EXIT_OK whether it succeeded or not; EXIT_FAILURE_STATUS
- * when the target could not run, EXIT_USAGE for bad workload options. */
+ * when the target could not run, EXIT_USAGE for bad workload options or
+ * a workload that cannot have its memory. t->not_started says the
+ * failure came before any of the target's work: a workload fails only
+ * before its measured part, an application that could not be started,
+ * --connect-all without the handle list, a boot service whose first call
+ * failed (or the host twin, which can run neither). */
 int target_run(struct target *t, const char *cmd);
 /* Frees a loaded application that was never run. */
 void target_release(struct target *t);

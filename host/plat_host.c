@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "../lib/plat.h"
 #include "../lib/fmt.h"
+#include "../lib/path.h"
 #include "capture.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -66,27 +67,66 @@ static const char *out_dir(void)
 	return d && *d ? d : "out";
 }
 
-/* OUT/path; an absolute path (host only) is taken as it is. */
-static int full_path(const char *path, char *buf, size_t cap)
+static char file_error[192];	/* plat_file_error() */
+
+int plat_file_check(const char *name, bool write, char *why, size_t cap)
 {
-	int n = path[0] == '/' ? bp_snprintf(buf, cap, "%s", path)
-			       : bp_snprintf(buf, cap, "%s/%s", out_dir(), path);
-	return n >= (int)cap ? -1 : 0;
+	char folder[256];
+	bp_snprintf(folder, sizeof(folder), "%s/", out_dir());
+	return path_check(name, write, true, folder, why, cap);
 }
 
-/* Builds OUT/path and creates the folders on the way. */
+const char *plat_file_error(void)
+{
+	return file_error;
+}
+
+/* OUT/path, the name checked as the image checks it (lib/path.h); an
+ * absolute path (host only) is taken as it is. */
+static int full_path(const char *path, bool write, char *buf, size_t cap)
+{
+	char why[160];
+	if (plat_file_check(path, write, why, sizeof(why))) {
+		bp_snprintf(file_error, sizeof(file_error), "%s", why);
+		return -1;
+	}
+	bool absolute = path_is_sep(path[0]);
+	int n = absolute ? 0 : bp_snprintf(buf, cap, "%s/", out_dir());
+	if ((size_t)n + strlen(path) >= cap) {
+		bp_snprintf(file_error, sizeof(file_error), "the name is too long");
+		return -1;
+	}
+	/* '\' separates as in the image (a Linux name may hold one) */
+	for (const char *p = path; *p; p++)
+		buf[n++] = path_is_sep(*p) ? '/' : *p;
+	buf[n] = 0;
+	return 0;
+}
+
+/* errno as plat_file_error() tells it: -1. */
+static int errno_error(const char *what)
+{
+	bp_snprintf(file_error, sizeof(file_error), "%s%s", what, strerror(errno));
+	return -1;
+}
+
+/* Builds OUT/path to write and creates the folders on the way. */
 static int host_path(const char *path, char *buf, size_t cap)
 {
-	if (full_path(path, buf, cap))
+	if (full_path(path, true, buf, cap))
 		return -1;
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = 0;
 		int rc = mkdir(buf, 0777);
+		if (rc && errno != EEXIST) {
+			char what[300];
+			bp_snprintf(what, sizeof(what), "cannot create the folder %s: ", buf);
+			*p = '/';
+			return errno_error(what);
+		}
 		*p = '/';
-		if (rc && errno != EEXIST)
-			return -1;
 	}
 	return 0;
 }
@@ -98,7 +138,7 @@ static int write_mode(const char *path, const void *data, size_t len, const char
 		return -1;
 	FILE *f = fopen(full, mode);
 	if (!f)
-		return -1;
+		return errno_error("");
 	size_t n = fwrite(data, 1, len, f);
 	int rc = fclose(f);
 	return n == len && rc == 0 ? 0 : -1;
@@ -117,11 +157,11 @@ int plat_file_append(const char *path, const void *data, size_t len)
 long plat_file_read(const char *path, void *buf, size_t cap)
 {
 	char full[4096];
-	if (full_path(path, full, sizeof(full)))
+	if (full_path(path, false, full, sizeof(full)))
 		return -1;
 	FILE *f = fopen(full, "rb");
 	if (!f)
-		return -1;
+		return errno_error("");
 	size_t n = fread(buf, 1, cap, f);
 	fclose(f);
 	return (long)n;
@@ -131,8 +171,14 @@ long plat_file_size(const char *path)
 {
 	char full[4096];
 	struct stat st;
-	if (full_path(path, full, sizeof(full)) || stat(full, &st) || !S_ISREG(st.st_mode))
+	if (full_path(path, false, full, sizeof(full)))
 		return -1;
+	if (stat(full, &st))
+		return errno_error("");
+	if (!S_ISREG(st.st_mode)) {
+		bp_snprintf(file_error, sizeof(file_error), "not a regular file");
+		return -1;
+	}
 	return (long)st.st_size;
 }
 
@@ -147,11 +193,14 @@ static struct plat_file *open_fd(const char *path, int flags)
 	char full[4096];
 	struct plat_file *f;
 	int fd;
-	if (host_path(path, full, sizeof(full)))
+	if ((flags & O_ACCMODE) == O_RDONLY ? full_path(path, false, full, sizeof(full))
+					    : host_path(path, full, sizeof(full)))
 		return NULL;
 	fd = open(full, flags | O_CLOEXEC, 0666);
-	if (fd < 0)
+	if (fd < 0) {
+		errno_error("");
 		return NULL;
+	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		close(fd);
@@ -166,7 +215,15 @@ int plat_file_rename(const char *from, const char *to)
 	char full_from[4096], full_to[4096];
 	if (host_path(from, full_from, sizeof(full_from)) || host_path(to, full_to, sizeof(full_to)))
 		return -1;
-	return rename(full_from, full_to) ? -1 : 0;
+	return rename(full_from, full_to) ? errno_error("") : 0;
+}
+
+int plat_file_delete(const char *path)
+{
+	char full[4096];
+	if (full_path(path, true, full, sizeof(full)))
+		return -1;
+	return unlink(full) ? errno_error("") : 0;
 }
 
 struct plat_file *plat_file_create(const char *path)

@@ -13,7 +13,17 @@ void plat_error_write(const char *s, size_t len);
 
 /* Files, by path relative to the tool's output folder (\bareperf\ on the
  * ESP; a folder on the host, where an absolute path is also taken as it
- * is). '/' separates components. Returns 0 or a negative value on failure. */
+ * is). '/' and '\' separate components; a name that would leave the folder
+ * ("..", an absolute one in the image) or write a .efi file is refused
+ * (lib/path.h). Reading needs no write access to the volume. Returns 0 or
+ * a negative value on failure, and plat_file_error() says why. */
+/* 0 when name may be used for a file of the output folder (to write it,
+ * when write); else -1 with why, a phrase to follow "NAME: ". */
+int plat_file_check(const char *name, bool write, char *why, size_t cap);
+/* Why the last plat_file_* call that failed did: the firmware's EFI_STATUS
+ * named (e.g. "EFI_WRITE_PROTECTED: the volume is read-only"), the host's
+ * errno as text, or why the name was refused. */
+const char *plat_file_error(void);
 int plat_file_write(const char *path, const void *data, size_t len);
 int plat_file_append(const char *path, const void *data, size_t len);
 /* Reads up to cap bytes; returns the bytes read or a negative value. */
@@ -23,6 +33,8 @@ long plat_file_read(const char *path, void *buf, size_t cap);
 int plat_file_rename(const char *from, const char *to);
 /* Size of a file in bytes, or a negative value if it cannot be opened. */
 long plat_file_size(const char *path);
+/* Deletes a file. Returns 0 or negative. */
+int plat_file_delete(const char *path);
 
 /* Streaming files, for output that grows during a run (perf.data) and
  * input bigger than a memory buffer. Paths as above.
@@ -178,8 +190,9 @@ long plat_connect_all(char *err, size_t errlen);
 /* Calls one boot service loops times with harmless arguments, for driver
  * authors: AllocatePages (each with its FreePages; "FreePages" is the same
  * loop), LocateHandleBuffer (all handles), ConnectController (the next
- * handle, not recursive), GetVariable (BootOrder). Returns 0 or -1 with
- * err. */
+ * handle, not recursive), GetVariable (BootOrder). Returns 0, or with err
+ * -1 when nothing ran (the first call failed, or the host twin cannot)
+ * and -2 when a later call failed. */
 #define PLAT_BOOT_SERVICES "AllocatePages, FreePages, LocateHandleBuffer, " \
 	"ConnectController, GetVariable"
 bool plat_boot_service_known(const char *name);

@@ -2,6 +2,7 @@
 #include "test.h"
 #include "lib/fmt.h"
 #include "lib/str.h"
+#include "lib/text.h"
 
 static void check_fmt(const char *expect, const char *fmt, ...)
 {
@@ -58,6 +59,53 @@ static void test_edit_distance(void **state)
 	assert_int_equal(bp_edit_distance("instructions", "instrutcions"), 2);
 }
 
+/* \bareperf\cmdline as the UEFI shell's `echo ... > FILE` writes it
+ * (UCS-2 with a BOM) was read as bytes: "unknown command '??-'". */
+static long decode(const void *in, size_t n, char *out, size_t cap, const char **enc, char *why)
+{
+	return text_decode(in, n, out, cap, enc, why, 96);
+}
+
+static void test_text_encodings(void **state)
+{
+	static const u8 le_bom[] = { 0xFF, 0xFE, '-', 0, '-', 0, 'q', 0, ' ', 0, 'i', 0, 'n', 0,
+				     'f', 0, 'o', 0, '\r', 0, '\n', 0 };
+	static const u8 be_bom[] = { 0xFE, 0xFF, 0, 'i', 0, 'n', 0, 'f', 0, 'o' };
+	static const u8 u8_bom[] = { 0xEF, 0xBB, 0xBF, 'i', 0xC3, 0xA9, ' ', 'x' };
+	static const u8 cjk[] = { 0xFF, 0xFE, 'a', 0, ' ', 0, 0x2D, 0x4E, ' ', 0, 'b', 0 };
+	static const u8 lone[] = { 'a', 0, 0x00, 0xD8, 'b', 0 };
+	static const u8 odd[] = { 0xFF, 0xFE, 'a', 0, 'b' };
+	char out[64], why[96];
+	const char *enc;
+
+	assert_int_equal(decode(le_bom, sizeof(le_bom), out, sizeof(out), &enc, why), 10);
+	assert_string_equal(out, "--q info\r\n");
+	assert_string_equal(enc, "UTF-16LE");
+	/* without its BOM: a second byte 0 after a first that is not */
+	assert_int_equal(decode(le_bom + 2, sizeof(le_bom) - 2, out, sizeof(out), &enc, why), 10);
+	assert_string_equal(enc, "UTF-16LE without BOM");
+	assert_int_equal(decode(be_bom, sizeof(be_bom), out, sizeof(out), &enc, why), 4);
+	assert_string_equal(out, "info");
+	/* UTF-8 with a BOM: decoded, e-acute as Latin-1's 0xE9 */
+	assert_int_equal(decode(u8_bom, sizeof(u8_bom), out, sizeof(out), &enc, why), 4);
+	assert_string_equal(out, "i\xe9 x");
+	assert_string_equal(enc, "UTF-8 with BOM");
+	/* plain bytes stay as they are */
+	assert_int_equal(decode("info -v", 7, out, sizeof(out), &enc, why), 7);
+	assert_string_equal(enc, "bytes");
+	/* a character bareperf cannot represent: named, '?' in its place */
+	assert_int_equal(decode(cjk, sizeof(cjk), out, sizeof(out), &enc, why), TEXT_BAD_CHAR);
+	assert_string_equal(why, "U+4E2D at character 3 is outside ASCII/Latin-1");
+	assert_string_equal(out, "a ? b");
+	assert_int_equal(decode(lone, sizeof(lone), out, sizeof(out), &enc, why), TEXT_BAD_CHAR);
+	assert_string_equal(why, "byte 2 starts no UTF-16LE without BOM character");
+	assert_int_equal(decode(odd, sizeof(odd), out, sizeof(out), &enc, why), TEXT_BAD_CHAR);
+	/* too long, and U+0000 ends the text */
+	assert_int_equal(decode(le_bom, sizeof(le_bom), out, 5, &enc, why), TEXT_TOO_LONG);
+	assert_string_equal(out, "--q ");
+	assert_int_equal(decode("ab\0cd", 5, out, sizeof(out), &enc, why), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -65,6 +113,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_truncates),
 		cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_text_encodings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
