@@ -25,7 +25,7 @@ void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps)
 {
 	ctx->gp_mask = caps->gp_mask;
 	ctx->fixed_mask = caps->fixed_mask;
-	ctx->offcore_swap = caps->intel;
+	ctx->offcore_swap = true;	/* only events whose table gives an alternate move */
 }
 
 const char *sched_reason_name(enum sched_reason r)

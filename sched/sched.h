@@ -52,8 +52,8 @@ struct sched_ctx {
 	bool offcore_swap;
 };
 
-/* Counter masks from the CPU's capabilities; offcore_swap on for Intel
- * (which events may move is the events' own alternates). */
+/* Counter masks from the CPU's capabilities; offcore_swap on, as which
+ * events may move is the events' own alternates (no vendor asked). */
 void sched_ctx_from_caps(struct sched_ctx *ctx, const struct pmu_caps *caps);
 
 /* Why an event is not placed. sched_assign() returns minus the reason of
