@@ -78,8 +78,28 @@ static u64 throttle_clock(const struct pmi_ctx *c)
 	return c->tsc_clock ? hw_rdtsc() : plat_ticks();
 }
 
+/* The clock the handlers' share of the CPU is measured on: the throttle
+ * clock less the time the tool held the counters for its own work. */
+static u64 share_clock(const struct pmi_ctx *c, u64 now)
+{
+	return (c->clock_held ? c->held_at : now) - c->held_total;
+}
+
+void pmi_hold_clock(struct pmi_ctx *c, bool hold)
+{
+	u64 now = throttle_clock(c);
+	if (hold && !c->clock_held) {
+		c->held_at = now;
+		c->clock_held = true;
+	} else if (!hold && c->clock_held) {
+		c->held_total += now - c->held_at;
+		c->clock_held = false;
+	}
+}
+
 /* The handlers' time not yet paid back: it drains at max_busy_percent of
- * the time that passes, as a CPU that may spend that share in handlers. */
+ * the time that passes (on the share clock), as a CPU that may spend that
+ * share in handlers. */
 static void busy_debt_decay(struct pmi_ctx *c, u64 now)
 {
 	u64 allowed = (now - c->busy_checked) * c->max_busy_percent / 100;
@@ -109,7 +129,7 @@ static void throttle_check(struct pmi_ctx *c, u64 now)
 	}
 	if (c->max_pmis_per_window && ++c->window_pmis > c->max_pmis_per_window)
 		throttle_start(c);
-	busy_debt_decay(c, now);
+	busy_debt_decay(c, share_clock(c, now));
 	if (over_cpu_share(c) && !c->throttled) {
 		throttle_start(c);
 		c->st.throttle_cpu++;
@@ -359,7 +379,7 @@ bool pmi_nmi_is_ours(struct pmi_ctx *c)
 void pmi_unthrottle(struct pmi_ctx *c)
 {
 	u64 now = throttle_clock(c);
-	busy_debt_decay(c, now);
+	busy_debt_decay(c, share_clock(c, now));
 	if (over_cpu_share(c))
 		return;		/* the handlers' time is not paid back yet */
 	if (c->throttled && !c->stopped && pmu_is_enabled(c->pmu))

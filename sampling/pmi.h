@@ -73,6 +73,11 @@ struct pmi_ctx {
 	 * (as of busy_checked), may reach max_busy_debt */
 	u64 window_ticks, window_start, window_pmis, max_pmis_per_window;
 	u64 busy_debt, busy_checked, max_busy_debt;
+	/* The tool's own work (pmi_hold_clock): the time it held the
+	 * counters is neither the handlers' nor the sampled code's, and the
+	 * handlers' share is measured without it (the share clock). */
+	u64 held_at, held_total;
+	bool clock_held;
 	u32 max_busy_percent;
 	bool tsc_clock;		/* windows in TSC ticks, not platform ticks */
 	bool throttled;
@@ -107,6 +112,13 @@ bool pmi_nmi_is_ours(struct pmi_ctx *c);
  * notes it in the statistics and stops sampling (the PMU stays disabled);
  * returns false. */
 bool pmi_check_ds_area(struct pmi_ctx *c);
+/* Main flow, around its own work with the counters held (sampling_hold):
+ * that time does not pay back the handlers' share of the CPU. Without
+ * this, at a period so short that the handler's own tail overflows the
+ * counter (record -c 2), the time spent writing the storm's samples paid
+ * back the handlers' time, throttling ended at once, and the workload got
+ * almost no time between the two. */
+void pmi_hold_clock(struct pmi_ctx *c, bool hold);
 /* Main flow, on its timer: ends a throttled window. */
 void pmi_unthrottle(struct pmi_ctx *c);
 /* Walks frame pointers from bp (innermost first) into out[], never

@@ -277,6 +277,7 @@ void sampling_hold(struct sampling *s)
 	if (s->held || s->pmi.stopped)
 		return;
 	pmu_disable(s->pmu);
+	pmi_hold_clock(&s->pmi, true);
 	s->held = true;
 }
 
@@ -285,6 +286,7 @@ void sampling_release(struct sampling *s)
 	if (!s->held)
 		return;
 	s->held = false;
+	pmi_hold_clock(&s->pmi, false);
 	if (s->pmi.stopped)	/* a PMI raised before the hold stopped it: stay so */
 		return;
 	pmu_enable(s->pmu);

@@ -282,6 +282,34 @@ static void test_hold_stops_counting(void **state)
 	finish_sampling();
 }
 
+/* The time the tool holds the counters for its own work (sampling_hold:
+ * record writing samples) is neither the handlers' nor the sampled
+ * code's, so it pays back none of the handlers' share of the CPU. When it
+ * did, a storm's own samples took so long to write that throttling ended
+ * at every tick and the workload got almost no time (record -c 2 on the
+ * QEMU PMU ran for minutes: e2e/record_pmi_storm). */
+static void test_held_time_pays_back_nothing(void **state)
+{
+	struct sampling_opts o = opts_period(100);
+	start_sampling("icx", "cycles", &o, true);
+	sampling_set_tsc_clock(&smp, 100 * 1000);
+	smp.pmi.max_pmis_per_window = 0;
+	smp.pmi.busy_debt = 1000000;			/* far over: the next PMI throttles */
+	sim_run(100, 10, RUN_IP);
+	assert_true(smp.pmi.throttled);
+	sampling_hold(&smp);
+	sim_run(10000000, 1000000, RUN_IP);		/* the tool's own work */
+	sampling_tick(&smp);
+	sampling_release(&smp);
+	sampling_tick(&smp);
+	assert_true(smp.pmi.throttled);			/* not paid back by it */
+	sim_run(10000000, 1000000, RUN_IP);		/* the sampled code's time */
+	sampling_tick(&smp);
+	assert_false(smp.pmi.throttled);
+	stop_sampling();
+	finish_sampling();
+}
+
 /* A counter that overflows again in every window between re-enabling the
  * counters and unmasking LVT PC (record -c 2 on the QEMU PMU: the
  * handler's own tail retires more than the period) sets again the very
@@ -400,6 +428,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_hold_stops_counting, close_model),
 		cmocka_unit_test_teardown(test_stuck_status_bit, close_model),
 		cmocka_unit_test_teardown(test_overflow_in_every_window_is_not_stuck, close_model),
+		cmocka_unit_test_teardown(test_held_time_pays_back_nothing, close_model),
 		cmocka_unit_test_teardown(test_overflow_before_unmask, close_model),
 		cmocka_unit_test(test_pmi_stats_add_every_field),
 	};
