@@ -88,6 +88,7 @@ static inline void fault_init(struct hw_fault *f, u32 msr, u64 value, bool write
 	f->value = value;
 	f->write = write;
 	f->rule[0] = 0;
+	f->not_run = false;
 }
 
 static void raise_fault(const struct hw_fault *f)

@@ -17,6 +17,8 @@ struct hw_fault {
 	u64 value;	/* value written, or 0 for a read */
 	bool write;
 	char rule[192];	/* the SDM rule the access broke */
+	bool not_run;	/* no instruction ran: the backend has no MSR access
+			 * (the host build: user space cannot have it) */
 };
 
 struct hw_ops {
