@@ -493,7 +493,10 @@ static void print_error_table(const struct bench_ctx *b, const struct bench_opts
 		out_printf("%-10s %6.2f%%", other ? "(other)" : t->part_name[k],
 			   other ? 0.0 : share(t->part_instructions[k], total_insns));
 		for (u32 j = 0; j < ncols; j++)
-			out_printf(" %12.2f%%", share(c[j].samples[idx], c[j].total));
+			if (c[j].total)
+				out_printf(" %12.2f%%", share(c[j].samples[idx], c[j].total));
+			else	/* no samples: no share */
+				out_printf(" %13s", "-");
 		out_printf("\n");
 	}
 	out_printf("%-10s %7s", "samples", "");
@@ -505,6 +508,10 @@ static void print_error_table(const struct bench_ctx *b, const struct bench_opts
 	out_printf("\n%-10s %7s", "max |err|", "");
 	for (u32 j = 0; j < ncols; j++) {
 		double worst = 0;
+		if (!c[j].total) {
+			out_printf(" %13s", "-");
+			continue;
+		}
 		for (u32 k = 0; k < t->parts; k++) {
 			double e = share(c[j].samples[k], c[j].total) -
 				   share(t->part_instructions[k], total_insns);
@@ -541,8 +548,19 @@ static int error_table(struct bench_ctx *b, const struct bench_opts *o)
 	}
 	plat_free(b->ips);
 	b->ips = NULL;
-	if (rc == EXIT_OK)
-		print_error_table(b, o, cols, n, &truth);
+	if (rc != EXIT_OK)
+		return rc;
+	print_error_table(b, o, cols, n, &truth);
+	/* A share of no samples is no measurement: say which columns, and
+	 * fail, rather than let "-" pass for a result. */
+	for (u32 j = 0; j < n; j++)
+		if (!cols[j].total) {
+			err_printf("bareperf bench error: %s period %llu: no samples (the workload "
+				   "retired fewer events than the period), so no error figure\n",
+				   cols[j].mode == MODE_PMI ? "PMI" : "PEBS",
+				   (unsigned long long)cols[j].period);
+			rc = EXIT_FAILURE_STATUS;
+		}
 	return rc;
 }
 
