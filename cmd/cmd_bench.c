@@ -219,7 +219,8 @@ static void attribute_ips(struct bench_ctx *b)
 
 static int workload_once(struct bench_ctx *b, const struct bench_opts *o, struct workload_result *wr)
 {
-	return b->w->run(o->wargc, o->wargv, wr) ? EXIT_USAGE : EXIT_OK;
+	/* Options checked before: failing now is failing to run (memory). */
+	return b->w->run(o->wargc, o->wargv, wr) ? EXIT_FAILURE_STATUS : EXIT_OK;
 }
 
 /* PMI mode: the event as parsed, without PEBS (a cycles:p alias keeps

@@ -141,8 +141,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (o->workload_at >= argc)
 		o->workload_at = -1;
 	if (o->workload_at < 0 && !o->connect_all) {
-		err_printf("bareperf record: no workload given (built-in: soak, chase; "
-			   "\\PATH\\APP.EFI [ARGS]; bs:NAME [LOOPS]; --connect-all)\n");
+		err_printf("bareperf record: no workload given (built-in: %s; "
+			   "\\PATH\\APP.EFI [ARGS]; bs:NAME [LOOPS]; --connect-all)\n",
+			   workload_names());
 		return EXIT_USAGE;
 	}
 	if (!o->events[0])

@@ -2,6 +2,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
+#include "../lib/fmt.h"
 
 extern const struct workload workload_soak, workload_chase, workload_branchy, workload_stream,
 	workload_irqoff;
@@ -19,6 +20,17 @@ const struct workload *workload_find(const char *name)
 		if (bp_strcmp(all[i]->name, name) == 0)
 			return all[i];
 	return NULL;
+}
+
+const char *workload_names(void)
+{
+	static char names[128];
+	size_t n = 0;
+	names[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		n += (size_t)bp_snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+					 all[i]->name);
+	return names;
 }
 
 void workload_unknown(const char *name)
