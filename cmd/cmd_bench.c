@@ -26,6 +26,7 @@
 #include "../arch/exec.h"
 #include "../arch/hw.h"
 #include "../sampling/percpu.h"
+#include "../sampling/sampling.h"
 #include "../workload/workload.h"
 
 #define BENCH_MAX_PERIODS 16
@@ -102,9 +103,11 @@ static int parse_periods(const char *cmd, const char *list, struct bench_opts *o
 		*comma = 0;
 		u64 v;
 		if (o->nperiods == BENCH_MAX_PERIODS || !bp_parse_u64(p, &v) || v < 2 ||
-		    v > (1ULL << 47)) {
+		    v > (~0ULL >> 1)) {	/* the CPU's bound: bench_begin */
 			err_printf("bareperf %s: --periods: '%s': expected up to %d periods "
-				   "from 2 to 2^47, comma separated\n", cmd, p, BENCH_MAX_PERIODS);
+				   "of 2 or more (at most what this CPU's counters take: 2^47 - 1 "
+				   "on 48-bit counters), comma separated\n", cmd, p,
+				   BENCH_MAX_PERIODS);
 			return EXIT_USAGE;
 		}
 		o->periods[o->nperiods++] = v;
@@ -343,6 +346,13 @@ static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const st
 			   "to compare PEBS thresholds\n", b->ev.name);
 		return EXIT_USAGE;
 	}
+	char err[160];
+	for (u32 i = 0; i < o->nperiods; i++)
+		if (!sampling_check_period(&b->s.caps, o->periods[i], "--periods:", err,
+					   sizeof(err))) {
+			err_printf("bareperf bench: %s\n", err);
+			return EXIT_USAGE;
+		}
 	b->force = g->force;
 	percpu_types_init(&b->types, &b->s.caps, b->event, &b->ev, 1);
 	return session_start_drive(&b->s, g, "bench");

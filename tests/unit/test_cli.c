@@ -269,6 +269,22 @@ static void test_out_of_memory_exits_1(void **state)
 	assert_non_null(strstr(out, "cannot allocate"));
 }
 
+/* -c's range is the CPU's: 2^47 on 48-bit counters (icx) is refused as
+ * a bad command line naming the bound those counters take, 2^47 - 1,
+ * which runs. */
+static void test_period_bound_is_the_cpus(void **state)
+{
+	assert_int_equal(run("--pmu=sim:icx record -q -o big.data -c 140737488355328 soak", NULL),
+			 EXIT_USAGE);
+	assert_non_null(strstr(out, "up to 140737488355327"));
+	assert_non_null(strstr(out, "48-bit"));
+	assert_int_equal(run("--pmu=sim:icx record -q -o big.data -c 140737488355327 soak", NULL),
+			 0);
+	assert_int_equal(run("--pmu=sim:icx bench overhead --runs 1 --periods 140737488355328",
+			     NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "up to 140737488355327"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_held_pmu_says_so),
 		cmocka_unit_test(test_stat_no_workload_lists_all),
 		cmocka_unit_test(test_out_of_memory_exits_1),
+		cmocka_unit_test(test_period_bound_is_the_cpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
