@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include "workload/workload.h"
+#include "lib/plat.h"
 
 static char out[16384];
 
@@ -285,6 +286,24 @@ static void test_period_bound_is_the_cpus(void **state)
 	assert_non_null(strstr(out, "up to 140737488355327"));
 }
 
+/* The model's cpus=N beyond this machine's CPUs: -C and -a take the
+ * machine's, and say that the model's others are not used, and why. */
+static void test_model_cpus_beyond_machine_said(void **state)
+{
+	u32 n = plat_cpu_count();
+	char line[128];
+	if (n >= 4) {
+		print_message("skipped: this host has %u CPUs, the model at most 4\n", n);
+		return;
+	}
+	snprintf(line, sizeof(line), "--pmu=sim:icx,cpus=4 msr -C 3 0x38f");
+	assert_int_equal(run(line, NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "CPU 3 does not exist"));
+	assert_non_null(strstr(out, "models 4 CPUs"));
+	assert_int_equal(run("--pmu=sim:icx,cpus=4 msr -a 0x38f", NULL), 0);
+	assert_non_null(strstr(out, "models 4 CPUs"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_stat_no_workload_lists_all),
 		cmocka_unit_test(test_out_of_memory_exits_1),
 		cmocka_unit_test(test_period_bound_is_the_cpus),
+		cmocka_unit_test(test_model_cpus_beyond_machine_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
