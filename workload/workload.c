@@ -105,8 +105,14 @@ int workload_opt_u64(const char *wname, int argc, char **argv, int *i, const cha
 	}
 	const char *v = argv[++*i];
 	if (!bp_parse_u64(v, out) || *out < min || *out > max) {
-		err_printf("bareperf: %s: %s '%s': expected a number from %llu to %llu\n", wname,
-			   opt, v, (unsigned long long)min, (unsigned long long)max);
+		/* "16GiB": digits then a unit, which no option takes */
+		u64 digits;
+		const char *end;
+		bool unit = bp_parse_u64_prefix(v, &digits, &end) && end != v && *end &&
+			    ((*end >= 'A' && *end <= 'Z') || (*end >= 'a' && *end <= 'z'));
+		err_printf("bareperf: %s: %s '%s': expected a number from %llu to %llu%s\n", wname,
+			   opt, v, (unsigned long long)min, (unsigned long long)max,
+			   unit ? " (a plain number, without a unit)" : "");
 		return -1;
 	}
 	return 1;
