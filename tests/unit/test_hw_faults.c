@@ -50,6 +50,11 @@ static void test_fault_words_name_the_msr(void **state)
 	f.write = false;
 	hw_fault_describe(&f, buf, sizeof(buf));
 	assert_string_equal(buf, "#GP: RDMSR 0x3f1: reserved bit 63");
+	/* No instruction ran (the host build): no "#GP" either. */
+	f.not_run = true;
+	snprintf(f.rule, sizeof(f.rule), "no RDMSR ran: user space cannot read MSRs");
+	hw_fault_describe(&f, buf, sizeof(buf));
+	assert_string_equal(buf, "RDMSR 0x3f1: no RDMSR ran: user space cannot read MSRs");
 }
 
 static char out[8192];
