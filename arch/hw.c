@@ -71,11 +71,12 @@ bool hw_fault_take(u32 cpu, struct hw_fault *out, u32 *more)
 
 void hw_fault_describe(const struct hw_fault *f, char *buf, size_t len)
 {
+	const char *gp = f->not_run ? "" : "#GP: ";	/* no instruction, no #GP */
 	if (f->write)
-		bp_snprintf(buf, len, "#GP: WRMSR 0x%x <- 0x%llx: %s", f->msr,
+		bp_snprintf(buf, len, "%sWRMSR 0x%x <- 0x%llx: %s", gp, f->msr,
 			    (unsigned long long)f->value, f->rule);
 	else
-		bp_snprintf(buf, len, "#GP: RDMSR 0x%x: %s", f->msr, f->rule);
+		bp_snprintf(buf, len, "%sRDMSR 0x%x: %s", gp, f->msr, f->rule);
 }
 
 /* The fault record of an access, its rule left for the backend to write
@@ -88,6 +89,7 @@ static inline void fault_init(struct hw_fault *f, u32 msr, u64 value, bool write
 	f->value = value;
 	f->write = write;
 	f->rule[0] = 0;
+	f->not_run = false;
 }
 
 static void raise_fault(const struct hw_fault *f)

@@ -17,6 +17,8 @@ struct hw_fault {
 	u64 value;	/* value written, or 0 for a read */
 	bool write;
 	char rule[192];	/* the SDM rule the access broke */
+	bool not_run;	/* no instruction ran: the backend has no MSR access
+			 * (the host build: user space cannot have it) */
 };
 
 struct hw_ops {
@@ -65,7 +67,8 @@ hw_fault_handler hw_set_fault_handler(hw_fault_handler h);
  * one (the BSP, which runs the command), and on the home CPU too while
  * deferral is on. The access fails (a read gives 0), the first fault per
  * CPU is kept, and hw_fault_take() hands it over (true) with the count of
- * later ones. hw_fault_describe() words a fault as "#GP: RDMSR 0x...". */
+ * later ones. hw_fault_describe() words a fault as "#GP: RDMSR 0x..." (without
+ * "#GP: " when no instruction ran: not_run). */
 #define HW_FAULT_CPUS 64
 void hw_fault_home(u32 cpu);
 void hw_fault_defer(bool on);

@@ -26,6 +26,7 @@
 #include "../arch/exec.h"
 #include "../arch/hw.h"
 #include "../sampling/percpu.h"
+#include "../sampling/sampling.h"
 #include "../workload/workload.h"
 
 #define BENCH_MAX_PERIODS 16
@@ -102,9 +103,11 @@ static int parse_periods(const char *cmd, const char *list, struct bench_opts *o
 		*comma = 0;
 		u64 v;
 		if (o->nperiods == BENCH_MAX_PERIODS || !bp_parse_u64(p, &v) || v < 2 ||
-		    v > (1ULL << 47)) {
+		    v > (~0ULL >> 1)) {	/* the CPU's bound: bench_begin */
 			err_printf("bareperf %s: --periods: '%s': expected up to %d periods "
-				   "from 2 to 2^47, comma separated\n", cmd, p, BENCH_MAX_PERIODS);
+				   "of 2 or more (at most what this CPU's counters take: 2^47 - 1 "
+				   "on 48-bit counters), comma separated\n", cmd, p,
+				   BENCH_MAX_PERIODS);
 			return EXIT_USAGE;
 		}
 		o->periods[o->nperiods++] = v;
@@ -219,7 +222,8 @@ static void attribute_ips(struct bench_ctx *b)
 
 static int workload_once(struct bench_ctx *b, const struct bench_opts *o, struct workload_result *wr)
 {
-	return b->w->run(o->wargc, o->wargv, wr) ? EXIT_USAGE : EXIT_OK;
+	/* Options checked before: failing now is failing to run (memory). */
+	return b->w->run(o->wargc, o->wargv, wr) ? EXIT_FAILURE_STATUS : EXIT_OK;
 }
 
 /* PMI mode: the event as parsed, without PEBS (a cycles:p alias keeps
@@ -342,6 +346,13 @@ static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const st
 			   "to compare PEBS thresholds\n", b->ev.name);
 		return EXIT_USAGE;
 	}
+	char err[160];
+	for (u32 i = 0; i < o->nperiods; i++)
+		if (!sampling_check_period(&b->s.caps, o->periods[i], "--periods:", err,
+					   sizeof(err))) {
+			err_printf("bareperf bench: %s\n", err);
+			return EXIT_USAGE;
+		}
 	b->force = g->force;
 	percpu_types_init(&b->types, &b->s.caps, b->event, &b->ev, 1);
 	return session_start_drive(&b->s, g, "bench");
@@ -493,7 +504,10 @@ static void print_error_table(const struct bench_ctx *b, const struct bench_opts
 		out_printf("%-10s %6.2f%%", other ? "(other)" : t->part_name[k],
 			   other ? 0.0 : share(t->part_instructions[k], total_insns));
 		for (u32 j = 0; j < ncols; j++)
-			out_printf(" %12.2f%%", share(c[j].samples[idx], c[j].total));
+			if (c[j].total)
+				out_printf(" %12.2f%%", share(c[j].samples[idx], c[j].total));
+			else	/* no samples: no share */
+				out_printf(" %13s", "-");
 		out_printf("\n");
 	}
 	out_printf("%-10s %7s", "samples", "");
@@ -505,6 +519,10 @@ static void print_error_table(const struct bench_ctx *b, const struct bench_opts
 	out_printf("\n%-10s %7s", "max |err|", "");
 	for (u32 j = 0; j < ncols; j++) {
 		double worst = 0;
+		if (!c[j].total) {
+			out_printf(" %13s", "-");
+			continue;
+		}
 		for (u32 k = 0; k < t->parts; k++) {
 			double e = share(c[j].samples[k], c[j].total) -
 				   share(t->part_instructions[k], total_insns);
@@ -541,8 +559,19 @@ static int error_table(struct bench_ctx *b, const struct bench_opts *o)
 	}
 	plat_free(b->ips);
 	b->ips = NULL;
-	if (rc == EXIT_OK)
-		print_error_table(b, o, cols, n, &truth);
+	if (rc != EXIT_OK)
+		return rc;
+	print_error_table(b, o, cols, n, &truth);
+	/* A share of no samples is no measurement: say which columns, and
+	 * fail, rather than let "-" pass for a result. */
+	for (u32 j = 0; j < n; j++)
+		if (!cols[j].total) {
+			err_printf("bareperf bench error: %s period %llu: no samples (the workload "
+				   "retired fewer events than the period), so no error figure\n",
+				   cols[j].mode == MODE_PMI ? "PMI" : "PEBS",
+				   (unsigned long long)cols[j].period);
+			rc = EXIT_FAILURE_STATUS;
+		}
 	return rc;
 }
 

@@ -25,6 +25,7 @@ struct msr_opts {
 struct msr_reading {
 	u64 value[MSR_CMD_MAX];
 	bool faulted[MSR_CMD_MAX];
+	struct hw_fault fault[MSR_CMD_MAX];	/* why, where faulted */
 	const u32 *msr;
 	u32 count;
 	u32 cpu;		/* where its faults are kept (arch/hw.h) */
@@ -84,10 +85,9 @@ static int parse_opts(int argc, char **argv, struct msr_opts *o)
 static void read_here(void *ctx)
 {
 	struct msr_reading *r = ctx;
-	struct hw_fault f;
 	for (u32 i = 0; i < r->count; i++) {
 		r->value[i] = hw_rdmsr(r->msr[i]);
-		r->faulted[i] = hw_fault_take(r->cpu, &f, NULL);
+		r->faulted[i] = hw_fault_take(r->cpu, &r->fault[i], NULL);
 	}
 }
 
@@ -95,7 +95,10 @@ static void print_reading(u32 cpu, const struct msr_opts *o, const struct msr_re
 {
 	for (u32 i = 0; i < o->count; i++)
 		if (r->faulted[i])
-			out_printf("%-4u 0x%-10x #GP (the CPU raised #GP on RDMSR)\n", cpu, o->msr[i]);
+			/* The backend's words: the CPU's #GP, the model's
+			 * rule, or the host build's "no RDMSR ran". */
+			out_printf("%-4u 0x%-10x %s (%s)\n", cpu, o->msr[i],
+				   r->fault[i].not_run ? "no value" : "#GP", r->fault[i].rule);
 		else
 			out_printf("%-4u 0x%-10x 0x%016llx\n", cpu, o->msr[i],
 				   (unsigned long long)r->value[i]);

@@ -90,7 +90,10 @@ static const struct cli_option record_options[] = {
 	{ .name = "--event", .short_name = "-e", .kind = CLI_EVENTS,
 	  CLI_AT(struct record_opts, events) },
 	{ .short_name = "-c", .kind = CLI_NUMBER, CLI_AT(struct record_opts, so.period),
-	  .min = 2, .max = 1ULL << 47, .expect = "expected a period from 2 to 2^47 events" },
+	  /* The upper bound is the CPU's counters' (check_events): 2^47 - 1
+	   * on 48-bit counters. */
+	  .min = 2, .max = ~0ULL >> 1, .expect = "expected a period of 2 events or more (at most "
+	  "what this CPU's counters take: 2^47 - 1 on 48-bit counters)" },
 	{ .short_name = "-F", .kind = CLI_NUMBER, CLI_AT(struct record_opts, so.freq),
 	  .min = 1, .max = 1000000, .expect = "expected a frequency from 1 to 1000000 Hz" },
 	{ .name = "--pebs-threshold", .kind = CLI_CALL, .parse = take_threshold },
@@ -141,8 +144,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (o->workload_at >= argc)
 		o->workload_at = -1;
 	if (o->workload_at < 0 && !o->connect_all) {
-		err_printf("bareperf record: no workload given (built-in: soak, chase; "
-			   "\\PATH\\APP.EFI [ARGS]; bs:NAME [LOOPS]; --connect-all)\n");
+		err_printf("bareperf record: no workload given (built-in: %s; "
+			   "\\PATH\\APP.EFI [ARGS]; bs:NAME [LOOPS]; --connect-all)\n",
+			   workload_names());
 		return EXIT_USAGE;
 	}
 	if (!o->events[0])
@@ -625,6 +629,11 @@ static int check_events(const struct record_opts *o, const struct percpu_events 
 		return EXIT_OK;
 	if (check_pebs_options(o, e->ev, e->n) != EXIT_OK)
 		return EXIT_USAGE;
+	if (!o->so.freq && o->so.period &&
+	    !sampling_check_period(&e->caps, o->so.period, "-c", err, sizeof(err))) {
+		err_printf("bareperf record: %s\n", err);
+		return EXIT_USAGE;
+	}
 	if (!sampling_check_threshold(&e->caps, e->ev, e->n, &o->so, err, sizeof(err))) {
 		err_printf("bareperf record: %s\n", err);
 		return EXIT_USAGE;
@@ -714,7 +723,8 @@ const struct command cmd_record = {
 		 "             (UEFI only)\n"
 		 "  --connect-all  connect every driver to every controller (UEFI only)\n"
 		 "  -e LIST    events (default " RECORD_DEFAULT_EVENTS "); :p/:pp/:ppp sample with PEBS\n"
-		 "  -c PERIOD  sample every PERIOD events (default: the event's own, else 100003)\n"
+		 "  -c PERIOD  sample every PERIOD events (default: the event's own, else 100003);\n"
+		 "             at most what this CPU's counters take (2^47 - 1 on 48-bit ones)\n"
 		 "  -F FREQ    adapt the period for about FREQ samples a second (PMI mode)\n"
 		 "  -g         record callchains (frame pointers)\n"
 		 "  -a         sample every CPU (the others wait in bareperf's loop meanwhile)\n"

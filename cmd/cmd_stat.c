@@ -207,7 +207,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return EXIT_USAGE;
 	}
 	if (o->workload_at >= argc) {
-		err_printf("bareperf stat: no workload given (built-in: soak, chase)\n");
+		err_printf("bareperf stat: no workload given (built-in: %s)\n", workload_names());
 		return EXIT_USAGE;
 	}
 	if (!o->events[0])
@@ -304,7 +304,9 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	bool held = percpu_report_held(&r->pc) != 0;
 	percpu_close(&r->pc);
 	session_stop(&r->s);
-	return wrc ? EXIT_USAGE : held ? EXIT_FAILURE_STATUS : EXIT_OK;
+	/* Its options were checked before: a workload that fails now could
+	 * not run (its memory), a failed command, not a bad line. */
+	return wrc || held ? EXIT_FAILURE_STATUS : EXIT_OK;
 }
 
 const struct command cmd_stat = {

@@ -4,6 +4,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
+#include "../arch/exec.h"
 
 static int list_error(char *err, size_t errlen, const char *list, const char *why)
 {
@@ -62,6 +63,23 @@ u64 cpus_all_mask(u32 ncpus, char *note, size_t notelen)
 	return ~0ULL;
 }
 
+/* An emulated PMU may model more CPUs (sim:MODEL,cpus=N) than the machine
+ * has, but -a and -C take the machine's: a model CPU stands for one of them
+ * (in the image, the AP whose code it samples; the host twin follows the
+ * image). Says so, with why, where the difference matters. */
+static void say_model_cpus(const char *cmd, u32 n)
+{
+	u32 modelled = exec_cpu_count();
+	if (modelled <= n)
+		return;
+	err_printf("bareperf %s: the emulated PMU models %u CPUs, but -a and -C take this "
+		   "machine's %u (CPUs 0-%u): a model CPU stands for one of them%s; model "
+		   "CPUs %u-%u are not used\n", cmd, modelled, n, n - 1,
+		   bp_strcmp(plat_name(), "host") == 0 ?
+		   " (the host twin runs on this host's CPUs, as the image on its machine's)" : "",
+		   n, modelled - 1);
+}
+
 int cpus_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
 {
 	char err[160];
@@ -70,11 +88,13 @@ int cpus_mask_of(bool all, const char *list, const char *cmd, u64 *mask)
 		*mask = cpus_all_mask(n, err, sizeof(err));
 		if (err[0])
 			err_printf("bareperf %s: %s\n", cmd, err);
+		say_model_cpus(cmd, n);
 		return EXIT_OK;
 	}
 	if (list) {
 		if (cpus_parse_list(list, n, mask, err, sizeof(err))) {
 			err_printf("bareperf %s: %s\n", cmd, err);
+			say_model_cpus(cmd, n);
 			return EXIT_USAGE;
 		}
 		return EXIT_OK;

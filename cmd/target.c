@@ -125,8 +125,8 @@ int target_run(struct target *t, const char *cmd)
 	case TARGET_WORKLOAD:
 		if (t->w->run(t->argc, t->argv, &wr) == 0)
 			return EXIT_OK;
-		t->not_started = true;	/* its options or its memory */
-		return EXIT_USAGE;
+		t->not_started = true;	/* its memory: options were checked before */
+		return EXIT_FAILURE_STATUS;
 	case TARGET_APP:
 		rc = run_app(t, cmd);
 		t->not_started = rc != EXIT_OK;

@@ -14,14 +14,16 @@ static void host_cpuid(u32 leaf, u32 subleaf, struct cpuid_regs *r)
 static int host_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 {
 	bp_snprintf(f->rule, sizeof(f->rule),
-		    "the host build cannot read MSRs (use --pmu=sim:MODEL or the UEFI image)");
+		    "no RDMSR ran: user space cannot read MSRs (use --pmu=sim:MODEL or the UEFI image)");
+	f->not_run = true;
 	return 1;
 }
 
 static int host_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 {
 	bp_snprintf(f->rule, sizeof(f->rule),
-		    "the host build cannot write MSRs (use --pmu=sim:MODEL or the UEFI image)");
+		    "no WRMSR ran: user space cannot write MSRs (use --pmu=sim:MODEL or the UEFI image)");
+	f->not_run = true;
 	return 1;
 }
 

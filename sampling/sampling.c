@@ -1,5 +1,6 @@
 #include "sampling.h"
 #include "../pmu/arch.h"
+#include "../pmu/counter.h"
 #include "../arch/hw.h"
 #include "../lib/fmt.h"
 #include "../lib/plat.h"
@@ -82,6 +83,42 @@ static unsigned precise_events_of(const struct pmu_event *ev, int n, const struc
 		};
 	}
 	return k;
+}
+
+u64 sampling_max_period(const struct pmu_caps *c, unsigned *bits)
+{
+	const struct pmu_arch *arch = pmu_arch_for(c);
+	int counters[2], n = 0;
+	u64 best = 0;
+	*bits = 0;
+	if (!arch)
+		return 0;
+	if (c->num_gp)
+		counters[n++] = 0;
+	if (c->num_fixed)
+		counters[n++] = COUNTER_FIXED_BASE;
+	for (int i = 0; i < n; i++) {
+		const char *why;
+		u64 max = arch->max_period(c, counters[i], &why);
+		if (max > best) {
+			best = max;
+			*bits = (unsigned)__builtin_popcountll(counter_mask(c, counters[i]));
+		}
+	}
+	return best;
+}
+
+bool sampling_check_period(const struct pmu_caps *c, u64 period, const char *opt, char *err,
+			   size_t errlen)
+{
+	unsigned bits;
+	u64 max = sampling_max_period(c, &bits);
+	if (!max || period <= max)
+		return true;
+	bp_snprintf(err, errlen, "%s %llu: this CPU's counters take periods up to %llu "
+		    "(%u-bit counters, preset to -period: half their range)", opt,
+		    (unsigned long long)period, (unsigned long long)max, bits);
+	return false;
 }
 
 bool sampling_check_threshold(const struct pmu_caps *c, const struct pmu_event *ev, int n,

@@ -87,6 +87,16 @@ void sampling_set_tsc_clock(struct sampling *s, u64 tsc_per_second);
  * that an event forbids, is refused before the PMU is taken (a usage
  * error). True when they would be accepted, or when only sampling_setup
  * can tell. */
+/* -c's real range: the largest period any counter of this CPU takes (its
+ * widest counter's, fixed or general-purpose: half its range, as the
+ * counter is preset to -period), with that counter's width in bits. 0 when
+ * the CPU has no counter. sampling_setup still checks the counter each
+ * event gets (a narrower one may take less). */
+u64 sampling_max_period(const struct pmu_caps *c, unsigned *bits);
+/* "-c P: this CPU's counters take periods up to M (N-bit counters)" into
+ * err when period is above that, for a usage error; false then. */
+bool sampling_check_period(const struct pmu_caps *c, u64 period, const char *opt, char *err,
+			   size_t errlen);
 bool sampling_check_threshold(const struct pmu_caps *c, const struct pmu_event *ev, int n,
 			      const struct sampling_opts *o, char *err, size_t errlen);
 void sampling_start(struct sampling *s);

@@ -2,6 +2,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
+#include "../lib/fmt.h"
 
 extern const struct workload workload_soak, workload_chase, workload_branchy, workload_stream,
 	workload_irqoff;
@@ -19,6 +20,17 @@ const struct workload *workload_find(const char *name)
 		if (bp_strcmp(all[i]->name, name) == 0)
 			return all[i];
 	return NULL;
+}
+
+const char *workload_names(void)
+{
+	static char names[128];
+	size_t n = 0;
+	names[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		n += (size_t)bp_snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+					 all[i]->name);
+	return names;
 }
 
 void workload_unknown(const char *name)
@@ -93,8 +105,14 @@ int workload_opt_u64(const char *wname, int argc, char **argv, int *i, const cha
 	}
 	const char *v = argv[++*i];
 	if (!bp_parse_u64(v, out) || *out < min || *out > max) {
-		err_printf("bareperf: %s: %s '%s': expected a number from %llu to %llu\n", wname,
-			   opt, v, (unsigned long long)min, (unsigned long long)max);
+		/* "16GiB": digits then a unit, which no option takes */
+		u64 digits;
+		const char *end;
+		bool unit = bp_parse_u64_prefix(v, &digits, &end) && end != v && *end &&
+			    ((*end >= 'A' && *end <= 'Z') || (*end >= 'a' && *end <= 'z'));
+		err_printf("bareperf: %s: %s '%s': expected a number from %llu to %llu%s\n", wname,
+			   opt, v, (unsigned long long)min, (unsigned long long)max,
+			   unit ? " (a plain number, without a unit)" : "");
 		return -1;
 	}
 	return 1;

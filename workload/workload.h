@@ -36,7 +36,8 @@ struct workload {
 	const char *summary;
 	const char *usage;	/* options after the name */
 	/* argv[0] is the workload's name. Returns 0, or -1 after printing
-	 * what was wrong with its options. */
+	 * what was wrong: its options (which commands check first, below),
+	 * or what it could not have (its memory). */
 	int (*run)(int argc, char **argv, struct workload_result *r);
 	/* The same options, only checked: 0, or -1 after printing what was
 	 * wrong. Commands call it before they touch the PMU or any file. */
@@ -66,6 +67,9 @@ int workload_opt_u64(const char *wname, int argc, char **argv, int *i, const cha
  * after printing what was wrong. Commands call it first, so that a typo
  * never costs a file or the PMU's state. */
 const struct workload *workload_checked(int argc, char **argv);
+
+/* The built-in workloads' names, from the table: "soak, chase, ...". */
+const char *workload_names(void);
 
 /* Prints "unknown workload 'x'" and the list of workloads. */
 void workload_unknown(const char *name);

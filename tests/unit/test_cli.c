@@ -7,6 +7,9 @@
 #include "host/capture.h"
 #include "lib/out.h"
 #include <unistd.h>
+#include <sys/resource.h>
+#include "workload/workload.h"
+#include "lib/plat.h"
 
 static char out[16384];
 
@@ -231,6 +234,76 @@ static void test_long_line_says_cut(void **state)
 	assert_non_null(strstr(out, "[... 977 characters cut]"));
 }
 
+/* With no workload, stat names every built-in one (from the table). */
+static void test_stat_no_workload_lists_all(void **state)
+{
+	assert_int_equal(run("--pmu=sim:icx stat", NULL), EXIT_USAGE);
+	for (size_t i = 0; i < workload_count(); i++)
+		assert_non_null(strstr(out, workload_at(i)->name));
+	assert_true(workload_count() >= 5);
+}
+
+/* A workload that cannot have its memory is a command that failed
+ * (exit 1), not a bad command line (2): README's exit statuses. The
+ * address space is capped below chase's 16 GiB. */
+static void test_out_of_memory_exits_1(void **state)
+{
+	static const char *lines[] = {
+		"--pmu=sim:icx stat chase --size 17179869184",
+		"--pmu=sim:icx record -q -o oom.data chase --size 17179869184",
+		"--pmu=sim:icx bench overhead --runs 1 --periods 100003 --workload chase --size 17179869184",
+	};
+	struct rlimit old, small;
+	assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+	small = old;
+	small.rlim_cur = 8ULL << 30;
+	assert_int_equal(setrlimit(RLIMIT_AS, &small), 0);
+	int rc[3];
+	for (int i = 0; i < 3; i++) {
+		rc[i] = run(lines[i], NULL);
+		if (rc[i] != 1)
+			print_message("%s: exit %d: %s\n", lines[i], rc[i], out);
+	}
+	assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rc[i], 1);
+	assert_non_null(strstr(out, "cannot allocate"));
+}
+
+/* -c's range is the CPU's: 2^47 on 48-bit counters (icx) is refused as
+ * a bad command line naming the bound those counters take, 2^47 - 1,
+ * which runs. */
+static void test_period_bound_is_the_cpus(void **state)
+{
+	assert_int_equal(run("--pmu=sim:icx record -q -o big.data -c 140737488355328 soak", NULL),
+			 EXIT_USAGE);
+	assert_non_null(strstr(out, "up to 140737488355327"));
+	assert_non_null(strstr(out, "48-bit"));
+	assert_int_equal(run("--pmu=sim:icx record -q -o big.data -c 140737488355327 soak", NULL),
+			 0);
+	assert_int_equal(run("--pmu=sim:icx bench overhead --runs 1 --periods 140737488355328",
+			     NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "up to 140737488355327"));
+}
+
+/* The model's cpus=N beyond this machine's CPUs: -C and -a take the
+ * machine's, and say that the model's others are not used, and why. */
+static void test_model_cpus_beyond_machine_said(void **state)
+{
+	u32 n = plat_cpu_count();
+	char line[128];
+	if (n >= 4) {
+		print_message("skipped: this host has %u CPUs, the model at most 4\n", n);
+		return;
+	}
+	snprintf(line, sizeof(line), "--pmu=sim:icx,cpus=4 msr -C 3 0x38f");
+	assert_int_equal(run(line, NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "CPU 3 does not exist"));
+	assert_non_null(strstr(out, "models 4 CPUs"));
+	assert_int_equal(run("--pmu=sim:icx,cpus=4 msr -a 0x38f", NULL), 0);
+	assert_non_null(strstr(out, "models 4 CPUs"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +323,10 @@ int main(void)
 		cmocka_unit_test(test_long_line_says_cut),
 		cmocka_unit_test(test_options_not_ignored),
 		cmocka_unit_test(test_held_pmu_says_so),
+		cmocka_unit_test(test_stat_no_workload_lists_all),
+		cmocka_unit_test(test_out_of_memory_exits_1),
+		cmocka_unit_test(test_period_bound_is_the_cpus),
+		cmocka_unit_test(test_model_cpus_beyond_machine_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,21 @@ static void test_error_table(void **state)
 	assert_non_null(strstr(out, "max |err|"));
 }
 
+/* A column without samples has no shares and no error figure: "-" in
+ * the table, the reason on stderr, exit 1. */
+static void test_error_without_samples(void **state)
+{
+	assert_int_equal(run("--pmu=sim:icx bench error --periods 1000000000 --runs 1 "
+			     "--workload soak -n 1000000"), 1);
+	assert_non_null(strstr(out, "no samples"));
+	const char *row = strstr(out, "max |err|");
+	assert_non_null(row);
+	char line[128];
+	sscanf(row, "%127[^\n]", line);
+	assert_null(strstr(line, "pp"));	/* no figure */
+	assert_non_null(strstr(line, " -"));
+}
+
 static void test_overhead_table(void **state)
 {
 	assert_int_equal(run("--pmu=sim:icx bench overhead --periods 20003,2000003 --runs 1 "
@@ -91,6 +106,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_table),
+		cmocka_unit_test(test_error_without_samples),
 		cmocka_unit_test(test_overhead_table),
 		cmocka_unit_test(test_bad_input),
 	};

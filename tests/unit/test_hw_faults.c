@@ -50,6 +50,11 @@ static void test_fault_words_name_the_msr(void **state)
 	f.write = false;
 	hw_fault_describe(&f, buf, sizeof(buf));
 	assert_string_equal(buf, "#GP: RDMSR 0x3f1: reserved bit 63");
+	/* No instruction ran (the host build): no "#GP" either. */
+	f.not_run = true;
+	snprintf(f.rule, sizeof(f.rule), "no RDMSR ran: user space cannot read MSRs");
+	hw_fault_describe(&f, buf, sizeof(buf));
+	assert_string_equal(buf, "RDMSR 0x3f1: no RDMSR ran: user space cannot read MSRs");
 }
 
 static char out[8192];
@@ -66,6 +71,19 @@ static void test_msr_command_reads_and_reports_gp(void **state)
 	assert_null(strstr(out, "0x1a0        #GP"));
 	rc = cli_run("--pmu=sim:icx msr 0x38f", out, sizeof(out));
 	assert_int_equal(rc, 0);
+}
+
+/* The host twin runs no RDMSR at all (user space cannot): it says so,
+ * not that the CPU raised #GP; the model's #GP names its rule. */
+static void test_msr_command_says_why_no_value(void **state)
+{
+	(void)state;
+	assert_int_equal(cli_run("--pmu=hw msr 0x38f", out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "user space cannot read MSRs"));
+	assert_null(strstr(out, "raised #GP"));
+	assert_int_equal(cli_run("--pmu=sim:icx msr 0x40000123", out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "0x40000123   #GP ("));
+	assert_null(strstr(out, "the CPU raised #GP"));
 }
 
 static void test_msr_command_bad_input(void **state)
@@ -90,6 +108,7 @@ int main(void)
 		cmocka_unit_test(test_deferred_fault_is_kept_once),
 		cmocka_unit_test(test_fault_words_name_the_msr),
 		cmocka_unit_test(test_msr_command_reads_and_reports_gp),
+		cmocka_unit_test(test_msr_command_says_why_no_value),
 		cmocka_unit_test(test_msr_command_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

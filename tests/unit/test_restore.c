@@ -216,6 +216,11 @@ static void test_record_errors(void **state)
 	run_restored("nhm", false, NULL, "record -e branches -c 2147483648 -o r.data soak -n 100000",
 		     EXIT_OK, "samples written");
 	OK("record -e branches -c 3000000000 -o r.data soak -n 100000", "samples written");
+	/* Above what any counter takes (48-bit: 2^47 - 1): a usage error
+	 * naming that bound, before the PMU is taken. */
+	run_restored("icx", false, NULL, "record -c 140737488355328 -o r.data soak -n 100000",
+		     EXIT_USAGE, "this CPU's counters take periods up to 140737488355327 "
+		     "(48-bit counters");
 }
 
 /* ---- selftest ------------------------------------------------------------------------ */

@@ -97,6 +97,10 @@ static void test_parse_errors(void **state)
 	assert_int_equal(parse(&t, "soak -n 5000000 -c 1000", false), EXIT_USAGE);
 	assert_non_null(strstr(out, "soak: unknown option '-c'"));
 	assert_int_equal(parse(&t, "chase --size 1", false), EXIT_USAGE);
+	/* "16GiB" is 2^34, the upper bound itself: the refusal says why
+	 * (no unit suffix), not just the range it is in. */
+	assert_int_equal(parse(&t, "chase --size 16GiB", false), EXIT_USAGE);
+	assert_non_null(strstr(out, "a plain number, without a unit"));
 	assert_int_equal(parse(&t, "stream --passes x", false), EXIT_USAGE);
 	assert_int_equal(parse(&t, "branchy --taken 101", false), EXIT_USAGE);
 	assert_int_equal(parse(&t, "irqoff -x", false), EXIT_USAGE);
