@@ -358,14 +358,21 @@ void pmu_set_period(struct pmu *p, int id, u64 period)
 		update_maps(p);
 }
 
+/* The PMI's path: a sampling slot is on a counter and programmed (the
+ * overflow came from it), so the count is read and brought up to date
+ * here, with the counter's width taken once. */
 bool pmu_reload(struct pmu *p, int id, u64 *elapsed)
 {
 	struct pmu_slot *sl = &p->slot[id];
-	update_count(p, sl);
+	if (sl->counter == COUNTER_NONE || sl->dirty)
+		return false;
+	u64 mask = counter_mask(&p->caps, sl->counter);
+	u64 raw = counter_read_fast(sl->counter);
+	sl->count += counter_delta(sl->prev_raw, raw, mask);
+	sl->prev_raw = raw;
 	/* Preset to -period, the counter's top bit stays set until it wraps
 	 * (periods are at most half the range): set means no overflow yet. */
-	u64 mask = counter_mask(&p->caps, sl->counter);
-	if (sl->prev_raw & (mask & ~(mask >> 1)))
+	if (raw & (mask & ~(mask >> 1)))
 		return false;
 	*elapsed = sl->preset_period;
 	pmu_program_counter_value(p, sl);
