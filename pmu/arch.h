@@ -19,7 +19,6 @@
 #define BP_PMU_ARCH_H
 #include "pmu.h"
 
-struct pmu;
 struct precise_ops;
 
 struct pmu_arch {

@@ -173,15 +173,28 @@ static int alloc_slots(struct pmu *p, int want, int *ids)
 	return got == want ? 0 : -1;
 }
 
+/* Whether the slot's counter holds its own count: a dirty slot has a
+ * counter but has not been programmed yet, so the counter still holds its
+ * previous owner's value. */
+static bool counting_on_counter(const struct pmu_slot *sl)
+{
+	return sl->counter != COUNTER_NONE && !sl->dirty;
+}
+
+/* Reads the slot's counter and adds what it counted since the last
+ * reading, across at most one wrap of mask; returns the raw value. */
+static u64 account_count(struct pmu_slot *sl, u64 mask)
+{
+	u64 raw = counter_read_fast(sl->counter);
+	sl->count += counter_delta(sl->prev_raw, raw, mask);
+	sl->prev_raw = raw;
+	return raw;
+}
+
 static void update_count(struct pmu *p, struct pmu_slot *sl)
 {
-	/* A dirty slot has a counter but has not been programmed yet: the
-	 * counter still holds its previous owner's value. */
-	if (sl->counter == COUNTER_NONE || sl->dirty)
-		return;
-	u64 raw = counter_read_fast(sl->counter);
-	sl->count += counter_delta(sl->prev_raw, raw, counter_mask(&p->caps, sl->counter));
-	sl->prev_raw = raw;
+	if (counting_on_counter(sl))
+		account_count(sl, counter_mask(&p->caps, sl->counter));
 }
 
 int pmu_add_group(struct pmu *p, const struct pmu_event *ev, int n, u64 period,
@@ -358,18 +371,15 @@ void pmu_set_period(struct pmu *p, int id, u64 period)
 		update_maps(p);
 }
 
-/* The PMI's path: a sampling slot is on a counter and programmed (the
- * overflow came from it), so the count is read and brought up to date
- * here, with the counter's width taken once. */
+/* The PMI's path: the counter's width is taken once, for the count and
+ * the wrap check. */
 bool pmu_reload(struct pmu *p, int id, u64 *elapsed)
 {
 	struct pmu_slot *sl = &p->slot[id];
-	if (sl->counter == COUNTER_NONE || sl->dirty)
+	if (!counting_on_counter(sl))
 		return false;
 	u64 mask = counter_mask(&p->caps, sl->counter);
-	u64 raw = counter_read_fast(sl->counter);
-	sl->count += counter_delta(sl->prev_raw, raw, mask);
-	sl->prev_raw = raw;
+	u64 raw = account_count(sl, mask);
 	/* Preset to -period, the counter's top bit stays set until it wraps
 	 * (periods are at most half the range): set means no overflow yet. */
 	if (raw & (mask & ~(mask >> 1)))

@@ -105,6 +105,14 @@ void percpu_types_init(struct percpu_types *t, const struct pmu_caps *own, const
 
 static void read_caps(void *ctx) { pmu_caps_read(ctx); }
 
+/* Why a CPU's events cannot be sampled, named by its core type on a
+ * hybrid part ("efficiency core (Atom): unknown event ..."). */
+static void type_reason(char *out, size_t len, const struct pmu_caps *caps, const char *why)
+{
+	bp_snprintf(out, len, "%s%s%s", caps->hybrid ? caps_core_type_name(caps->core_type) : "",
+		    caps->hybrid ? ": " : "", why);
+}
+
 void percpu_types_add_cpus(struct percpu_types *t, u64 mask)
 {
 	char why[96];
@@ -120,9 +128,7 @@ void percpu_types_add_cpus(struct percpu_types *t, u64 mask)
 				    PMU_MAX_EVENTS, err, sizeof(err));
 		e->err[0] = 0;
 		if (e->n < 0)	/* hybrid parts: an event this core type lacks */
-			bp_snprintf(e->err, sizeof(e->err), "%s%s%s",
-				    e->caps.hybrid ? caps_core_type_name(e->caps.core_type) : "",
-				    e->caps.hybrid ? ": " : "", err);
+			type_reason(e->err, sizeof(e->err), &e->caps, err);
 		t->count++;
 	}
 }
@@ -143,9 +149,8 @@ static void cpu_setup(void *ctx)
 		if (type)
 			bp_snprintf(c->err, sizeof(c->err), "%s", type->err);
 		else
-			bp_snprintf(c->err, sizeof(c->err), "%s%sits core type's events were not parsed",
-				    c->caps.hybrid ? caps_core_type_name(c->caps.core_type) : "",
-				    c->caps.hybrid ? ": " : "");
+			type_reason(c->err, sizeof(c->err), &c->caps,
+				    "its core type's events were not parsed");
 		return;
 	}
 	c->n = type->n;
@@ -231,7 +236,8 @@ static void sampling_cpu_disarm(struct percpu_cpu *c)
 }
 
 const struct percpu_ops percpu_sampling = {
-	.state_bytes = sizeof(struct sampling), .samples = true, .setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
+	.state_bytes = sizeof(struct sampling), .samples = true,
+	.setup = sampling_cpu_setup, .start = sampling_cpu_start, .stop = sampling_cpu_stop,
 	.tick = sampling_cpu_tick, .teardown = sampling_cpu_teardown,
 	.arm = sampling_cpu_arm, .disarm = sampling_cpu_disarm,
 };

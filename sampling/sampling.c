@@ -149,13 +149,14 @@ static int check_precise_possible(struct sampling *s, char *err, size_t errlen)
 	for (int i = 0; i < s->n; i++) {
 		if (!s->ev[i].precise)
 			continue;
+		/* The first precise event decides: the engine is the PMU's. */
 		s->any_pebs = true;
 		s->precise.ops = precise_engine_for(&s->pmu->caps, &why);
-		if (!s->precise.ops) {
-			bp_snprintf(err, errlen, "%s: PEBS is not available on this CPU (%s); "
-				    "drop the :p modifier to sample in PMI mode", s->ev[i].name, why);
-			return -1;
-		}
+		if (s->precise.ops)
+			return 0;
+		bp_snprintf(err, errlen, "%s: PEBS is not available on this CPU (%s); "
+			    "drop the :p modifier to sample in PMI mode", s->ev[i].name, why);
+		return -1;
 	}
 	return 0;
 }

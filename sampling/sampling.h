@@ -82,11 +82,6 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
  * emulator's own work. Without it (tests that drive a model by hand),
  * only the PMI rate is bounded. */
 void sampling_set_tsc_clock(struct sampling *s, u64 tsc_per_second);
-/* The precise engine's options sampling_setup would use, checked from the
- * CPU's capabilities alone: a --pebs-threshold the buffer cannot hold, or
- * that an event forbids, is refused before the PMU is taken (a usage
- * error). True when they would be accepted, or when only sampling_setup
- * can tell. */
 /* -c's real range: the largest period any counter of this CPU takes (its
  * widest counter's, fixed or general-purpose: half its range, as the
  * counter is preset to -period), with that counter's width in bits. 0 when
@@ -97,6 +92,11 @@ u64 sampling_max_period(const struct pmu_caps *c, unsigned *bits);
  * err when period is above that, for a usage error; false then. */
 bool sampling_check_period(const struct pmu_caps *c, u64 period, const char *opt, char *err,
 			   size_t errlen);
+/* The precise engine's options sampling_setup would use, checked from the
+ * CPU's capabilities alone: a --pebs-threshold the buffer cannot hold, or
+ * that an event forbids, is refused before the PMU is taken (a usage
+ * error). True when they would be accepted, or when only sampling_setup
+ * can tell. */
 bool sampling_check_threshold(const struct pmu_caps *c, const struct pmu_event *ev, int n,
 			      const struct sampling_opts *o, char *err, size_t errlen);
 void sampling_start(struct sampling *s);
