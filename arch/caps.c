@@ -154,6 +154,109 @@ void caps_set_counter_msrs(struct pmu_caps *c)
 	c->msr_global_status_set = MSR_IA32_PERF_GLOBAL_STATUS_SET;
 }
 
+void caps_decode_amd_ext_features(struct pmu_caps *c, const struct cpuid_regs *r)
+{
+	c->perfctr_core = r->ecx & CPUID_8000_0001_ECX_PERFCTR_CORE;
+	c->ibs = r->ecx & CPUID_8000_0001_ECX_IBS;
+	/* APM Vol. 2, "Performance Monitoring Counters": four legacy
+	 * counters, six with PerfCtrExtCore; 48 bits wide either way. */
+	c->num_gp = c->perfctr_core ? AMD_CORE_EXT_COUNTERS : AMD_LEGACY_COUNTERS;
+	c->gp_mask = (u32)GENMASK(c->num_gp - 1, 0);
+	c->gp_width = AMD_COUNTER_WIDTH;
+}
+
+/* CPUID.80000022H: with PerfMonV2, EBX[3:0] is the number of core
+ * counters (Linux amd_core_pmu_init takes it over the default six). */
+void caps_decode_amd_perfmon(struct pmu_caps *c, const struct cpuid_regs *r)
+{
+	c->perfmon_v2 = r->eax & CPUID_8000_0022_EAX_PERFMON_V2;
+	c->lbr_ext_v2 = r->eax & CPUID_8000_0022_EAX_LBR_EXT_V2;
+	c->lbr_pmc_freeze = r->eax & CPUID_8000_0022_EAX_LBR_PMC_FREEZE;
+	c->amd_lbr_depth = FIELD(r->ebx, 9, 4);
+	c->amd_nb_counters = FIELD(r->ebx, 15, 10);
+	c->amd_umc_counters = FIELD(r->ebx, 21, 16);
+	u32 n = FIELD(r->ebx, 3, 0);
+	if (c->perfmon_v2 && n) {
+		c->num_gp = (u8)n;
+		c->gp_mask = (u32)GENMASK(n - 1, 0);
+	}
+}
+
+/* CPUID.8000001BH:EAX is valid when its IBSFFV bit (0) is set; Linux
+ * (get_ibs_caps) falls back to the family 10h set otherwise. */
+void caps_decode_amd_ibs(struct pmu_caps *c, const struct cpuid_regs *r)
+{
+	c->ibs_caps = (r->eax & IBS_CAPS_AVAIL) ? r->eax
+		      : IBS_CAPS_AVAIL | IBS_CAPS_FETCHSAM | IBS_CAPS_OPSAM;
+}
+
+/* APM Vol. 2: with PerfCtrExtCore, PERF_CTLn at C001_0200H + 2n and
+ * PERF_CTRn after it; the legacy K7 registers otherwise. PerfMonV2 adds
+ * the global registers at C000_0300H. */
+void caps_set_amd_counter_msrs(struct pmu_caps *c)
+{
+	c->msr_gp_interleaved = c->perfctr_core;
+	c->msr_gp_event_select_base = c->perfctr_core ? MSR_AMD_PERF_CTL0 : MSR_K7_EVNTSEL0;
+	c->msr_gp_counter_base = c->perfctr_core ? MSR_AMD_PERF_CTR0 : MSR_K7_PERFCTR0;
+	c->msr_gp_counter_write_base = c->msr_gp_counter_base;
+	c->full_width_write = true;	/* counters are written whole */
+	c->msr_fixed_counter_base = 0;
+	c->msr_fixed_ctr_ctrl = 0;
+	c->msr_global_ctrl = c->perfmon_v2 ? MSR_AMD_PERF_CNTR_GLOBAL_CTL : 0;
+	c->msr_global_status = c->perfmon_v2 ? MSR_AMD_PERF_CNTR_GLOBAL_STATUS : 0;
+	c->msr_global_status_reset = c->perfmon_v2 ? MSR_AMD_PERF_CNTR_GLOBAL_STATUS_CLR : 0;
+	c->msr_global_status_set = c->perfmon_v2 ? MSR_AMD_PERF_CNTR_GLOBAL_STATUS_SET : 0;
+}
+
+/* AMD's CPUID promises the legacy counters on every part, PMU or not;
+ * Linux believes them only when a counter keeps a value written to it
+ * (arch/x86/events/core.c, check_hw_exists): a hypervisor without a PMU
+ * faults or drops the write. The probe uses a counter that is not
+ * enabled and puts its value back. */
+static bool amd_counters_work(const struct pmu_caps *c)
+{
+	const u64 probe = 0xabcd;
+	for (unsigned i = 0; i < c->num_gp; i++) {
+		u64 sel, saved, seen;
+		if (hw_rdmsr_safe(caps_gp_eventsel_msr(c, i), &sel))
+			return false;
+		if (sel & EVTSEL_EN)
+			continue;
+		u32 ctr = caps_gp_counter_msr(c, i);
+		if (hw_rdmsr_safe(ctr, &saved) || hw_wrmsr_safe(ctr, probe) ||
+		    hw_rdmsr_safe(ctr, &seen))
+			return false;
+		hw_wrmsr_safe(ctr, saved);
+		return seen == probe;
+	}
+	return true;	/* every counter is counting: someone's PMU works */
+}
+
+static void read_amd(struct pmu_caps *c)
+{
+	struct cpuid_regs r;
+	hw_cpuid(CPUID_LEAF_EXT_MAX, 0, &r);
+	u32 max_ext = r.eax;
+	if (max_ext >= CPUID_LEAF_AMD_FEATURES) {
+		hw_cpuid(CPUID_LEAF_AMD_FEATURES, 0, &r);
+		caps_decode_amd_ext_features(c, &r);
+	}
+	if (max_ext >= CPUID_LEAF_AMD_PERFMON) {
+		hw_cpuid(CPUID_LEAF_AMD_PERFMON, 0, &r);
+		caps_decode_amd_perfmon(c, &r);
+	}
+	if (c->ibs && max_ext >= CPUID_LEAF_AMD_IBS) {
+		hw_cpuid(CPUID_LEAF_AMD_IBS, 0, &r);
+		caps_decode_amd_ibs(c, &r);
+	}
+	caps_set_amd_counter_msrs(c);
+	if (c->num_gp && !amd_counters_work(c)) {
+		c->counters_unusable = true;
+		c->num_gp = 0;
+		c->gp_mask = 0;
+	}
+}
+
 static void read_identity(struct pmu_caps *c, u32 *max_leaf)
 {
 	struct cpuid_regs r;
@@ -162,6 +265,7 @@ static void read_identity(struct pmu_caps *c, u32 *max_leaf)
 	u32 words[3] = { r.ebx, r.edx, r.ecx };
 	copy_regs_text(c->vendor, words, 3);
 	c->intel = bp_strcmp(c->vendor, "GenuineIntel") == 0;
+	c->amd = bp_strcmp(c->vendor, "AuthenticAMD") == 0;
 
 	hw_cpuid(CPUID_LEAF_EXT_MAX, 0, &r);
 	if (r.eax >= CPUID_LEAF_BRAND0 + 2) {
@@ -201,6 +305,10 @@ void pmu_caps_read(struct pmu_caps *c)
 	if (max_leaf >= CPUID_LEAF_EXT_FEATURES) {
 		hw_cpuid(CPUID_LEAF_EXT_FEATURES, 0, &r);
 		c->hybrid = r.edx & CPUID_07_EDX_HYBRID;
+	}
+	if (c->amd) {
+		read_amd(c);
+		return;
 	}
 	if (c->hybrid && max_leaf >= CPUID_LEAF_HYBRID) {
 		hw_cpuid(CPUID_LEAF_HYBRID, 0, &r);

@@ -17,6 +17,7 @@ struct pmu_caps {
 	u32 signature;		/* CPUID.01H:EAX */
 	u32 family, model, stepping;	/* display values */
 	bool intel;
+	bool amd;		/* AuthenticAMD */
 	bool hypervisor;
 	char hypervisor_sig[13];
 	bool hybrid;		/* CPUID.07H.0:EDX[15] */
@@ -51,10 +52,26 @@ struct pmu_caps {
 	u64 misc_enable;
 	bool misc_enable_readable;
 
+	/* AMD (APM Vol. 2, "Performance Monitoring Counters"; CPUID
+	 * 80000001H, 80000022H, 8000001BH): the core counters are num_gp,
+	 * gp_width above; there are no fixed counters. */
+	bool perfctr_core;	/* PerfCtrExtCore: 6 counters at C001_0200H */
+	bool perfmon_v2;	/* PerfMonV2: global control and status */
+	bool lbr_ext_v2, lbr_pmc_freeze;
+	u8 amd_lbr_depth;	/* CPUID.80000022H:EBX[9:4] */
+	u8 amd_nb_counters, amd_umc_counters;
+	bool ibs;		/* CPUID.80000001H:ECX[10] */
+	u32 ibs_caps;		/* CPUID.8000001BH:EAX, IBS_CAPS_* */
+	/* The counters CPUID promises fault or do not keep a written value
+	 * (a hypervisor that gives no PMU): num_gp is then 0. */
+	bool counters_unusable;
+
 	/* Where the counters and their global controls are
 	 * (caps_set_counter_msrs): code computes MSR addresses from these,
 	 * not from one vendor's constants. Counter i of a kind is at its
-	 * base + i. */
+	 * base + i, or base + 2i where event selects and counters
+	 * interleave (AMD's PerfCtrExtCore). */
+	bool msr_gp_interleaved;
 	u32 msr_gp_counter_base;	/* reads */
 	u32 msr_gp_counter_write_base;	/* writes: the full-width alias if any */
 	u32 msr_gp_event_select_base;
@@ -78,6 +95,14 @@ void caps_decode_perf_capabilities(struct pmu_caps *c, u64 value);
  * the counters decoded above; after caps_decode_perf_capabilities, which
  * says whether GP counters have full-width writes. */
 void caps_set_counter_msrs(struct pmu_caps *c);
+
+/* AMD: CPUID.80000001H:ECX (PerfCtrExtCore, IBS), CPUID.80000022H
+ * (PerfMonV2, counter counts, LBR depth) and CPUID.8000001BH:EAX (IBS
+ * features); then the counter MSRs they imply. */
+void caps_decode_amd_ext_features(struct pmu_caps *c, const struct cpuid_regs *r);
+void caps_decode_amd_perfmon(struct pmu_caps *c, const struct cpuid_regs *r);
+void caps_decode_amd_ibs(struct pmu_caps *c, const struct cpuid_regs *r);
+void caps_set_amd_counter_msrs(struct pmu_caps *c);
 
 /* Reads everything through the hardware seam. */
 void pmu_caps_read(struct pmu_caps *c);
@@ -109,19 +134,21 @@ bool caps_gracemont(const struct pmu_caps *c);
  * 8-bit ID wraps), else the initial APIC ID, CPUID.01H:EBX[31:24]. */
 u32 caps_apic_id(void);
 
-static inline bool caps_has_pmu(const struct pmu_caps *c)  { return c->version > 0 && c->num_gp > 0; }
+static inline bool caps_has_pmu(const struct pmu_caps *c)  { return (c->version > 0 || c->amd) && c->num_gp > 0; }
 static inline bool caps_has_gp(const struct pmu_caps *c, unsigned i)    { return i < 32 && (c->gp_mask & (1u << i)); }
 static inline bool caps_has_fixed(const struct pmu_caps *c, unsigned i) { return i < 32 && (c->fixed_mask & (1u << i)); }
 static inline bool caps_arch_event(const struct pmu_caps *c, enum arch_event e) { return c->arch_events & (1u << e); }
 static inline u64 caps_gp_mask_value(const struct pmu_caps *c)    { return GENMASK(c->gp_width - 1, 0); }
 static inline u64 caps_fixed_mask_value(const struct pmu_caps *c) { return c->fixed_width ? GENMASK(c->fixed_width - 1, 0) : 0; }
-static inline u32 caps_gp_counter_msr(const struct pmu_caps *c, unsigned i)       { return c->msr_gp_counter_base + i; }
-static inline u32 caps_gp_counter_write_msr(const struct pmu_caps *c, unsigned i) { return c->msr_gp_counter_write_base + i; }
-static inline u32 caps_gp_eventsel_msr(const struct pmu_caps *c, unsigned i)      { return c->msr_gp_event_select_base + i; }
+static inline u32 caps_gp_stride(const struct pmu_caps *c) { return c->msr_gp_interleaved ? 2 : 1; }
+static inline u32 caps_gp_counter_msr(const struct pmu_caps *c, unsigned i)       { return c->msr_gp_counter_base + i * caps_gp_stride(c); }
+static inline u32 caps_gp_counter_write_msr(const struct pmu_caps *c, unsigned i) { return c->msr_gp_counter_write_base + i * caps_gp_stride(c); }
+static inline u32 caps_gp_eventsel_msr(const struct pmu_caps *c, unsigned i)      { return c->msr_gp_event_select_base + i * caps_gp_stride(c); }
 static inline u32 caps_fixed_counter_msr(const struct pmu_caps *c, unsigned i)    { return c->msr_fixed_counter_base + i; }
-/* GLOBAL_STATUS/CTRL and OVF_CTRL were introduced by version 2. */
-static inline bool caps_has_global_ctrl(const struct pmu_caps *c) { return c->version >= 2; }
-static inline bool caps_has_status_set(const struct pmu_caps *c)  { return c->version >= 4; }
+/* GLOBAL_STATUS/CTRL and OVF_CTRL were introduced by Intel's version 2,
+ * GLOBAL_STATUS_SET by version 4; AMD has all four with PerfMonV2. */
+static inline bool caps_has_global_ctrl(const struct pmu_caps *c) { return c->amd ? c->perfmon_v2 : c->version >= 2; }
+static inline bool caps_has_status_set(const struct pmu_caps *c)  { return c->amd ? c->perfmon_v2 : c->version >= 4; }
 static inline bool caps_perfmon_enabled(const struct pmu_caps *c)
 {
 	return !c->misc_enable_readable || (c->misc_enable & MISC_ENABLE_PERF_MON_AVAILABLE);

@@ -355,7 +355,104 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 #define   APIC_LVT_MASKED            BIT(16)
 #define   APIC_ICR_DEST_SELF         (0x1 << 18)	/* destination shorthand */
 #define   APIC_ICR_LEVEL_ASSERT      BIT(14)
+/* AMD's extended APIC space (APM Vol. 2, "Extended APIC Registers"):
+ * the feature register says how many extended LVT entries there are; entry
+ * n, at APIC_EILVT0 + 16n, routes IBS and other sources the way LVT PC
+ * routes counter overflows. No x2APIC MSR alias. */
+#define APIC_EXT_FEATURE             0x400	/* [23:16] extended LVT count */
+#define APIC_EXT_CTRL                0x410
+#define APIC_EILVT0                  0x500
+#define APIC_EILVT_COUNT_MAX         4
+static inline u32 apic_eilvt(unsigned n) { return APIC_EILVT0 + 16 * n; }
 static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (xapic_offset >> 4); }
 #define MSR_X2APIC_SELF_IPI          0x83F
+
+/* ---- AMD: core PMU and IBS (AMD64 APM Vol. 2, "Performance Monitoring
+ * Counters" and "Instruction-Based Sampling") ----------------------------- */
+#define CPUID_LEAF_AMD_FEATURES      0x80000001	/* ECX: PerfCtrExtCore, IBS */
+#define CPUID_LEAF_AMD_IBS           0x8000001B	/* EAX: IBS feature flags */
+#define CPUID_LEAF_AMD_PERFMON       0x80000022	/* PerfMonV2, counter counts */
+#define CPUID_8000_0001_ECX_IBS      BIT(10)	/* Instruction-Based Sampling */
+#define CPUID_8000_0001_ECX_PERFCTR_CORE BIT(23)	/* PerfCtrExtCore: 6 counters at C001_0200H */
+/* CPUID.80000022H */
+#define CPUID_8000_0022_EAX_PERFMON_V2  BIT(0)
+#define CPUID_8000_0022_EAX_LBR_EXT_V2  BIT(1)
+#define CPUID_8000_0022_EAX_LBR_PMC_FREEZE BIT(2)
+/* EBX: NumPerfCtrCore[3:0], LbrV2StackSz[9:4], NumPerfCtrNB[15:10],
+ * NumPerfCtrUmc[21:16] (FIELD(ebx, hi, lo)). */
+/* CPUID.8000001BH:EAX IBS features (Linux's IBS_CAPS_* names) */
+#define IBS_CAPS_AVAIL               BIT(0)	/* IBSFFV: the flags are valid */
+#define IBS_CAPS_FETCHSAM            BIT(1)
+#define IBS_CAPS_OPSAM               BIT(2)
+#define IBS_CAPS_RDWROPCNT           BIT(3)
+#define IBS_CAPS_OPCNT               BIT(4)	/* OpCntCtl: count dispatched ops */
+#define IBS_CAPS_BRNTRGT             BIT(5)	/* IBS_BR_TARGET */
+#define IBS_CAPS_OPCNTEXT            BIT(6)	/* IbsOpMaxCnt[26:20] */
+#define IBS_CAPS_RIPINVALIDCHK       BIT(7)
+#define IBS_CAPS_OPBRNFUSE           BIT(8)
+#define IBS_CAPS_FETCHCTLEXTD        BIT(9)	/* IC_IBS_EXTD_CTL */
+#define IBS_CAPS_OPDATA4             BIT(10)
+#define IBS_CAPS_ZEN4                BIT(11)	/* L3MissOnly filters, DataSrc ext */
+
+/* Core counters. Legacy (K7 layout, no PerfCtrExtCore): 4 event selects
+ * then 4 counters; with PerfCtrExtCore: 6 pairs, PERF_CTLn at C001_0200H
+ * + 2n, PERF_CTRn right after it. 48 bits wide. */
+#define MSR_K7_EVNTSEL0              0xC0010000u
+#define MSR_K7_PERFCTR0              0xC0010004u
+#define MSR_AMD_PERF_CTL0            0xC0010200u
+#define MSR_AMD_PERF_CTR0            0xC0010201u
+#define AMD_LEGACY_COUNTERS          4
+#define AMD_CORE_EXT_COUNTERS        6
+#define AMD_COUNTER_WIDTH            48
+/* PerfMonV2 global registers */
+#define MSR_AMD_PERF_CNTR_GLOBAL_STATUS     0xC0000300u
+#define MSR_AMD_PERF_CNTR_GLOBAL_CTL        0xC0000301u
+#define MSR_AMD_PERF_CNTR_GLOBAL_STATUS_CLR 0xC0000302u
+#define MSR_AMD_PERF_CNTR_GLOBAL_STATUS_SET 0xC0000303u
+/* PERF_CTL fields beyond the ones Intel's IA32_PERFEVTSELx shares (event
+ * 7:0, unit mask 15:8, USR, OS, Edge, Int, En, Inv, CntMask: EVTSEL_*). */
+#define AMD_EVTSEL_EVENT_HI_SHIFT    32	/* EventSelect[11:8] in bits 35:32 */
+#define AMD_EVTSEL_EVENT_HI_MASK     GENMASK(35, 32)
+#define AMD_EVTSEL_GUEST_ONLY        BIT(40)
+#define AMD_EVTSEL_HOST_ONLY         BIT(41)
+
+/* IBS registers */
+#define MSR_AMD_IBS_FETCH_CTL        0xC0011030u
+#define MSR_AMD_IBS_FETCH_LINADDR    0xC0011031u
+#define MSR_AMD_IBS_FETCH_PHYSADDR   0xC0011032u
+#define MSR_AMD_IBS_OP_CTL           0xC0011033u
+#define MSR_AMD_IBS_OP_RIP           0xC0011034u
+#define MSR_AMD_IBS_OP_DATA          0xC0011035u
+#define MSR_AMD_IBS_OP_DATA2         0xC0011036u
+#define MSR_AMD_IBS_OP_DATA3         0xC0011037u
+#define MSR_AMD_IBS_DC_LINADDR       0xC0011038u
+#define MSR_AMD_IBS_DC_PHYSADDR      0xC0011039u
+#define MSR_AMD_IBS_CTL              0xC001103Au
+#define MSR_AMD_IBS_BR_TARGET        0xC001103Bu
+/* IBS_CTL: the extended LVT entry the IBS interrupt uses */
+#define IBS_CTL_LVT_OFFSET_MASK      GENMASK(3, 0)
+#define IBS_CTL_LVT_OFFSET_VALID     BIT(8)
+/* IBS_OP_CTL */
+#define IBS_OP_MAX_CNT_MASK          GENMASK(15, 0)	/* period >> 4 */
+#define IBS_OP_L3_MISS_ONLY          BIT(16)
+#define IBS_OP_ENABLE                BIT(17)
+#define IBS_OP_VAL                   BIT(18)
+#define IBS_OP_CNT_CTL               BIT(19)	/* 1: count dispatched ops */
+#define IBS_OP_MAX_CNT_EXT_MASK      GENMASK(26, 20)	/* period bits 26:20 */
+#define IBS_OP_CUR_CNT_SHIFT         32
+#define IBS_OP_CUR_CNT_MASK          GENMASK(58, 32)
+/* IBS_FETCH_CTL */
+#define IBS_FETCH_MAX_CNT_MASK       GENMASK(15, 0)	/* period >> 4 */
+#define IBS_FETCH_CNT_SHIFT          16
+#define IBS_FETCH_CNT_MASK           GENMASK(31, 16)
+#define IBS_FETCH_LAT_SHIFT          32
+#define IBS_FETCH_LAT_MASK           GENMASK(47, 32)
+#define IBS_FETCH_ENABLE             BIT(48)
+#define IBS_FETCH_VAL                BIT(49)
+#define IBS_FETCH_COMP               BIT(50)
+#define IBS_FETCH_IC_MISS            BIT(51)
+#define IBS_FETCH_PHY_ADDR_VALID     BIT(52)
+#define IBS_FETCH_RAND_EN            BIT(57)
+#define IBS_FETCH_L3_MISS_ONLY       BIT(59)
 
 #endif

@@ -37,7 +37,8 @@ static inline int extra_msr_slot(u32 msr)
 struct pmu_event {
 	char name[EVENT_NAME_MAX];	/* as the user typed it, modifiers included */
 	/* encoding (IA32_PERFEVTSELx fields) */
-	u8 event, umask, cmask;
+	u16 event;		/* 8 bits on Intel; 12 on AMD (PERF_CTL 7:0, 35:32) */
+	u8 umask, cmask;
 	bool inv, edge, any;
 	u8 umask_ext;		/* IA32_PERFEVTSELx[47:40] (Lion Cove UMASK2); 0 elsewhere */
 	u32 extra_msr;		/* MSR_OFFCORE_RSP_x, MSR_PEBS_LD_LAT_THRESHOLD or

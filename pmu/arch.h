@@ -42,6 +42,9 @@ struct pmu_arch {
 	/* The PMI's and the protocol's global operations. */
 	void (*enable_all)(const struct pmu *p, u64 counters);
 	u64 (*read_status)(const struct pmu *p);
+	/* The counters the hardware has enabled now (status layout), to
+	 * see whether enable_all's write took. */
+	u64 (*read_enabled)(const struct pmu *p);
 	void (*ack_status)(const struct pmu *p, u64 bits);
 
 	/* The PMI: whether LVT PC is unmasked before the counters run again

@@ -1,10 +1,10 @@
 #include "counter.h"
 #include "../arch/hw.h"
 
-u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m)
+u64 counter_evtsel_fields(const struct pmu_event *e)
 {
-	u64 v = e->event | (u64)e->umask << EVTSEL_UMASK_SHIFT |
-		(u64)e->cmask << EVTSEL_CMASK_SHIFT | EVTSEL_EN;
+	u64 v = (e->event & EVTSEL_EVENT_MASK) | (u64)e->umask << EVTSEL_UMASK_SHIFT |
+		(u64)e->cmask << EVTSEL_CMASK_SHIFT;
 	if (!e->exclude_kernel)
 		v |= EVTSEL_OS;
 	if (!e->exclude_user)
@@ -13,6 +13,12 @@ u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m)
 		v |= EVTSEL_EDGE;
 	if (e->inv)
 		v |= EVTSEL_INV;
+	return v;
+}
+
+u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m)
+{
+	u64 v = counter_evtsel_fields(e) | EVTSEL_EN;
 	if (e->any)
 		v |= EVTSEL_ANY;
 	if (m.interrupt)

@@ -11,6 +11,10 @@ struct counter_mode {
 	bool adaptive;		/* adaptive PEBS record (baseline PEBS only) */
 };
 
+/* The fields Intel's IA32_PERFEVTSELx and AMD's PERF_CTLn share: event
+ * bits 7:0, unit mask, CntMask, OS, USR, Edge, Inv (SDM Vol. 3B 20.2.1.1;
+ * APM Vol. 2, "PerfEvtSeln"). */
+u64 counter_evtsel_fields(const struct pmu_event *e);
 /* IA32_PERFEVTSELx for an event, EN set. Firmware runs in ring 0, so OS
  * counts it; USR counts ring 3 (none in firmware). :u clears OS, :k USR. */
 u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m);

@@ -194,6 +194,11 @@ static u64 intel_read_status(const struct pmu *p)
 	return hw_rdmsr(p->caps.msr_global_status);
 }
 
+static u64 intel_read_enabled(const struct pmu *p)
+{
+	return hw_rdmsr(p->caps.msr_global_ctrl);
+}
+
 /* IA32_PERF_GLOBAL_OVF_CTRL (STATUS_RESET from version 4): a 1 clears
  * that status bit. */
 static void intel_ack_status(const struct pmu *p, u64 bits)
@@ -236,6 +241,7 @@ const struct pmu_arch pmu_arch_intel = {
 	.program = intel_program,
 	.enable_all = intel_enable_all,
 	.read_status = intel_read_status,
+	.read_enabled = intel_read_enabled,
 	.ack_status = intel_ack_status,
 	.pmi_mid_ack = caps_pmi_mid_ack,
 	.max_period = intel_max_period,

@@ -36,8 +36,10 @@ void pmu_save_counters(struct pmu *p)
 	const struct pmu_caps *c = &p->caps;
 	struct pmu_saved *s = &p->saved;
 
-	s->global_ctrl = hw_rdmsr(c->msr_global_ctrl);
-	s->status = hw_rdmsr(c->msr_global_status);
+	if (caps_has_global_ctrl(c)) {
+		s->global_ctrl = hw_rdmsr(c->msr_global_ctrl);
+		s->status = hw_rdmsr(c->msr_global_status);
+	}
 	for (unsigned i = 0; i < c->num_gp && i < PMU_MAX_GP; i++) {
 		if (!caps_has_gp(c, i))
 			continue;
@@ -342,7 +344,7 @@ void pmu_enable(struct pmu *p)
 struct pmu_start_check pmu_check_started(const struct pmu *p)
 {
 	struct pmu_start_check c = { .wrote = p->sh_global_ctrl,
-				     .found = hw_rdmsr(p->caps.msr_global_ctrl) };
+				     .found = p->arch->read_enabled(p) };
 	c.held = (c.found & c.wrote) != c.wrote;
 	return c;
 }

@@ -163,12 +163,3 @@ const struct precise_ops precise_ds_pebs = {
 	.describe_loss = ds_describe_loss,
 	.teardown = ds_teardown,
 };
-
-const struct precise_ops *precise_engine_for(const struct pmu_caps *c, const char **why)
-{
-	const struct pmu_arch *arch = pmu_arch_for(c);
-	const struct precise_ops *ops = arch ? arch->precise : NULL;
-	*why = !arch ? "no PMU bareperf drives" : !ops ? "this PMU has no precise sampling"
-						: ops->missing(c);
-	return *why ? NULL : ops;
-}

@@ -81,12 +81,12 @@ static const struct fake_cpuid nopmu_cpuid[] = {
 	FAKE_END_CPUID,
 };
 
-static const struct fake_cpu skl = { "skl", skl_cpuid, skl_msrs };
-static const struct fake_cpu icx = { "icx", icx_cpuid, icx_msrs };
-static const struct fake_cpu spr = { "spr", spr_cpuid, spr_msrs };
-static const struct fake_cpu adl_p = { "adl-p", adl_p_cpuid, adl_msrs };
-static const struct fake_cpu adl_e = { "adl-e", adl_e_cpuid, adl_msrs };
-static const struct fake_cpu nopmu = { "nopmu", nopmu_cpuid, NULL };
+static const struct fake_cpu skl = { .name = "skl", .cpuid = skl_cpuid, .msrs = skl_msrs };
+static const struct fake_cpu icx = { .name = "icx", .cpuid = icx_cpuid, .msrs = icx_msrs };
+static const struct fake_cpu spr = { .name = "spr", .cpuid = spr_cpuid, .msrs = spr_msrs };
+static const struct fake_cpu adl_p = { .name = "adl-p", .cpuid = adl_p_cpuid, .msrs = adl_msrs };
+static const struct fake_cpu adl_e = { .name = "adl-e", .cpuid = adl_e_cpuid, .msrs = adl_msrs };
+static const struct fake_cpu nopmu = { .name = "nopmu", .cpuid = nopmu_cpuid, .msrs = NULL };
 
 static struct pmu_caps read_caps(const struct fake_cpu *cpu)
 {
@@ -261,7 +261,7 @@ static void test_pebs_unavailable(void **state)
 		{ MSR_IA32_MISC_ENABLE, 0x850089 | MISC_ENABLE_PEBS_UNAVAILABLE },
 		FAKE_END_MSR,
 	};
-	const struct fake_cpu cpu = { "skl-nopebs", skl_cpuid, msrs };
+	const struct fake_cpu cpu = { .name = "skl-nopebs", .cpuid = skl_cpuid, .msrs = msrs };
 	struct pmu_caps c = read_caps(&cpu);
 	assert_true(c.ds);
 	assert_false(caps_has_pebs(&c));
@@ -288,9 +288,9 @@ static const struct fake_msr no_msrs[] = { FAKE_END_MSR };
 static void test_apic_id_beyond_255(void **state)
 {
 	(void)state;
-	static const struct fake_cpu x2 = { "x2apic-300", x2apic_300_cpuid, no_msrs };
-	static const struct fake_cpu inv = { "leaf0b-invalid", leaf0b_invalid_cpuid, no_msrs };
-	static const struct fake_cpu old = { "skl", skl_cpuid, no_msrs };
+	static const struct fake_cpu x2 = { .name = "x2apic-300", .cpuid = x2apic_300_cpuid, .msrs = no_msrs };
+	static const struct fake_cpu inv = { .name = "leaf0b-invalid", .cpuid = leaf0b_invalid_cpuid, .msrs = no_msrs };
+	static const struct fake_cpu old = { .name = "skl", .cpuid = skl_cpuid, .msrs = no_msrs };
 	fake_hw_select(&x2);
 	assert_int_equal(caps_apic_id(), 300);
 	fake_hw_select(&inv);

@@ -236,9 +236,9 @@ static const struct fake_msr no_msrs[] = { FAKE_END_MSR };
 
 static void test_this_cpu(void **state)
 {
-	const struct fake_cpu icx8 = { "icx8", icx8_cpuid, no_msrs };
-	const struct fake_cpu icx2 = { "icx2", icx2_cpuid, no_msrs };
-	const struct fake_cpu tcg = { "tcg", tcg_cpuid, no_msrs };
+	const struct fake_cpu icx8 = { .name = "icx8", .cpuid = icx8_cpuid, .msrs = no_msrs };
+	const struct fake_cpu icx2 = { .name = "icx2", .cpuid = icx2_cpuid, .msrs = no_msrs };
+	const struct fake_cpu tcg = { .name = "tcg", .cpuid = tcg_cpuid, .msrs = no_msrs };
 
 	fake_hw_select(&icx8);
 	assert_int_equal(run_sched("-e", "cycles,MEM_LOAD_RETIRED.L3_MISS", NULL), EXIT_OK);

@@ -15,7 +15,7 @@ static const struct fake_msr some_msrs[] = {
 	{ MSR_IA32_MISC_ENABLE, 0x850089 },
 	FAKE_END_MSR,
 };
-static const struct fake_cpu some_cpu = { "some", some_cpuid, some_msrs };
+static const struct fake_cpu some_cpu = { .name = "some", .cpuid = some_cpuid, .msrs = some_msrs };
 
 static void test_deferred_fault_is_kept_once(void **state)
 {
