@@ -75,6 +75,10 @@
 #define CPUID_0A_EDX_ANYTHREAD_DEPRECATED BIT(15)
 /* CPUID.23H sub-leaves */
 #define CPUID_23_SUBLEAF_COUNTERS    1	/* EAX GP bitmap, EBX fixed bitmap */
+/* Sub-leaf 0: EAX the valid sub-leaves; EBX the PERFEVTSEL extension
+ * (Linux ARCH_PERFMON_EXT_UMASK2 / ARCH_PERFMON_EXT_EQ, intel_pmu_init). */
+#define CPUID_23_EBX_UMASK2          BIT(0)	/* IA32_PERFEVTSELx[47:40] */
+#define CPUID_23_EBX_EQ              BIT(1)	/* IA32_PERFEVTSELx[36] */
 
 /* Architectural events: bit i of CPUID.0AH:EBX set = event i NOT available. */
 enum arch_event {
@@ -220,6 +224,7 @@ static inline u32 msr_fixed_ctr(unsigned i)   { return MSR_IA32_FIXED_CTR0 + i; 
 #define EVTSEL_IN_TX                 BIT(32)
 #define EVTSEL_IN_TXCP               BIT(33)
 #define EVTSEL_ADAPTIVE_RECORD       BIT(34)	/* PEBS baseline */
+#define EVTSEL_EQ                    BIT(36)	/* perfmon v6: count when equal to cmask */
 #define EVTSEL_UMASK2_SHIFT          40	/* perfmon v6 PERFEVTSEL extension: UMASK2[47:40] */
 
 /* IA32_FIXED_CTR_CTRL: a 4-bit field per fixed counter at 4*i */
