@@ -332,6 +332,13 @@ static void test_errors(void **state)
 	write_known_shares("good.data");
 	assert_int_equal(run("-i missing.data"), EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "cannot open 'missing.data' in the output folder"));
+	/* an absolute name is not looked for in the output folder (issue 39
+	 * item 17), and a row count past 2^64 - 1 says the range */
+	assert_int_equal(run("-i /nonexistent/x.data"), EXIT_FAILURE_STATUS);
+	assert_non_null(strstr(out, "cannot open '/nonexistent/x.data': "));
+	assert_null(strstr(out, "output folder"));
+	assert_int_equal(run("-n 99999999999999999999"), EXIT_USAGE);
+	assert_non_null(strstr(out, "a whole number from 1 to 18446744073709551615"));
 	/* 150 bytes: the text, zero padded (the literal alone is 149) */
 	static const char text[150] = "hello, this is not perf data at all, but long "
 				      "enough to hold a header ...";
