@@ -199,6 +199,12 @@ static u64 intel_read_enabled(const struct pmu *p)
 	return hw_rdmsr(p->caps.msr_global_ctrl);
 }
 
+static const char *intel_enable_reg_name(const struct pmu_caps *c)
+{
+	(void)c;
+	return "IA32_PERF_GLOBAL_CTRL";
+}
+
 /* IA32_PERF_GLOBAL_OVF_CTRL (STATUS_RESET from version 4): a 1 clears
  * that status bit. */
 static void intel_ack_status(const struct pmu *p, u64 bits)
@@ -243,6 +249,7 @@ const struct pmu_arch pmu_arch_intel = {
 	.enable_all = intel_enable_all,
 	.read_status = intel_read_status,
 	.read_enabled = intel_read_enabled,
+	.enable_reg_name = intel_enable_reg_name,
 	.ack_status = intel_ack_status,
 	.pmi_mid_ack = caps_pmi_mid_ack,
 	.max_period = intel_max_period,
