@@ -373,6 +373,8 @@ static void write_failed(struct record_run *r)
 		   (unsigned long long)perfdata_samples(r->pd));
 }
 
+/* One pass over every CPU's ring, then a round mark (perf's contract for
+ * FINISHED_ROUND: see perfdata.h). */
 static void drain_ring(struct record_run *r)
 {
 	u32 n;
@@ -384,6 +386,8 @@ static void drain_ring(struct record_run *r)
 				if (perfdata_sample(r->pd, &r->batch[i]))
 					write_failed(r);
 		}
+	if (!r->write_failed && perfdata_finished_round(r->pd))
+		write_failed(r);
 }
 
 /* Samples the CPUs delivered that are not in the file (a write failed). */

@@ -472,6 +472,19 @@ int perfdata_lost_samples(struct perfdata *pd, u64 count)
 	return 0;
 }
 
+int perfdata_finished_round(struct perfdata *pd)
+{
+	u64 *p;
+	if (pd->samples == pd->samples_at_round)
+		return pd->status;
+	if (ready_for_record(pd) || !(p = reserve(pd, 8)))
+		return pd->status;
+	p[0] = record_header(PERF_RECORD_FINISHED_ROUND, 0, 8);
+	commit(pd, 8);
+	pd->samples_at_round = pd->samples;
+	return 0;
+}
+
 /* TSC ticks to ns without overflow for any 64-bit count and no floating
  * point: whole seconds and the remainder are scaled apart. The remainder
  * product stays below 2^64 for TSC rates up to 18 GHz. */
