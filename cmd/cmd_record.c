@@ -330,6 +330,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		.osrelease = firmware, .version = "bareperf " BP_VERSION, .nr_cpus_online = plat_cpu_count(),
 		.hostname = hostname[0] ? hostname : plat_name(),
 		.argc = argc, .argv = argv, .total_mem_kb = plat_memory_kb(),
+		.free_mem_kb = plat_free_memory_kb(),
 		.start_tsc = hw_rdtsc(), .tod_ns = plat_wallclock_ns(),
 	};
 	r->pd = perfdata_open(&r->sink, &cfg, NULL, 0);

@@ -44,6 +44,7 @@ static void copy_config(struct perfdata *pd, const struct perfdata_config *cfg)
 	pd->start_tsc = cfg->start_tsc;
 	pd->tod_ns = cfg->tod_ns;
 	pd->total_mem_kb = cfg->total_mem_kb;
+	pd->free_mem_kb = cfg->free_mem_kb;
 	pd->argc = MIN(cfg->argv ? cfg->argc : 0, PERFDATA_MAX_ARGS);
 	for (u32 i = 0; i < pd->argc; i++)
 		bp_strlcpy(pd->args[i], cfg->argv[i] ? cfg->argv[i] : "", MAX_STRING);

@@ -163,6 +163,7 @@ struct perfdata_config {
 	u32 argc;
 	const char *const *argv;
 	u64 total_mem_kb;	/* HEADER_TOTAL_MEM and the NUMA node; 0: omitted */
+	u64 free_mem_kb;	/* the NUMA node's free memory at the start */
 	/* The clock (HEADER_CLOCKID, HEADER_CLOCK_DATA): the TSC read at
 	 * start_tsc was wall-clock time tod_ns (ns since 1970, UTC); 0:
 	 * omitted. start_tsc also times the COMM and MMAP2 records. */

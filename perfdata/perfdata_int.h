@@ -34,6 +34,7 @@ struct perfdata {
 	u64 tsc_hz;
 	u64 start_tsc, tod_ns;
 	u64 total_mem_kb;
+	u64 free_mem_kb;
 	u32 pid;
 	u32 nr_cpus_online, nr_cpus_avail;
 	char comm[32];

@@ -172,6 +172,8 @@ static const struct perfdata_config perf_cfg = {
 	.hostname = "uefi",
 	.osrelease = "EDK II",
 	.version = "bareperf test",
+	.total_mem_kb = 4194304,
+	.free_mem_kb = 1048576,
 };
 
 static const struct perfdata_event insts_ev = {
@@ -305,6 +307,12 @@ static void test_report_shares_and_names(void **state)
 	assert_non_null(strstr(r.out, "# cpudesc : Intel(R) Xeon(R) Platinum 8380"));
 	assert_non_null(strstr(r.out, "name = cycles:pp"));
 	assert_non_null(strstr(r.out, "precise_ip = 2"));
+	perf_out_free(&r);
+	/* the node's free memory (issue 39 item 22: it read 0 kB); perf
+	 * shows NUMA_TOPOLOGY with -I */
+	snprintf(args, sizeof(args), "report --stdio --header-only -I -i %s", o.path);
+	r = run_perf(args);
+	assert_non_null(strstr(r.out, "node0 meminfo  : total = 4194304 kB, free = 1048576 kB"));
 	perf_out_free(&r);
 }
 
