@@ -109,7 +109,7 @@ static void test_info_nopmu_and_x2apic(void **state)
 static void test_info_unknown_model(void **state)
 {
 	int rc;
-	char *out = run_cli("sim:zen4", "info", &rc);
+	char *out = run_cli("sim:k6", "info", &rc);
 	assert_int_equal(rc, EXIT_USAGE);
 	free(out);
 }
