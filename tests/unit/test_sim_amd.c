@@ -5,6 +5,7 @@
  * values are those of tests/unit/test_caps_amd.c's fake CPUs. */
 #include "test_sim_support.h"
 #include "arch/caps.h"
+#include "sim/sim_machine.h"
 
 #define EN_OS_USR (EVTSEL_EN | EVTSEL_OS | EVTSEL_USR)
 #define CTL(n) (MSR_AMD_PERF_CTL0 + 2 * (n))
@@ -329,6 +330,39 @@ static void test_subevents_and_intel_encoding(void **state)
 	assert_int_equal(fault_count, 0);
 }
 
+/* Inside a machine (QEMU's TCG PMU through sim_machine.h): the AMD
+ * model owns the AMD counter MSRs and not Intel's, and what the guest
+ * retires (reported as the machine reports it for every part) counts on
+ * AMD's events: instructions on 0xC0, branches on 0xC2, misses on 0xC3,
+ * loads and stores on ls_dispatch, loads from memory on 0x43/08. */
+static void test_machine_retire(void **state)
+{
+	open_model("zen4");
+	assert_true(sim_machine_owns_msr(CTR(5)));
+	assert_true(sim_machine_owns_msr(MSR_K7_EVNTSEL0));
+	assert_true(sim_machine_owns_msr(MSR_AMD_PERF_CNTR_GLOBAL_STATUS_SET));
+	assert_false(sim_machine_owns_msr(MSR_IA32_PERFEVTSEL0));
+	assert_false(sim_machine_owns_msr(MSR_IA32_PERF_GLOBAL_CTRL));
+	char why[160];
+	const u64 sel[] = {
+		AMD_EVENT_RETIRED_INSTRUCTIONS, AMD_EVENT_RETIRED_BRANCHES,
+		AMD_EVENT_RETIRED_BRANCH_MISPRED,
+		AMD_EVENT_LS_DISPATCH | (u64)AMD_UMASK_LS_DISPATCH_ST << EVTSEL_UMASK_SHIFT,
+		AMD_EVENT_LS_DMND_FILLS | (u64)AMD_UMASK_FILLS_DRAM_NEAR << EVTSEL_UMASK_SHIFT,
+	};
+	assert_false(sim_machine_counts_memory(0));
+	for (u32 i = 0; i < ARRAY_SIZE(sel); i++)
+		assert_int_equal(sim_machine_wrmsr(0, CTL(i), EN_OS_USR | sel[i], why, sizeof(why)), 0);
+	assert_true(sim_machine_counts_memory(0));
+	struct sim_machine_retired r = { .instructions = 1000, .branches = 150, .branch_misses = 9,
+					 .loads = { 200, 20, 5 }, .stores = 100, .ip = 0x1000 };
+	sim_machine_retire(0, &r);
+	const u64 want[] = { 1000, 150, 9, 100, 5 };
+	for (u32 i = 0; i < ARRAY_SIZE(want); i++)
+		assert_int_equal(hw_rdmsr(CTR(i)), want[i]);
+	assert_int_equal(fault_count, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +378,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_zen4_status_clr_set, close_model),
 		cmocka_unit_test_teardown(test_zen2_overflow_by_top_bit, close_model),
 		cmocka_unit_test_teardown(test_subevents_and_intel_encoding, close_model),
+		cmocka_unit_test_teardown(test_machine_retire, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
