@@ -331,7 +331,8 @@ static void test_subevents_and_intel_encoding(void **state)
 }
 
 /* Inside a machine (QEMU's TCG PMU through sim_machine.h): the AMD
- * model owns the AMD counter MSRs and not Intel's, and what the guest
+ * model owns the AMD counter MSRs and not Intel's (nor MISC_ENABLE's
+ * perfmon bits), and what the guest
  * retires (reported as the machine reports it for every part) counts on
  * AMD's events: instructions on 0xC0, branches on 0xC2, misses on 0xC3,
  * loads and stores on ls_dispatch, loads from memory on 0x43/08. */
@@ -343,6 +344,9 @@ static void test_machine_retire(void **state)
 	assert_true(sim_machine_owns_msr(MSR_AMD_PERF_CNTR_GLOBAL_STATUS_SET));
 	assert_false(sim_machine_owns_msr(MSR_IA32_PERFEVTSEL0));
 	assert_false(sim_machine_owns_msr(MSR_IA32_PERF_GLOBAL_CTRL));
+	u64 mask = 1;
+	sim_machine_misc_enable_bits(0, &mask);
+	assert_int_equal(mask, 0);	/* AMD has no IA32_MISC_ENABLE to share */
 	char why[160];
 	const u64 sel[] = {
 		AMD_EVENT_RETIRED_INSTRUCTIONS, AMD_EVENT_RETIRED_BRANCHES,
