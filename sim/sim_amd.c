@@ -165,9 +165,10 @@ static void write_global(struct sim_cpu *c, u32 msr, u64 val)
 }
 
 /* DebugCtl (APM Vol. 2, "Debug-Control MSR"): LBR, BTF, PB0-3 in bits
- * 5:0; with LbrAndPmcFreeze, the freeze-on-PMI bits 11 and 12 too (Linux's
- * amd_pmu_lbr_enable_all sets DEBUGCTLMSR_FREEZE_LBRS_ON_PMI), which the
- * model does not emulate: setting them is loud. */
+ * 5:0; with LbrAndPmcFreeze also the freeze-on-PMI bits: 11 for the LBRs
+ * (Linux's amd_pmu_lbr_enable_all sets DEBUGCTLMSR_FREEZE_LBRS_ON_PMI) and,
+ * taken in Intel's layout, 12 for the counters. The model does not
+ * emulate freezing: setting them is loud. */
 static int write_debugctl(struct sim_cpu *c, u64 val, struct hw_fault *f)
 {
 	u64 freeze = DEBUGCTL_FREEZE_LBRS_ON_PMI | DEBUGCTL_FREEZE_PERFMON_ON_PMI;

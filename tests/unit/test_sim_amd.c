@@ -106,6 +106,20 @@ static void test_msr_existence(void **state)
 	assert_int_equal(fault_count, 8);
 }
 
+/* DebugCtl (APM Vol. 2): bits 5:0 (LBR, BTF, PB0-3); other bits #GP.
+ * With LbrAndPmcFreeze (zen4) the freeze-on-PMI bits exist, but the
+ * model does not emulate freezing and says so. */
+static void test_debugctl(void **state)
+{
+	open_model("zen4");
+	hw_wrmsr(MSR_IA32_DEBUGCTL, DEBUGCTL_LBR | DEBUGCTL_BTF);
+	assert_int_equal(hw_rdmsr(MSR_IA32_DEBUGCTL), DEBUGCTL_LBR | DEBUGCTL_BTF);
+	expect_wrmsr_gp(MSR_IA32_DEBUGCTL, BIT(6), "reserved");
+	expect_wrmsr_gp(MSR_IA32_DEBUGCTL, DEBUGCTL_FREEZE_LBRS_ON_PMI, "not emulated");
+	open_model("zen2");
+	expect_wrmsr_gp(MSR_IA32_DEBUGCTL, DEBUGCTL_FREEZE_LBRS_ON_PMI, "reserved");
+}
+
 /* The legacy K7 registers alias counters 0-3 (arch/x86/kvm/pmu.c:
  * "MSR_F15H_PERF_CTR[0-3] are aliased to MSR_K7_PERFCTRn"). */
 static void test_legacy_aliases(void **state)
@@ -373,6 +387,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_zen4_cpuid, close_model),
 		cmocka_unit_test_teardown(test_zen2_cpuid, close_model),
 		cmocka_unit_test_teardown(test_msr_existence, close_model),
+		cmocka_unit_test_teardown(test_debugctl, close_model),
 		cmocka_unit_test_teardown(test_legacy_aliases, close_model),
 		cmocka_unit_test_teardown(test_perf_ctl_reserved_bits, close_model),
 		cmocka_unit_test_teardown(test_counter_width_and_rdpmc, close_model),
