@@ -424,6 +424,13 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define AMD_EVTSEL_GUEST_ONLY        BIT(40)
 #define AMD_EVTSEL_HOST_ONLY         BIT(41)
 
+/* The core events Linux forwards to IBS op sampling when asked for them
+ * precisely (arch/x86/events/amd/ibs.c, core_pmu_ibs_config): cycles
+ * (PERF_COUNT_HW_CPU_CYCLES, raw 0x76, counting cycles) and raw 0xC1
+ * (retired ops, counting dispatched ops: IbsOpCntCtl). */
+#define AMD_EVENT_CPU_CYCLES         0x76
+#define AMD_EVENT_RETIRED_OPS        0xC1
+
 /* IBS registers */
 #define MSR_AMD_IBS_FETCH_CTL        0xC0011030u
 #define MSR_AMD_IBS_FETCH_LINADDR    0xC0011031u
