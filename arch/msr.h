@@ -423,6 +423,33 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define AMD_EVTSEL_EVENT_HI_MASK     GENMASK(35, 32)
 #define AMD_EVTSEL_GUEST_ONLY        BIT(40)
 #define AMD_EVTSEL_HOST_ONLY         BIT(41)
+/* PERF_CTL's reserved bits: 19 (the old pin control), 21, 39:36 and 63:42
+ * (APM Vol. 2, "PerfEvtSeln"). A write that sets them does not fault:
+ * "AMD EPYC CPUs never raise a #GP for a WRMSR to a PerfEvtSeln MSR"
+ * (Linux commit 9b026073db2f, which makes KVM clear them instead). */
+#define AMD_EVTSEL_RESERVED          (GENMASK(63, 42) | GENMASK(39, 36) | BIT(21) | BIT(19))
+#define AMD_EVTSEL_EVENT_12BIT(sel)  ((u16)(((sel) & 0xFF) | FIELD(sel, 35, 32) << 8))
+/* The RDPMC index of core counter n is n (ECX 0-5 with PerfCtrExtCore). */
+#define AMD_RDPMC_CORE_MAX           AMD_CORE_EXT_COUNTERS
+
+/* Core events (12-bit codes; Linux amd_zen2/zen4_perfmon_event_map and
+ * tools/perf/pmu-events/arch/x86/amdzen2, amdzen4). A unit mask selects
+ * sub-events: the counter counts the sum of those whose bits are set. */
+#define AMD_EVENT_LS_DISPATCH        0x029	/* ls_dispatch: ops dispatched to LS */
+#define   AMD_UMASK_LS_DISPATCH_LD   0x01	/* .ld_dispatch */
+#define   AMD_UMASK_LS_DISPATCH_ST   0x02	/* .store_dispatch */
+#define   AMD_UMASK_LS_DISPATCH_LD_ST 0x04	/* .ld_st_dispatch */
+#define AMD_EVENT_LS_DC_ACCESSES     0x040	/* ls_dc_accesses (Zen 2's L1D access) */
+#define AMD_EVENT_LS_DMND_FILLS      0x043	/* ls_dmnd_fills_from_sys (Zen 2:
+						 * ls_refills_from_sys) */
+#define   AMD_UMASK_FILLS_LOCAL_L2   0x01
+#define   AMD_UMASK_FILLS_LOCAL_CCX  0x02	/* L3 or another L2 of the CCX */
+#define   AMD_UMASK_FILLS_DRAM_NEAR  0x08	/* DRAM or MMIO, same NUMA node */
+#define AMD_EVENT_CYCLES_NOT_HALTED  0x076	/* ls_not_halted_cyc: Linux's cycles */
+#define AMD_EVENT_RETIRED_INSTRUCTIONS 0x0C0	/* ex_ret_instr */
+#define AMD_EVENT_RETIRED_BRANCHES   0x0C2	/* ex_ret_brn */
+#define AMD_EVENT_RETIRED_BRANCH_MISPRED 0x0C3	/* ex_ret_brn_misp */
+#define AMD_EVENT_RETIRED_TAKEN_BRANCHES 0x0C4	/* ex_ret_brn_tkn */
 
 /* The core events Linux forwards to IBS op sampling when asked for them
  * precisely (arch/x86/events/amd/ibs.c, core_pmu_ibs_config): cycles

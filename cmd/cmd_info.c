@@ -81,6 +81,40 @@ static void print_ds(const struct pmu_caps *c)
 	out_printf("PEBS:         %s\n", caps_has_pebs(c) ? "available" : "not available");
 }
 
+/* AMD's PMU leaves (APM Vol. 2; CPUID 80000001H, 80000022H, 8000001BH). */
+static void print_amd(const struct pmu_caps *c)
+{
+	out_printf("core counters: %u x %u bits (mask 0x%x) at %s\n", c->num_gp, c->gp_width,
+		   c->gp_mask, c->perfctr_core ? "PERF_CTL/PERF_CTR C001_0200H+ [PerfCtrExtCore]"
+						: "the legacy C001_0000H/C001_0004H");
+	out_printf("PerfMonV2:    %s (global control, status, clear, set at C000_0300H)\n",
+		   yes_no(c->perfmon_v2));
+	if (c->perfmon_v2)
+		out_printf("LBR v2:       %s, depth %u; freeze on PMI %s; northbridge/DF counters %u, "
+			   "UMC counters %u\n", yes_no(c->lbr_ext_v2), c->amd_lbr_depth,
+			   yes_no(c->lbr_pmc_freeze), c->amd_nb_counters, c->amd_umc_counters);
+	if (!c->ibs) {
+		out_printf("IBS:          not available (CPUID.80000001H:ECX[10] = 0)\n");
+		return;
+	}
+	static const struct { u32 bit; const char *name; } ibs_names[] = {
+		{ IBS_CAPS_FETCHSAM, "fetch sampling" }, { IBS_CAPS_OPSAM, "op sampling" },
+		{ IBS_CAPS_RDWROPCNT, "read/write op counter" }, { IBS_CAPS_OPCNT, "op counting" },
+		{ IBS_CAPS_BRNTRGT, "branch target" }, { IBS_CAPS_OPCNTEXT, "27-bit op period" },
+		{ IBS_CAPS_RIPINVALIDCHK, "RIP invalid check" },
+		{ IBS_CAPS_OPBRNFUSE, "fused branches" }, { IBS_CAPS_FETCHCTLEXTD, "fetch ctl ext" },
+		{ IBS_CAPS_OPDATA4, "op data 4" }, { IBS_CAPS_ZEN4, "Zen 4 filters" },
+	};
+	out_printf("IBS:          CPUID.8000001BH:EAX = 0x%x", c->ibs_caps);
+	const char *sep = ": ";
+	for (size_t i = 0; i < ARRAY_SIZE(ibs_names); i++)
+		if (c->ibs_caps & ibs_names[i].bit) {
+			out_printf("%s%s", sep, ibs_names[i].name);
+			sep = ", ";
+		}
+	out_printf("\n");
+}
+
 static void print_apic(void)
 {
 	struct apic_state a;
@@ -114,12 +148,16 @@ static int info_run(int argc, char **argv, const struct global_opts *g)
 			   arch->precise ? arch->precise->name : "none");
 	else
 		out_printf("note:         bareperf drives no PMU of this vendor yet\n");
-	if (!caps_has_pmu(&c)) {
-		out_printf("perfmon:      none: CPUID.0AH reports no architectural "
-			   "performance monitoring%s\n",
-			   c.hypervisor ? " (this hypervisor exposes no PMU; QEMU's TCG "
-			   "has none: use --pmu=sim:MODEL, or KVM with -cpu host)" : "");
+	char why[300];
+	if (pmu_absent_reason(&c, why, sizeof(why))) {
+		out_printf("perfmon:      none: %s%s\n", why,
+			   c.hypervisor ? "; use --pmu=sim:MODEL, or KVM with -cpu host" : "");
 		out_printf("PEBS:         not available\n");
+		print_apic();
+		return EXIT_OK;
+	}
+	if (c.amd) {
+		print_amd(&c);
 		print_apic();
 		return EXIT_OK;
 	}

@@ -21,13 +21,9 @@ static int no_pmu(const char *command, const struct pmu_caps *c)
 	char names[EVENT_TABLE_NAMES_LEN];
 
 	event_table_names(names, sizeof(names));
-	if (!pmu_arch_for(c))
-		err_printf("bareperf %s: bareperf drives no PMU of this CPU's vendor ('%s')",
-			   command, c->vendor);
-	else
-		err_printf("bareperf %s: this CPU reports no PMU (CPUID.0AH: no "
-			   "architectural perfmon%s)", command, c->hypervisor ?
-			   "; the hypervisor hides it, as QEMU's TCG does" : "");
+	char why[300];
+	pmu_absent_reason(c, why, sizeof(why));
+	err_printf("bareperf %s: this CPU reports no PMU bareperf can use: %s", command, why);
 	err_printf(".\n  Name a model with --cpu MODEL (%s)\n", names);
 	return EXIT_NO_PMU;
 }
@@ -42,7 +38,8 @@ int cmd_model_resolve(const char *command, const char *cpu, bool json, struct cm
 	if (!json)
 		backend_banner();
 	pmu_caps_read(&m->this_cpu);
-	if (!pmu_arch_for(&m->this_cpu) || !caps_has_pmu(&m->this_cpu))
+	char why[8];
+	if (pmu_absent_reason(&m->this_cpu, why, sizeof(why)))
 		return no_pmu(command, &m->this_cpu);
 	m->caps = &m->this_cpu;
 	m->t = event_table_for_caps(m->caps);

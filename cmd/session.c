@@ -14,13 +14,10 @@ int session_probe(struct session *s, const char *cmd)
 {
 	s->emulated = backend_is_emulated();
 	pmu_caps_read(&s->caps);
-	const struct pmu_arch *arch = pmu_arch_for(&s->caps);
-	if (!arch || !caps_has_pmu(&s->caps)) {
-		err_printf("bareperf %s: this CPU has no usable PMU (%s%s%s); "
-			   "use --pmu=sim:MODEL for the emulated one\n", cmd,
-			   arch ? "CPUID.0AH reports none" : s->caps.vendor,
-			   arch ? "" : ": bareperf drives no PMU of this vendor yet",
-			   s->caps.hypervisor ? ", under a hypervisor without a virtual PMU" : "");
+	char why[300];
+	if (pmu_absent_reason(&s->caps, why, sizeof(why))) {
+		err_printf("bareperf %s: this CPU has no usable PMU: %s; "
+			   "use --pmu=sim:MODEL for the emulated one\n", cmd, why);
 		return EXIT_NO_PMU;
 	}
 	s->table = event_table_for_caps(&s->caps);

@@ -23,8 +23,7 @@ static int amd_check_usable(const struct pmu_caps *c, char *err, size_t errlen)
 {
 	if (c->counters_unusable) {
 		bp_snprintf(err, errlen, "the core counters CPUID promises do not work: "
-			    "PERF_CTL/PERF_CTR fault or drop a written value (a "
-			    "hypervisor that gives no PMU?)");
+			    "PERF_CTL/PERF_CTR fault or drop a written value");
 		return -1;
 	}
 	if (!caps_has_pmu(c)) {

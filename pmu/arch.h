@@ -65,6 +65,11 @@ struct pmu_arch {
 /* The architecture that drives the PMU caps describe; NULL when none
  * does (no PMU, an unknown vendor). */
 const struct pmu_arch *pmu_arch_for(const struct pmu_caps *c);
+/* Why caps describe no PMU bareperf can drive: no architecture for the
+ * vendor, or no counters (the architecture's check_usable reason, with a
+ * word on a hypervisor that hides its PMU). False when there is one; its
+ * finer checks come at pmu_open. */
+bool pmu_absent_reason(const struct pmu_caps *c, char *buf, size_t len);
 /* The architecture of an open PMU. */
 static inline const struct pmu_arch *pmu_arch_of(const struct pmu *p) { return p->arch; }
 

@@ -151,8 +151,8 @@ static void make_events(const struct code_profile *wp, u64 instructions, u64 ip)
 				.data_addr = w->addr_size ? next_addr(w) : 0, .latency = w->latency,
 				.data_src = w->data_src,
 			};
-			if (part)
-				sim_event(&o);
+			if (part)	/* profiles are in Intel's encoding */
+				sim_event_from_intel(&o);
 			count -= part;
 		}
 	}

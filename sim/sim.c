@@ -330,7 +330,7 @@ const struct hw_ops *sim_open_cpus(const char *spec, u32 min_cpus, char *err, si
 		reset_cpu(&sim.cpu[i], i, o.x2apic);
 	sim_msr_counts_reset();
 	if (o.held)
-		sim_inject_ignored_writes(MSR_IA32_PERF_GLOBAL_CTRL);
+		sim_inject_ignored_writes(m->amd ? MSR_AMD_PERF_CNTR_GLOBAL_CTL : MSR_IA32_PERF_GLOBAL_CTRL);
 	bp_snprintf(sim.name, sizeof(sim.name), "sim:%s", m->name);
 	sim_ops.name = sim.name;
 	return &sim_ops;

@@ -61,7 +61,8 @@ void sim_set_gprs(const struct sim_gprs *g);
  * Injected occurrences do not advance time (cycles, instructions): use
  * sim_run for that. */
 struct sim_occ {
-	u8 event, umask;
+	u16 event;		/* AMD's are 12 bits (PERF_CTL 7:0 and 35:32) */
+	u8 umask;
 	u64 count;
 	u32 per_cycle;		/* 0 means 1 */
 	u64 ip;			/* the eventing instruction */
@@ -77,7 +78,12 @@ struct sim_occ {
 };
 void sim_event(const struct sim_occ *o);
 /* Shorthand: count occurrences of (event, umask) at ip, one per cycle. */
-void sim_events(u8 event, u8 umask, u64 count, u64 ip);
+void sim_events(u16 event, u8 umask, u64 count, u64 ip);
+/* An occurrence given in Intel's encoding (the drive's workload profiles,
+ * the QEMU machine's retirement: branches, misses, loads and stores by
+ * cache level) counted as the modelled part's events for it: itself on
+ * Intel parts, AMD's equivalents on AMD parts (sim_amd.c). */
+void sim_event_from_intel(const struct sim_occ *o);
 
 /* Runs the CPU for `cycles` unhalted core cycles retiring `instructions`
  * instructions at ip (spread evenly over the cycles). Core cycles, reference
@@ -136,6 +142,8 @@ struct sim_stats {
 	u64 ibs_irqs_masked;	/* dropped: the entry masked, or no valid offset */
 	u64 faults;		/* accesses that #GP'd */
 	u64 model_errors;	/* things the model refused to emulate */
+	u64 reserved_dropped;	/* AMD PERF_CTL writes whose reserved bits the
+				 * part dropped (no #GP on AMD) */
 };
 /* Per CPU; sim_stats_total sums all CPUs. */
 void sim_stats_get(u32 cpu, struct sim_stats *out);

@@ -135,8 +135,11 @@ void sim_apic_pmi(struct sim_cpu *c)
 		return;
 	}
 	/* SDM 11.5.1: delivering a performance-counter interrupt sets the
-	 * mask bit of LVT PC; software must clear it for the next one. */
-	if (!c->lvt_pc_no_mask)
+	 * mask bit of LVT PC; software must clear it for the next one. AMD's
+	 * local APIC leaves it clear (Linux amd_pmu_v2_handle_irq: "the Mask
+	 * (M) bit of the LVT PMI entry is not set by the local APIC when a PMC
+	 * overflow occurs"). */
+	if (!c->lvt_pc_no_mask && !sim_amd())
 		c->r.lvt_pc |= APIC_LVT_MASKED;
 	c->stats.pmis_delivered++;
 	switch (lvt & APIC_LVT_DELIVERY_MASK) {

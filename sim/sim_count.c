@@ -27,7 +27,8 @@ struct segment {
 	bool run;
 	u64 len;		/* cycles */
 	u64 inst;		/* run: instructions over len */
-	u8 event, umask;	/* inject */
+	u16 event;		/* inject */
+	u8 umask;
 	u64 count;
 	u32 per_cycle;
 	bool qualifies;		/* inject: above the load-latency threshold and,
@@ -49,7 +50,7 @@ static u64 fixed_field(const struct sim_cpu *c, unsigned idx)
 }
 
 /* Load-latency events: filtered by MSR_PEBS_LD_LAT_THRESHOLD. */
-static bool is_ld_lat_event(u8 event, u8 umask)
+static bool is_ld_lat_event(u16 event, u8 umask)
 {
 	return (event == EVENT_MEM_TRANS_RETIRED && umask == UMASK_LOAD_LATENCY) ||
 	       (event == EVENT_MEM_INST_RETIRED_NHM &&
@@ -63,7 +64,7 @@ static bool counting(const struct sim_cpu *c, unsigned idx)
 {
 	if (c->dead_counters & BIT(idx))
 		return false;
-	if (sim_version() >= 2 && !(c->r.global_ctrl & BIT(idx)))
+	if (sim_global_gates() && !(c->r.global_ctrl & BIT(idx)))
 		return false;
 	if (c->r.global_status & GLOBAL_STATUS_CTR_FRZ)
 		return false;
@@ -83,11 +84,39 @@ static enum source fixed_source(const struct sim_cpu *c, unsigned i)
 	return i < ARRAY_SIZE(src) ? src[i] : SRC_NONE;
 }
 
+/* AMD: a unit mask selects sub-events and the counter counts those whose
+ * bits are set (APM Vol. 2, "PerfEvtSeln": UnitMask); an occurrence of an
+ * event without sub-events (umask 0) counts whatever the mask. */
+static bool amd_umask_selects(u8 counter_umask, u8 occ_umask)
+{
+	return occ_umask == 0 || (counter_umask & occ_umask);
+}
+
+/* AMD's run events: core cycles not in halt (0x76) and retired
+ * instructions (0xC0), Linux's cycles and instructions on Zen
+ * (amd_zen2_perfmon_event_map). HostOnly/GuestOnly do not matter: no
+ * guest runs here (EFER.SVME = 0). */
+static enum source amd_source(u64 sel, const struct segment *s)
+{
+	u16 ev = AMD_EVTSEL_EVENT_12BIT(sel);
+	u8 um = (u8)((sel & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
+	if (!s->run)
+		return ev == s->event && amd_umask_selects(um, s->umask) && s->qualifies ?
+		       SRC_INJECT : SRC_NONE;
+	if (ev == AMD_EVENT_CYCLES_NOT_HALTED)
+		return SRC_CYCLES;
+	if (ev == AMD_EVENT_RETIRED_INSTRUCTIONS)
+		return SRC_INST;
+	return SRC_NONE;
+}
+
 static enum source counter_source(const struct sim_cpu *c, unsigned idx,
 				  const struct segment *s)
 {
 	if (is_fixed(idx))
 		return s->run ? fixed_source(c, idx - SIM_FIXED_BASE) : SRC_NONE;
+	if (sim_amd())
+		return amd_source(c->r.evtsel[idx], s);
 	u8 ev = (u8)(c->r.evtsel[idx] & EVTSEL_EVENT_MASK);
 	u8 um = (u8)((c->r.evtsel[idx] & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
 	if (!s->run)
@@ -303,7 +332,9 @@ static bool overflowed(struct sim_cpu *c, u64 ovf, const struct sim_point *pt)
 			c->stats.overflows++;
 			pmi |= pmi_enabled(c, idx);
 		}
-	if (sim_version() >= 2)
+	/* AMD: PerfCntrGlobalStatus with PerfMonV2; without it software
+	 * sees the overflow in the counter's value alone. */
+	if (sim_global_gates())
 		c->r.global_status |= ovf;
 	u64 pebs = ovf & pebs_counters(c), now = pebs & pebs_at_overflow(c);
 	c->pebs_armed |= pebs & ~now;
@@ -485,7 +516,7 @@ void sim_event(const struct sim_occ *o)
 	};
 	/* SDM 20.3.4.4.2: load-latency events count only loads whose latency
 	 * exceeds MSR_PEBS_LD_LAT_THRESHOLD. */
-	s.qualifies = (!is_ld_lat_event(o->event, o->umask) ||
+	s.qualifies = (sim_amd() || !is_ld_lat_event(o->event, o->umask) ||
 			o->latency > c->r.ld_lat_threshold) &&
 		       frontend_selected(c, o);
 	run_segment(c, &s);
@@ -495,7 +526,7 @@ void sim_event(const struct sim_occ *o)
 			c->edge_prev[i] = false;
 }
 
-void sim_events(u8 event, u8 umask, u64 count, u64 ip)
+void sim_events(u16 event, u8 umask, u64 count, u64 ip)
 {
 	struct sim_occ o = { .event = event, .umask = umask, .count = count, .ip = ip,
 			     .insn_len = RUN_INSN_LEN };

@@ -43,6 +43,11 @@ struct sim_model {
 	bool has_offcore;	/* MSR_OFFCORE_RSP_0/1 */
 	bool has_ld_lat;	/* MSR_PEBS_LD_LAT_THRESHOLD */
 	u16 tsc_mhz, core_mhz, xclk_mhz;
+	/* AMD parts (AuthenticAMD): the AMD64 APM's PMU (sim_amd.c), no
+	 * leaf 0AH, PDCM or DS. */
+	bool amd;
+	u32 ext22_eax, ext22_ebx;	/* CPUID.80000022H: PerfMonV2, counters */
+	u32 ibs_caps;		/* CPUID.8000001BH:EAX, IBS features (0: none) */
 	u8 ncpus;
 	const struct sim_core_desc *core[SIM_MAX_CPUS];
 };
@@ -112,6 +117,17 @@ static inline bool sim_anythread_deprecated(void)
 {
 	return sim.model->leaf0a.edx & CPUID_0A_EDX_ANYTHREAD_DEPRECATED;
 }
+static inline bool sim_amd(void) { return sim.model->amd; }
+static inline bool sim_amd_v2(void)
+{
+	return sim.model->ext22_eax & CPUID_8000_0022_EAX_PERFMON_V2;
+}
+/* A global enable register gates the counters: Intel's GLOBAL_CTRL from
+ * v2 (SDM 20.2.2), AMD's PerfCntrGlobalCtl with PerfMonV2. */
+static inline bool sim_global_gates(void)
+{
+	return sim_amd() ? sim_amd_v2() : sim_version() >= 2;
+}
 #define SIM_FIXED_BASE ((unsigned)GLOBAL_FIXED_SHIFT)	/* counter index of fixed 0 */
 static inline u64 width_mask(u8 bits) { return GENMASK(bits - 1, 0); }
 
@@ -128,6 +144,17 @@ void sim_pmu_reset(struct sim_cpu *c);
 int sim_pmu_rdpmc(struct sim_cpu *c, u32 ecx, u64 *val, struct hw_fault *f);
 /* Requests a PMI from the PMU (freeze rules apply), then delivers it. */
 void sim_pmu_raise_pmi(struct sim_cpu *c);
+
+/* sim_amd.c: the AMD64 APM's core counter MSRs, RDPMC and reset. */
+int sim_amd_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f);
+int sim_amd_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f);
+int sim_amd_rdpmc(struct sim_cpu *c, u32 ecx, u64 *val, struct hw_fault *f);
+void sim_amd_reset(struct sim_cpu *c);
+/* The MSRs the AMD PMU owns (legacy, PerfCtrExtCore, PerfMonV2). */
+bool sim_amd_pmu_msr(u32 msr);
+/* PERF_CTL selects an event of loads and stores (the machine then
+ * reports accesses). */
+bool sim_amd_memory_event(u64 sel);
 
 /* Memory the PEBS assist reads and writes at linear addresses: this
  * address space, or the attached machine's guest memory (sim_machine.c). */

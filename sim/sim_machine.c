@@ -89,6 +89,8 @@ static bool in_block(u32 msr, u32 first, u32 n) { return msr >= first && msr < f
 
 bool sim_machine_owns_msr(uint32_t msr)
 {
+	if (sim.open && sim_amd())
+		return sim_amd_pmu_msr(msr) || msr == MSR_IA32_DEBUGCTL;
 	switch (msr) {
 	case MSR_IA32_DEBUGCTL:
 	case MSR_IA32_PERF_CAPABILITIES:
@@ -181,7 +183,7 @@ static void retire_events(u8 event, u8 umask, u64 count, const struct sim_machin
 		o.latency = level_cost[level].latency;
 		o.data_src = level_cost[level].data_src;
 	}
-	sim_event(&o);
+	sim_event_from_intel(&o);	/* AMD parts count their own events for it */
 }
 
 static void retire_memory(const struct sim_machine_retired *r)
@@ -251,8 +253,11 @@ uint64_t sim_machine_distance(uint32_t cpu, uint64_t limit)
 
 bool sim_machine_active(uint32_t cpu) { return select_cpu(cpu) && sim_any_counting(); }
 
-static bool is_memory_event(u8 event)
+static bool is_memory_event(u64 sel)
 {
+	u8 event = (u8)(sel & EVTSEL_EVENT_MASK);
+	if (sim_amd())
+		return sim_amd_memory_event(sel);
 	return event == ARCH_CODE_LLC_REFERENCES || event == ARCH_CODE_LLC_MISSES ||
 	       event == EVENT_MEM_INST_RETIRED || event == EVENT_MEM_TRANS_RETIRED ||
 	       event == EVENT_MEM_LOAD_RETIRED;
@@ -265,7 +270,7 @@ bool sim_machine_counts_memory(uint32_t cpu)
 	const struct sim_cpu *c = sim_cur();
 	for (unsigned i = 0; i < c->core->num_gp; i++)
 		if ((c->r.evtsel[i] & EVTSEL_EN) &&
-		    is_memory_event((u8)(c->r.evtsel[i] & EVTSEL_EVENT_MASK)))
+		    is_memory_event(c->r.evtsel[i]))
 			return true;
 	return false;
 }

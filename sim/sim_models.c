@@ -87,6 +87,16 @@ static const struct sim_core_desc core_adl_e = {
 	.latency_split = true, .pdist_gp = PDIST_GP0,
 };
 
+/* AMD Zen 2 and Zen 4: six core counters of 48 bits (PerfCtrExtCore;
+ * APM Vol. 2, "Performance Monitoring Counters"), no fixed counters, no
+ * PEBS (IBS is AMD's sampling engine: sim_ibs.c). */
+static const struct sim_core_desc core_zen2 = {
+	.uarch = "Zen 2", .num_gp = AMD_CORE_EXT_COUNTERS, .gp_width = AMD_COUNTER_WIDTH,
+};
+static const struct sim_core_desc core_zen4 = {
+	.uarch = "Zen 4", .num_gp = AMD_CORE_EXT_COUNTERS, .gp_width = AMD_COUNTER_WIDTH,
+};
+
 static const struct sim_model models[] = {
 	{
 		.name = "icx",
@@ -213,6 +223,32 @@ static const struct sim_model models[] = {
 		.ncpus = 2, .core = { &core_core2, &core_core2 },
 	},
 	{
+		.name = "zen4",
+		.summary = "AMD Zen 4 (EPYC 9654): PerfCtrExtCore + PerfMonV2, 6 counters x 48 bits, IBS; no PEBS",
+		.brand = "AMD EPYC 9654 96-Core Processor",
+		.signature = 0x00A10F11, .max_leaf = 0x10, .max_ext_leaf = 0x80000028,
+		.leaf1_ecx = 0x7EF8320B, .leaf1_edx = 0x178BFBFF,
+		.leaf7_ebx = 0xF1BF97A9, .leaf7_ecx = 0x00405FCE, .leaf7_edx = 0x10000010,
+		.ext1_ecx = 0x75C237FF, .ext1_edx = 0x2FD3FBFF, .ext8_eax = 0x3030,
+		.tsc_mhz = 2400, .core_mhz = 3700, .xclk_mhz = 100,
+		/* PerfMonV2, LbrExtV2, LbrAndPmcFreeze; 6 core counters, 16 LBR
+		 * entries, 16 DF counters */
+		.amd = true, .ext22_eax = 0x7, .ext22_ebx = 0x4106, .ibs_caps = 0xBFF,
+		.ncpus = 2, .core = { &core_zen4, &core_zen4 },
+	},
+	{
+		.name = "zen2",
+		.summary = "AMD Zen 2 (EPYC 7742): PerfCtrExtCore, 6 counters x 48 bits, per-counter enable, IBS; no PerfMonV2",
+		.brand = "AMD EPYC 7742 64-Core Processor",
+		.signature = 0x00830F10, .max_leaf = 0x10, .max_ext_leaf = 0x80000020,
+		.leaf1_ecx = 0x7ED8320B, .leaf1_edx = 0x178BFBFF,
+		.leaf7_ebx = 0x219C91A9, .leaf7_ecx = 0x00400004,
+		.ext1_ecx = 0x75C237FF, .ext1_edx = 0x2FD3FBFF, .ext8_eax = 0x3030,
+		.tsc_mhz = 2250, .core_mhz = 3400, .xclk_mhz = 100,
+		.amd = true, .ibs_caps = 0x3FF,
+		.ncpus = 2, .core = { &core_zen2, &core_zen2 },
+	},
+	{
 		.name = "nopmu",
 		.summary = "QEMU TCG (-cpu Skylake-Client): CPUID.0AH = 0, no PDCM, no DS, no x2APIC",
 		.brand = "Intel Core Processor (Skylake)",
@@ -270,7 +306,7 @@ static void basic_leaf(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
 		       struct cpuid_regs *r)
 {
 	const struct sim_core_desc *core = m->core[cpu % m->ncpus];
-	static const char vendor[] = "GenuineIntel";
+	const char *vendor = m->amd ? "AuthenticAMD" : "GenuineIntel";
 
 	switch (leaf) {
 	case CPUID_LEAF_VENDOR:
@@ -298,17 +334,38 @@ static void basic_leaf(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
 	}
 }
 
+/* AMD's extended PMU leaves (APM Vol. 3, CPUID): IBS features and
+ * PerfMonV2's counters. */
+static void amd_ext_leaf(const struct sim_model *m, u32 leaf, struct cpuid_regs *r)
+{
+	if (leaf == CPUID_LEAF_AMD_IBS && (m->ext1_ecx & CPUID_8000_0001_ECX_IBS))
+		r->eax = m->ibs_caps;
+	else if (leaf == CPUID_LEAF_AMD_PERFMON)
+		set_regs(r, m->ext22_eax, m->ext22_ebx, 0, 0);
+}
+
+/* Beyond the highest leaf AMD returns zeros (Intel returns the highest
+ * basic leaf, below). */
+static bool beyond_top(const struct sim_model *m, u32 leaf)
+{
+	return leaf > (leaf >= CPUID_LEAF_EXT_MAX ? m->max_ext_leaf : m->max_leaf);
+}
+
 void sim_model_cpuid(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
 		     struct cpuid_regs *r)
 {
 	set_regs(r, 0, 0, 0, 0);
+	if (m->amd && beyond_top(m, leaf))
+		return;
 	if (leaf >= CPUID_LEAF_EXT_MAX) {
 		if (leaf > m->max_ext_leaf)
 			leaf = m->max_leaf;	/* SDM: beyond the top, the highest basic leaf */
 		else if (leaf == CPUID_LEAF_EXT_MAX)
 			set_regs(r, m->max_ext_leaf, 0, 0, 0);
-		else if (leaf == CPUID_LEAF_EXT_MAX + 1)
-			set_regs(r, 0, 0, m->ext1_ecx, m->ext1_edx);
+		else if (leaf == CPUID_LEAF_EXT_MAX + 1)	/* AMD: EAX = the signature */
+			set_regs(r, m->amd ? m->signature : 0, 0, m->ext1_ecx, m->ext1_edx);
+		else if (m->amd && (leaf == CPUID_LEAF_AMD_IBS || leaf == CPUID_LEAF_AMD_PERFMON))
+			amd_ext_leaf(m, leaf, r);
 		else if (leaf >= CPUID_LEAF_BRAND0 && leaf <= CPUID_LEAF_BRAND0 + 2)
 			brand_leaf(m, leaf - CPUID_LEAF_BRAND0, r);
 		else if (leaf == CPUID_LEAF_EXT_MAX + 8)

@@ -108,6 +108,10 @@ static bool has_pebs_msrs(void) { return has_pmu() && sim_ds() && sim_pdcm(); }
 
 void sim_pmu_reset(struct sim_cpu *c)
 {
+	if (sim_amd()) {
+		sim_amd_reset(c);
+		return;
+	}
 	c->r.misc_enable = sim.model->misc_enable;
 	/* SDM 20.2.2: at RESET the GP enable bits of GLOBAL_CTRL are set, so
 	 * software written for v1 (EN bits only) still counts. */
@@ -186,6 +190,8 @@ int sim_pmu_rdpmc(struct sim_cpu *c, u32 ecx, u64 *val, struct hw_fault *f)
 {
 	u32 idx = ecx & (u32)GENMASK(29, 0);
 	bool fixed = ecx & BIT(30), fast = ecx & BIT(31);
+	if (sim_amd())
+		return sim_amd_rdpmc(c, ecx, val, f);
 	*val = 0;
 	f->msr = 0;
 	f->write = false;
@@ -204,6 +210,8 @@ int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f)
 {
 	unsigned i;
 	bool done;
+	if (sim_amd())
+		return sim_amd_rdmsr(c, msr, val, f);
 	int rc = read_always(c, msr, val, f, &done);
 	if (done)
 		return rc;
@@ -489,6 +497,8 @@ int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
 {
 	unsigned i;
 	bool done;
+	if (sim_amd())
+		return sim_amd_wrmsr(c, msr, val, f);
 	int rc = write_always(c, msr, val, f, &done);
 	if (done)
 		return rc;
@@ -569,6 +579,10 @@ void sim_inject_stuck_status(u64 bits)
 void sim_inject_counters_running(void)
 {
 	struct sim_cpu *c = sim_cur();
+	if (sim_amd()) {	/* counter 0 counting cycles; PerfCntrGlobalCtl resets to all */
+		c->r.evtsel[0] = EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | AMD_EVENT_CYCLES_NOT_HALTED;
+		return;
+	}
 	if (!has_pmu())
 		return;
 	c->r.evtsel[0] = EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | ARCH_CODE_CORE_CYCLES;
