@@ -118,8 +118,10 @@ struct precise_ops {
 	int (*describe_loss)(const struct precise *pr, char *buf, size_t len);
 	void (*teardown)(struct precise *pr);
 	/* An engine that samples apart from the core counters (IBS) starts
-	 * and stops with the session (sampling_start/stop, hold/release);
-	 * NULL: it follows the counters' global enable. */
+	 * and stops with the session (sampling_start/stop, hold/release), and
+	 * stops itself when a drain finds sampling throttled, to be enabled
+	 * again at the unthrottle; NULL: it follows the counters' global
+	 * enable. */
 	void (*enable)(struct precise *pr, bool on);
 };
 

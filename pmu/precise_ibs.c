@@ -333,11 +333,15 @@ static bool ibs_drain(struct precise *pr, struct sample_ring *ring, bool throttl
 		if (!b->unit[u].on || !(hw_rdmsr(ctl_msr[u]) & val_bit[u]))
 			continue;
 		deliver(b, u, ring, throttled);
-		if (b->running)
+		if (b->running && !throttled)
 			arm(b, u);	/* clears Val: the next sample may come */
 		else
 			hw_wrmsr(ctl_msr[u], 0);
 	}
+	/* Throttled: stopped, as Linux's perf_ibs_handle_irq stops the
+	 * event (perf_ibs_stop) when perf_event_overflow says throttle. */
+	if (throttled)
+		b->running = false;
 	return false;	/* no buffer to fill: a counter's reload is never skipped */
 }
 
@@ -358,7 +362,7 @@ static int describe_unit(const struct precise_ibs_unit *un, int u, char *buf, si
 {
 	const char *what = u == PRECISE_IBS_FETCH ? "fetches"
 			   : (un->ctl & IBS_OP_CNT_CTL) ? "dispatched ops" : "cycles";
-	int n = bp_snprintf(buf, len, "%s every %llu %s (CurCnt's low 4 bits random)", unit_name[u],
+	int n = bp_snprintf(buf, len, "%s every %llu %s (low 4 bits of the count random)", unit_name[u],
 			    (unsigned long long)un->period, what);
 	if (un->period != un->period_asked) {
 		size_t at = MIN((size_t)n, len);

@@ -313,7 +313,12 @@ void sampling_tick(struct sampling *s)
 		adjust_periods(s, now);
 		pmu_enable(s->pmu);
 	}
+	bool was_throttled = s->pmi.throttled;
 	pmi_unthrottle(&s->pmi);
+	/* A throttled engine of its own stopped itself (precise.h enable):
+	 * it starts again with the sampling counters. */
+	if (was_throttled && !s->pmi.throttled && !s->held && pmu_is_enabled(s->pmu))
+		precise_enable(s, true);
 }
 
 void sampling_set_tsc_clock(struct sampling *s, u64 tsc_per_second)

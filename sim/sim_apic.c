@@ -156,14 +156,8 @@ void sim_apic_pmi(struct sim_cpu *c)
 }
 
 /* AMD parts have the extended APIC space (APM Vol. 2, "Extended APIC
- * Registers"): CPUID vendor "AuthenticAMD". */
-#define CPUID_VENDOR_AMD_EBX 0x68747541u	/* "Auth" */
-bool sim_apic_ext_space(void)
-{
-	struct cpuid_regs r;
-	sim_model_cpuid(sim.model, 0, CPUID_LEAF_VENDOR, 0, &r);
-	return r.ebx == CPUID_VENDOR_AMD_EBX;
-}
+ * Registers"). */
+bool sim_apic_ext_space(void) { return sim_amd(); }
 
 /* An extended LVT entry delivers as LVT PC does, fixed vector or NMI;
  * unlike LVT PC it is not masked by the delivery (APM Vol. 2; Linux's
