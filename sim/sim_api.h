@@ -91,6 +91,10 @@ void sim_event_from_intel(const struct sim_occ *o);
  * and topdown slots advance together. PMIs raised on the way are delivered
  * when they happen, so a handler sees the counters as they were then. */
 void sim_run(u64 cycles, u64 instructions, u64 ip);
+/* As sim_run, with the instructions loading from data_addr, each load
+ * taking `latency` cycles (0: an L1 hit): what IBS op sampling latches
+ * (IbsDcLinAd, DcMissLat) for an op it tags in the run. */
+void sim_run_load(u64 cycles, u64 instructions, u64 ip, u64 data_addr, u64 latency);
 /* As sim_run, but stops right after the overflow that raises a PMI, as a
  * core stops retiring the interrupted code when it takes the PMI. Returns
  * the cycles run (all of them when no PMI came); *inst_done receives the

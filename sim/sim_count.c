@@ -473,6 +473,13 @@ void sim_run(u64 cycles, u64 instructions, u64 ip)
 	sim_run_at(cycles, instructions, &pt);
 }
 
+void sim_run_load(u64 cycles, u64 instructions, u64 ip, u64 data_addr, u64 latency)
+{
+	struct sim_point pt = { .ip = ip, .insn_len = RUN_INSN_LEN, .data_addr = data_addr,
+				.latency = latency };
+	sim_run_at(cycles, instructions, &pt);
+}
+
 u64 sim_run_until_pmi(u64 cycles, u64 instructions, u64 ip, u64 *inst_done)
 {
 	struct sim_point pt = { .ip = ip, .insn_len = RUN_INSN_LEN };
