@@ -132,4 +132,10 @@ const struct precise_ops *precise_engine_for(const struct pmu_caps *c, const cha
 extern const struct precise_ops precise_ds_pebs;
 extern const struct precise_ops precise_ibs;
 
+/* For perf.data: the Linux PMU that samples an IBS event ("ibs_op",
+ * "ibs_fetch") and the attr config perf gives it there (the control
+ * register's bits the session sets: cnt_ctl config:19, rand_en config:57,
+ * arch/x86/events/amd/ibs.c's format); NULL for any other event. */
+const char *precise_ibs_perf_pmu(const struct pmu_event *e, u64 *config);
+
 #endif

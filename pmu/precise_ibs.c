@@ -270,20 +270,47 @@ static void ibs_teardown(struct precise *pr)
 
 /* ---- the drain ------------------------------------------------------------------------ */
 
+/* The unit's registers into raw[], in perf_ibs_handle_irq's order: the
+ * control register as found (Val and En set, which perf's IBS decoder
+ * checks), the registers after it up to IBS_DC_PHYSADDR (op) or
+ * IBS_FETCH_PHYSADDR (fetch), then IBS_BR_TARGET and IBS_OP_DATA4, or
+ * IC_IBS_EXTD_CTL, where CPUID says the part has them. The head is the
+ * IBS caps, as struct perf_ibs_data has them before the registers. */
+static void read_regs(const struct precise_ibs *b, int u, u64 ctl, struct bp_sample *s)
+{
+	u32 first = ctl_msr[u] + 1, last = u == PRECISE_IBS_OP ? MSR_AMD_IBS_DC_PHYSADDR
+							      : MSR_AMD_IBS_FETCH_PHYSADDR;
+	u32 n = 0;
+	s->raw[n++] = ctl;
+	for (u32 msr = first; msr <= last; msr++)
+		s->raw[n++] = hw_rdmsr(msr);
+	if (u == PRECISE_IBS_OP && (b->caps & IBS_CAPS_BRNTRGT))
+		s->raw[n++] = hw_rdmsr(MSR_AMD_IBS_BR_TARGET);
+	if (u == PRECISE_IBS_OP && (b->caps & IBS_CAPS_OPDATA4))
+		s->raw[n++] = hw_rdmsr(MSR_AMD_IBS_OP_DATA4);
+	if (u == PRECISE_IBS_FETCH && (b->caps & IBS_CAPS_FETCHCTLEXTD))
+		s->raw[n++] = hw_rdmsr(MSR_AMD_IC_IBS_EXTD_CTL);
+	s->raw_words = n;
+	s->raw_head = b->caps;
+	s->flags |= BP_SAMPLE_RAW;
+}
+
+/* raw[] index of an op register (IBS_OP_CTL is 0). */
+static u64 op_reg(const struct bp_sample *s, u32 msr) { return s->raw[msr - MSR_AMD_IBS_OP_CTL]; }
+
 /* An op sample: IbsOpRip, exact (skid 0, Linux sets PERF_EFLAGS_EXACT);
  * the data address from IbsDcLinAd when OpData3 says it is valid, and a
  * load's DC miss latency as its weight (perf_ibs_parse_ld_st_data). */
-static bool read_op(const struct precise_ibs *b, struct bp_sample *s)
+static bool op_fields(const struct precise_ibs *b, struct bp_sample *s)
 {
-	u64 data = hw_rdmsr(MSR_AMD_IBS_OP_DATA);
-	if ((b->caps & IBS_CAPS_RIPINVALIDCHK) && (data & IBS_OP_DATA_RIP_INVALID))
+	u64 d3 = op_reg(s, MSR_AMD_IBS_OP_DATA3);
+	if ((b->caps & IBS_CAPS_RIPINVALIDCHK) && (op_reg(s, MSR_AMD_IBS_OP_DATA) & IBS_OP_DATA_RIP_INVALID))
 		return false;
-	s->ip = hw_rdmsr(MSR_AMD_IBS_OP_RIP);
+	s->ip = op_reg(s, MSR_AMD_IBS_OP_RIP);
 	if (!(b->unit[PRECISE_IBS_OP].fields & BP_SAMPLE_ADDR))
 		return true;
-	u64 d3 = hw_rdmsr(MSR_AMD_IBS_OP_DATA3);
 	if (d3 & IBS_OP_DATA3_LIN_ADDR_VALID) {
-		s->addr = hw_rdmsr(MSR_AMD_IBS_DC_LINADDR);
+		s->addr = op_reg(s, MSR_AMD_IBS_DC_LINADDR);
 		s->flags |= BP_SAMPLE_ADDR;
 	}
 	if ((d3 & IBS_OP_DATA3_LD_OP) && (d3 & IBS_OP_DATA3_DC_MISS)) {
@@ -295,13 +322,13 @@ static bool read_op(const struct precise_ibs *b, struct bp_sample *s)
 
 /* A fetch sample: the fetch's linear address is its IP (Linux takes the
  * register after the control one, IbsFetchLinAd, as the sample's IP). */
-static bool read_fetch(struct bp_sample *s)
+static bool fetch_fields(struct bp_sample *s)
 {
-	s->ip = hw_rdmsr(MSR_AMD_IBS_FETCH_LINADDR);
+	s->ip = s->raw[MSR_AMD_IBS_FETCH_LINADDR - MSR_AMD_IBS_FETCH_CTL];
 	return true;
 }
 
-static void deliver(struct precise_ibs *b, int u, struct sample_ring *ring, bool throttled)
+static void deliver(struct precise_ibs *b, int u, u64 ctl, struct sample_ring *ring, bool throttled)
 {
 	struct precise_ibs_unit *un = &b->unit[u];
 	struct precise_ibs_loss *l = &b->loss;
@@ -315,7 +342,10 @@ static void deliver(struct precise_ibs *b, int u, struct sample_ring *ring, bool
 	bp_sample_init(&s, un->event, b->cpu, un->period);
 	s.tsc = hw_rdtsc();
 	s.flags |= BP_SAMPLE_TIME | BP_SAMPLE_EXACT_IP;
-	if (!(u == PRECISE_IBS_OP ? read_op(b, &s) : read_fetch(&s))) {
+	read_regs(b, u, ctl, &s);
+	if (!(un->fields & BP_SAMPLE_RAW))
+		s.flags &= ~BP_SAMPLE_RAW;
+	if (!(u == PRECISE_IBS_OP ? op_fields(b, &s) : fetch_fields(&s))) {
 		l->rip_invalid++;
 		return;
 	}
@@ -330,9 +360,10 @@ static bool ibs_drain(struct precise *pr, struct sample_ring *ring, bool throttl
 {
 	struct precise_ibs *b = &pr->ibs;
 	for (int u = 0; u < PRECISE_IBS_UNITS && pr->ready; u++) {
-		if (!b->unit[u].on || !(hw_rdmsr(ctl_msr[u]) & val_bit[u]))
+		u64 ctl = b->unit[u].on ? hw_rdmsr(ctl_msr[u]) : 0;
+		if (!(ctl & val_bit[u]))
 			continue;
-		deliver(b, u, ring, throttled);
+		deliver(b, u, ctl, ring, throttled);
 		if (b->running && !throttled)
 			arm(b, u);	/* clears Val: the next sample may come */
 		else
@@ -396,6 +427,15 @@ static int ibs_describe_loss(const struct precise *pr, char *buf, size_t len)
 			   (unsigned long long)l->delivered, (unsigned long long)ibs_lost(pr),
 			   (unsigned long long)l->ring_full, (unsigned long long)l->throttled,
 			   (unsigned long long)l->rip_invalid);
+}
+
+const char *precise_ibs_perf_pmu(const struct pmu_event *e, u64 *config)
+{
+	int u = unit_of(e);
+	if (u < 0)
+		return NULL;
+	*config = u == PRECISE_IBS_FETCH ? IBS_FETCH_RAND_EN : e->ibs_cnt_ctl ? IBS_OP_CNT_CTL : 0;
+	return unit_name[u];
 }
 
 const struct precise_ops precise_ibs = {

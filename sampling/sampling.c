@@ -58,6 +58,8 @@ u32 sampling_fields(const struct pmu_event *e, const struct sampling_opts *o)
 		     BP_SAMPLE_PERIOD;
 	if (e->precise && e->data_la)
 		fields |= PEBS_MEM_FIELDS;
+	if (!event_needs_counter(e))	/* IBS: its MSRs, as perf record -R has them */
+		fields |= BP_SAMPLE_RAW;
 	if (o->callchain)
 		fields |= BP_SAMPLE_CALLCHAIN;
 	return fields;

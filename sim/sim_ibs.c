@@ -26,7 +26,7 @@
  * valid means the family 10h units. */
 #define IBS_CAPS_DEFAULT   (IBS_CAPS_AVAIL | IBS_CAPS_FETCHSAM | IBS_CAPS_OPSAM)
 #define OP_CUR_MAX         (IBS_OP_CUR_CNT_MASK >> IBS_OP_CUR_CNT_SHIFT)
-#define FETCH_CNT_MAX      (IBS_FETCH_CNT_MASK >> IBS_FETCH_CNT_SHIFT)
+#define FETCH_COUNT_MAX    ((IBS_FETCH_CNT_MASK >> IBS_FETCH_CNT_SHIFT) << IBS_PERIOD_SHIFT | 0xF)
 
 static u32 ibs_caps(const struct sim_cpu *c)
 {
@@ -130,7 +130,7 @@ static u64 fetch_ctl_valid(u32 caps)
 }
 
 /* A pseudo-random 4-bit start for the fetch counter when IbsRandEn asks
- * for it (APM: "randomize the lower 4 bits of the fetch counter"). */
+ * for it (APM: IbsRandEn randomizes the fetch counter's low 4 bits). */
 static u64 next_rand4(struct sim_cpu *c)
 {
 	c->ibs_rand = c->ibs_rand * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -158,11 +158,12 @@ static int write_fetch_ctl(struct sim_cpu *c, u64 val, struct hw_fault *f)
 	if (bad)
 		return sim_gp(f, "IBS_FETCH_CTL: reserved bits 0x%llx set",
 			      (unsigned long long)bad);
-	/* Enabling with RandEn: the hardware picks the low 4 bits of the
-	 * count itself. */
-	bool starting = (val & IBS_FETCH_ENABLE) && !(c->r.ibs_fetch_ctl & IBS_FETCH_ENABLE);
-	if (starting && (val & IBS_FETCH_RAND_EN))
-		val = (val & ~IBS_FETCH_CNT_MASK) | next_rand4(c) << IBS_FETCH_CNT_SHIFT;
+	/* IbsFetchCnt holds bits 19:4 of the count (Linux get_ibs_fetch_count:
+	 * fetch_cnt << 4); a write sets them and, with RandEn, the hardware
+	 * picks the low 4 bits itself. */
+	c->ibs_fetch_count = FIELD(val, 31, 16) << IBS_PERIOD_SHIFT;
+	if ((val & IBS_FETCH_ENABLE) && (val & IBS_FETCH_RAND_EN))
+		c->ibs_fetch_count |= next_rand4(c);
 	c->r.ibs_fetch_ctl = val;
 	return 0;
 }
@@ -220,10 +221,7 @@ static u64 fetch_max(const struct sim_cpu *c)
 	return (c->r.ibs_fetch_ctl & IBS_FETCH_MAX_CNT_MASK) << IBS_PERIOD_SHIFT;
 }
 
-static u64 fetch_cur(const struct sim_cpu *c)
-{
-	return FIELD(c->r.ibs_fetch_ctl, 31, 16);
-}
+static u64 fetch_cur(const struct sim_cpu *c) { return c->ibs_fetch_count; }
 
 /* Counting: enabled, not holding a sample, a nonzero maximum. */
 static bool op_counting(const struct sim_cpu *c)
@@ -297,6 +295,7 @@ static void latch_op(struct sim_cpu *c, const struct sim_point *pt)
 
 static void latch_fetch(struct sim_cpu *c, const struct sim_point *pt)
 {
+	c->ibs_fetch_count = 0;
 	c->r.ibs_fetch_linad = pt->ip;
 	c->r.ibs_fetch_physad = pt->ip;	/* the firmware's identity map */
 	c->r.ibs_fetch_ctl = (c->r.ibs_fetch_ctl & ~IBS_FETCH_CNT_MASK) | IBS_FETCH_VAL |
@@ -321,12 +320,12 @@ static bool advance_fetch(struct sim_cpu *c, u64 fetches, const struct sim_point
 {
 	if (!fetch_counting(c))
 		return false;
-	u64 cur = MIN(fetch_cur(c) + fetches, FETCH_CNT_MAX);
-	if (cur < fetch_max(c)) {
-		c->r.ibs_fetch_ctl = (c->r.ibs_fetch_ctl & ~IBS_FETCH_CNT_MASK) |
-				     cur << IBS_FETCH_CNT_SHIFT;
+	u64 cur = MIN(fetch_cur(c) + fetches, FETCH_COUNT_MAX);
+	c->ibs_fetch_count = cur;
+	c->r.ibs_fetch_ctl = (c->r.ibs_fetch_ctl & ~IBS_FETCH_CNT_MASK) |
+			     (cur >> IBS_PERIOD_SHIFT) << IBS_FETCH_CNT_SHIFT;
+	if (cur < fetch_max(c))
 		return false;
-	}
 	latch_fetch(c, pt);
 	return true;
 }

@@ -85,6 +85,8 @@ struct sim_cpu {
 	bool nmi_pending;
 	u64 ibs_ctl;			/* IBS_CTL (read-only; "the firmware's") */
 	u64 ibs_rand;			/* the model's random tagging state */
+	u64 ibs_fetch_count;		/* fetches counted; IbsFetchCnt shows
+					 * bits 19:4 of it */
 };
 
 struct sim_state {

@@ -192,26 +192,31 @@ static void test_extended_apic_space(void **state)
 	expect_rdmsr_gp(x2apic_msr(apic_eilvt(0)), "cannot be read");
 }
 
-/* Fetch sampling: IbsFetchVal, FetchLinAd at MaxCnt fetches; IbsRandEn
- * starts the count at a random 0-15, so the tag comes up to 15 early. */
+/* Fetch sampling: IbsFetchVal, FetchLinAd at MaxCnt fetches, IbsFetchCnt
+ * showing bits 19:4 of the count (Linux get_ibs_fetch_count), periods
+ * beyond 16 bits included; IbsRandEn starts the count at a random 0-15,
+ * so the tag comes up to 15 fetches early. */
 static void test_fetch_sampling(void **state)
 {
 	open_model("zen4");
-	hw_wrmsr(MSR_AMD_IBS_FETCH_CTL, IBS_FETCH_ENABLE | (OP_PERIOD >> IBS_PERIOD_SHIFT));
-	sim_run(OP_PERIOD, OP_PERIOD - 1, IP_A);
+	const u64 big = 100000;	/* IbsFetchMaxCnt 6250: the count passes 0xFFFF */
+	hw_wrmsr(MSR_AMD_IBS_FETCH_CTL, IBS_FETCH_ENABLE | (big >> IBS_PERIOD_SHIFT));
+	sim_run(big, big - 1, IP_A);
 	assert_false(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL) & IBS_FETCH_VAL);
+	assert_int_equal(FIELD(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL), 31, 16), (big - 1) >> 4);
 	sim_run(1, 1, IP_B);
 	assert_true(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL) & IBS_FETCH_VAL);
 	assert_int_equal(hw_rdmsr(MSR_AMD_IBS_FETCH_LINADDR), IP_B);
 	hw_wrmsr(MSR_AMD_IBS_FETCH_CTL, 0);
 	hw_wrmsr(MSR_AMD_IBS_FETCH_CTL, IBS_FETCH_ENABLE | IBS_FETCH_RAND_EN |
 					(OP_PERIOD >> IBS_PERIOD_SHIFT));
-	u64 start = FIELD(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL), 31, 16);
-	assert_true(start < 16);
-	sim_run(OP_PERIOD - start - 1, OP_PERIOD - start - 1, IP_A);
-	assert_false(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL) & IBS_FETCH_VAL);
-	sim_run(1, 1, IP_A);
-	assert_true(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL) & IBS_FETCH_VAL);
+	assert_int_equal(FIELD(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL), 31, 16), 0);
+	u64 ran = 0;
+	while (!(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL) & IBS_FETCH_VAL) && ran < OP_PERIOD) {
+		sim_run(1, 1, IP_A);
+		ran++;
+	}
+	assert_true(ran <= OP_PERIOD && ran > OP_PERIOD - 16);
 }
 
 int main(void)
