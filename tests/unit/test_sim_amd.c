@@ -336,6 +336,11 @@ static void test_subevents_and_intel_encoding(void **state)
 	struct sim_occ dram = { .event = EVENT_MEM_LOAD_RETIRED,
 				.umask = UMASK_MEM_LOAD_RETIRED_L3_MISS, .count = 3, .ip = 0x1000 };
 	sim_event_from_intel(&dram);
+	hw_wrmsr(CTL(5), EN_OS_USR | AMD_EVENT_L2_CACHE_REQ_STAT | 0x09ULL << EVTSEL_UMASK_SHIFT);
+	struct sim_occ miss = { .event = ARCH_CODE_LLC_MISSES, .umask = ARCH_UMASK_LLC_MISSES,
+				.count = 4, .ip = 0x1000 };
+	sim_event_from_intel(&miss);	/* Linux's cache-misses, 0x0964 */
+	assert_int_equal(hw_rdmsr(CTR(5)), 4);
 	assert_int_equal(hw_rdmsr(CTR(2)), 40);
 	assert_int_equal(hw_rdmsr(CTR(3)), 0);
 	assert_int_equal(hw_rdmsr(CTR(0)), 57);
@@ -349,7 +354,8 @@ static void test_subevents_and_intel_encoding(void **state)
  * perfmon bits), and what the guest
  * retires (reported as the machine reports it for every part) counts on
  * AMD's events: instructions on 0xC0, branches on 0xC2, misses on 0xC3,
- * loads and stores on ls_dispatch, loads from memory on 0x43/08. */
+ * loads and stores on ls_dispatch, loads from memory on 0x43/08, the
+ * requests past L1 on Linux's cache-references (0xFF60). */
 static void test_machine_retire(void **state)
 {
 	open_model("zen4");
@@ -367,15 +373,17 @@ static void test_machine_retire(void **state)
 		AMD_EVENT_RETIRED_BRANCH_MISPRED,
 		AMD_EVENT_LS_DISPATCH | (u64)AMD_UMASK_LS_DISPATCH_ST << EVTSEL_UMASK_SHIFT,
 		AMD_EVENT_LS_DMND_FILLS | (u64)AMD_UMASK_FILLS_DRAM_NEAR << EVTSEL_UMASK_SHIFT,
+		AMD_EVENT_L2_REQUEST_G1 | 0xFFULL << EVTSEL_UMASK_SHIFT,	/* Linux's 0xff60 */
 	};
 	assert_false(sim_machine_counts_memory(0));
 	for (u32 i = 0; i < ARRAY_SIZE(sel); i++)
 		assert_int_equal(sim_machine_wrmsr(0, CTL(i), EN_OS_USR | sel[i], why, sizeof(why)), 0);
 	assert_true(sim_machine_counts_memory(0));
 	struct sim_machine_retired r = { .instructions = 1000, .branches = 150, .branch_misses = 9,
-					 .loads = { 200, 20, 5 }, .stores = 100, .ip = 0x1000 };
+					 .loads = { 200, 20, 5 }, .stores = 100,
+					 .llc_references = 25, .llc_misses = 5, .ip = 0x1000 };
 	sim_machine_retire(0, &r);
-	const u64 want[] = { 1000, 150, 9, 100, 5 };
+	const u64 want[] = { 1000, 150, 9, 100, 5, 25 };
 	for (u32 i = 0; i < ARRAY_SIZE(want); i++)
 		assert_int_equal(hw_rdmsr(CTR(i)), want[i]);
 	assert_int_equal(fault_count, 0);
