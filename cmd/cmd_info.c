@@ -87,8 +87,9 @@ static void print_amd(const struct pmu_caps *c)
 	out_printf("core counters: %u x %u bits (mask 0x%x) at %s\n", c->num_gp, c->gp_width,
 		   c->gp_mask, c->perfctr_core ? "PERF_CTL/PERF_CTR C001_0200H+ [PerfCtrExtCore]"
 						: "the legacy C001_0000H/C001_0004H");
-	out_printf("PerfMonV2:    %s (global control, status, clear, set at C000_0300H)\n",
-		   yes_no(c->perfmon_v2));
+	out_printf("PerfMonV2:    %s\n", c->perfmon_v2 ?
+		   "yes (global control, status, clear and set at C000_0300H)" :
+		   "no (each PERF_CTL's En enables its counter; overflow is seen by the sign)");
 	if (c->perfmon_v2)
 		out_printf("LBR v2:       %s, depth %u; freeze on PMI %s; northbridge/DF counters %u, "
 			   "UMC counters %u\n", yes_no(c->lbr_ext_v2), c->amd_lbr_depth,
