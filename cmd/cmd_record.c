@@ -407,12 +407,20 @@ static void progress(struct record_run *r, u64 now)
 {
 	if (r->quiet)
 		return;
-	char samples[32];
+	char samples[32], waiting[48] = "";
 	struct pmi_stats st;
 	percpu_pmi_stats(&r->pc, &st);
-	out_printf("[ bareperf record: %6.1f s, %s samples, %llu PMIs, %llu lost ]\n",
+	/* Large PEBS drains at its threshold: until then the recording
+	 * advances in the buffer, and the line says so. */
+	u64 pending = percpu_pending(&r->pc);
+	if (pending) {
+		char n[32];
+		bp_snprintf(waiting, sizeof(waiting), " (+%s in PEBS buffers)",
+			    fmt_thousands(pending, n, sizeof(n)));
+	}
+	out_printf("[ bareperf record: %6.1f s, %s samples%s, %llu PMIs, %llu lost ]\n",
 		   session_seconds(now - r->start),
-		   fmt_thousands(perfdata_samples(r->pd), samples, sizeof(samples)),
+		   fmt_thousands(perfdata_samples(r->pd), samples, sizeof(samples)), waiting,
 		   (unsigned long long)st.pmis, (unsigned long long)percpu_lost(&r->pc));
 }
 

@@ -112,6 +112,10 @@ struct precise_ops {
 	 * where it writes now. */
 	bool (*still_ours)(const struct precise *pr, u64 *found);
 	u64 (*lost)(const struct precise *pr);
+	/* Records the hardware wrote that no drain has taken yet (a large
+	 * PEBS buffer below its threshold), read without draining: for
+	 * progress lines. NULL: the engine holds none (IBS). */
+	u64 (*pending)(const struct precise *pr);
 	/* One line on how records are collected (the threshold). */
 	int (*describe)(const struct precise *pr, char *buf, size_t len);
 	/* One line on what was delivered and lost, by reason. */

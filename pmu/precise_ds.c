@@ -132,6 +132,21 @@ static u64 ds_lost(const struct precise *pr)
 	return pebs_loss_lost_total(&pr->loss);
 }
 
+/* The records between the buffer's base and the index the CPU writes
+ * (SDM Vol. 3B, "Debug Store (DS) Mechanism": PEBS Index). Read from
+ * memory, so another CPU may ask; an index outside our bounds (a bug or
+ * hostile firmware) counts as none, the drain says what it found. */
+static u64 ds_pending(const struct precise *pr)
+{
+	const struct pebs_ds *ds = &pr->ds;
+	if (!ds->programmed || !ds->area || !ds->layout.record_size)
+		return 0;
+	u64 index = ((volatile const struct ds_area *)ds->area)->pebs_index;
+	if (index < ds->base || index > ds->abs_max)
+		return 0;
+	return (index - ds->base) / ds->layout.record_size;
+}
+
 static int ds_describe(const struct precise *pr, char *buf, size_t len)
 {
 	return pebs_threshold_explain(&pr->threshold, buf, len);
@@ -159,6 +174,7 @@ const struct precise_ops precise_ds_pebs = {
 	.drain = ds_drain,
 	.still_ours = ds_still_ours,
 	.lost = ds_lost,
+	.pending = ds_pending,
 	.describe = ds_describe,
 	.describe_loss = ds_describe_loss,
 	.teardown = ds_teardown,

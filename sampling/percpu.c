@@ -658,6 +658,17 @@ static const struct sampling *sampler_at(const struct percpu *p, u32 i, bool rea
 	return !ready || p->cpu[i]->ready ? p->cpu[i]->state : NULL;
 }
 
+u64 percpu_pending(const struct percpu *p)
+{
+	u64 pending = 0;
+	for (u32 i = 0; i < p->count; i++) {
+		const struct sampling *s = sampler_at(p, i, true);
+		if (s)
+			pending += sampling_pending(s);
+	}
+	return pending;
+}
+
 u64 percpu_lost(const struct percpu *p)
 {
 	u64 lost = 0;

@@ -172,6 +172,8 @@ u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max);
 u32 percpu_ready(const struct percpu *p);
 /* Totals over the CPUs. */
 u64 percpu_lost(const struct percpu *p);
+/* Records waiting in the CPUs' precise-engine buffers (large PEBS). */
+u64 percpu_pending(const struct percpu *p);
 void percpu_pmi_stats(const struct percpu *p, struct pmi_stats *sum);
 /* What the first sampling CPU chose (its periods and PEBS choice stand for
  * all): sampling_describe's line; 0 when no CPU samples. */

@@ -373,6 +373,12 @@ u64 sampling_lost(const struct sampling *s)
 	return lost;
 }
 
+u64 sampling_pending(const struct sampling *s)
+{
+	const struct precise_ops *ops = s->precise.ops;
+	return ops && ops->pending && s->precise.ready ? ops->pending(&s->precise) : 0;
+}
+
 static int describe_mode(const struct sampling *s, char *buf, size_t len)
 {
 	if (!s->any_pebs)

@@ -116,6 +116,8 @@ void sampling_release(struct sampling *s);
 u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max);
 /* Samples lost so far, all reasons, PMI and PEBS paths together. */
 u64 sampling_lost(const struct sampling *s);
+/* Records the precise engine holds that no drain has taken yet. */
+u64 sampling_pending(const struct sampling *s);
 /* One line on the threshold (PEBS) or "PMI mode" otherwise. */
 int sampling_describe(const struct sampling *s, char *buf, size_t len);
 /* One line on the precise engine's records, delivered and lost by
