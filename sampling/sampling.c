@@ -277,12 +277,31 @@ void sampling_teardown(struct sampling *s)
 	ring_free(&s->ring);
 }
 
+/* perf's low-pass filter on a new period (kernel/events/core.c,
+ * perf_adjust_period: delta = (delta + 7) / 8): one step an eighth of the
+ * way, so that one odd interval does not swing the rate of samples. */
+static u64 filtered_period(u64 old, u64 target)
+{
+	s64 delta = (s64)(target - old);
+	delta = (delta + 7) / 8;
+	u64 period = old + (u64)delta;
+	return period ? period : 1;
+}
+
 /* Frequency mode, as perf's: the period that gives `freq` samples a second
- * at the rate the event was counting since the last adjustment. */
+ * at the rate the event counted since the last adjustment, over the time
+ * it counted: time the tool held the counters for its own work (writing
+ * the file) is left out, or a flush that takes the interval would read as
+ * a low rate, and the shorter period that follows as more samples to
+ * write: the runaway the QEMU PMU showed (issue 39 item 18). */
 static void adjust_periods(struct sampling *s, u64 now)
 {
 	u64 elapsed = now - s->last_adjust, tps = plat_ticks_per_second();
-	if (!elapsed || !tps)
+	u64 held = s->held_ticks - s->held_at_adjust;
+	u64 counted = elapsed > held ? elapsed - held : 0;
+	s->held_at_adjust = s->held_ticks;
+	s->last_adjust = now;
+	if (!tps)
 		return;
 	for (int i = 0; i < s->n; i++) {
 		if (s->ev[i].precise)
@@ -290,17 +309,18 @@ static void adjust_periods(struct sampling *s, u64 now)
 		u64 count = pmu_read(s->pmu, s->id[i]);
 		u64 delta = count - s->last_count[i];
 		s->last_count[i] = count;
-		u64 elapsed_us = elapsed / (tps >= 1000000 ? tps / 1000000 : 1);
-		u64 rate = elapsed_us ? delta * 1000000 / elapsed_us : 0;	/* events/s */
-		u64 period = rate / s->freq;
+		u64 counted_us = counted / (tps >= 1000000 ? tps / 1000000 : 1);
+		if (!counted_us)
+			continue;	/* held all along: nothing to learn */
+		u64 rate = delta * 1000000 / counted_us;	/* events/s */
+		u64 period = filtered_period(s->period[i], rate / s->freq);
 		const char *why;
 		int counter = pmu_counter_of(s->pmu, s->id[i]);
 		u64 max = pmu_arch_of(s->pmu)->max_period(&s->pmu->caps, counter, &why);
-		period = period < 1 ? 1 : period > max ? max : period;
+		period = period > max ? max : period;
 		s->period[i] = period;
 		pmu_set_period(s->pmu, s->id[i], period);	/* taken at the next reload */
 	}
-	s->last_adjust = now;
 }
 
 void sampling_tick(struct sampling *s)
@@ -342,6 +362,7 @@ void sampling_hold(struct sampling *s)
 	precise_enable(s, false);
 	pmu_disable(s->pmu);
 	pmi_hold_clock(&s->pmi, true);
+	s->held_since = plat_ticks();
 	s->held = true;
 }
 
@@ -350,6 +371,7 @@ void sampling_release(struct sampling *s)
 	if (!s->held)
 		return;
 	s->held = false;
+	s->held_ticks += plat_ticks() - s->held_since;
 	pmi_hold_clock(&s->pmi, false);
 	if (s->pmi.stopped)	/* a PMI raised before the hold stopped it: stay so */
 		return;

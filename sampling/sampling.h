@@ -63,6 +63,10 @@ struct sampling {
 	u64 pebs_period_asked;		/* a -c below SAMPLING_MIN_PEBS_PERIOD
 					 * that PEBS events did not get; 0: none */
 	u64 last_adjust, last_count[PMU_MAX_EVENTS];
+	/* Platform ticks the counters were held (sampling_hold) in all, and
+	 * as of the last adjustment: frequency mode measures rates over the
+	 * time the events counted. */
+	u64 held_ticks, held_since, held_at_adjust;
 };
 
 /* The sample fields event e's samples carry under o (enum

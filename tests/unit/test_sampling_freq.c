@@ -90,11 +90,47 @@ static void test_sample_carries_elapsed_period(void **state)
 	finish_sampling();
 }
 
+/* The writer holds the counters (sampling_hold) while it flushes the
+ * file, and a flush can take a whole tick: a tick in which the event
+ * counted nothing because it was held must not read as a low rate. On
+ * the QEMU PMU it did: -F 1000 set periods of a few hundred after each
+ * one-second flush, and the samples they made lengthened the flushes
+ * (issue 39 item 18: 243,925 samples in 41 s, the period falling from
+ * 60,506 to 650). Here every fifth tick is held from end to end. */
+static void test_held_ticks_do_not_lower_the_period(void **state)
+{
+	struct sampling_opts o = { .freq = FREQ };
+	start_sampling("icx", "cycles", &o, false);
+	for (int i = 0; i < 40; i++)			/* settle */
+		tick();
+	u64 settled = smp.period[0], lowest = settled;
+	for (int i = 0; i < 40; i++) {
+		if (i % 5 == 4) {
+			sampling_hold(&smp);
+			struct timespec ts = { 0, TICK_NS };
+			nanosleep(&ts, NULL);
+			sampling_release(&smp);
+			sampling_tick(&smp);
+		} else {
+			tick();
+		}
+		lowest = MIN(lowest, smp.period[0]);
+	}
+	print_message("# period settled at %llu; lowest with held ticks %llu\n",
+		      (unsigned long long)settled, (unsigned long long)lowest);
+	if (lowest < settled / 2)
+		fail_msg("a held tick lowered the period from %llu to %llu",
+			 (unsigned long long)settled, (unsigned long long)lowest);
+	stop_sampling();
+	finish_sampling();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_frequency_mode_approaches_target, close_model),
 		cmocka_unit_test_teardown(test_sample_carries_elapsed_period, close_model),
+		cmocka_unit_test_teardown(test_held_ticks_do_not_lower_the_period, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
