@@ -464,10 +464,30 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 
 /* The core events Linux forwards to IBS op sampling when asked for them
  * precisely (arch/x86/events/amd/ibs.c, core_pmu_ibs_config): cycles
- * (PERF_COUNT_HW_CPU_CYCLES, raw 0x76, counting cycles) and raw 0xC1
- * (retired ops, counting dispatched ops: IbsOpCntCtl). */
-#define AMD_EVENT_CPU_CYCLES         0x76
+ * (PERF_COUNT_HW_CPU_CYCLES, raw 0x76: AMD_EVENT_CYCLES_NOT_HALTED,
+ * counting cycles) and raw 0xC1 (retired ops, counting dispatched ops:
+ * IbsOpCntCtl). */
 #define AMD_EVENT_RETIRED_OPS        0xC1
+
+#define AMD_EVENT_CODE_MAX           0xFFF	/* EventSelect is 12 bits */
+
+/* More core events perf's generic names map to on AMD (Linux
+ * arch/x86/events/amd/core.c: amd_perfmon_event_map for K7 to family 16h,
+ * amd_zen1/zen2/zen4_perfmon_event_map for Zen; names as the Zen event
+ * JSON gives them). */
+#define AMD_EVENT_K8_L2_REQUESTS       0x07D	/* K8-16h: requests to L2, */
+#define AMD_EVENT_K8_L2_MISSES         0x07E	/* and misses; umask 0x07: */
+#define AMD_UMASK_K8_L2_IC_DC_TLB      0x07	/* IC, DC and TLB walks */
+#define AMD_EVENT_K8_DECODER_EMPTY     0x0D0	/* stalled-cycles-frontend */
+#define AMD_EVENT_K8_DISPATCH_STALLS   0x0D1	/* stalled-cycles-backend */
+#define AMD_UMASK_L2_REQUEST_ALL       0xFF	/* l2_request_g1.all */
+#define AMD_UMASK_IC_DC_MISS_IN_L2     0x09	/* l2_cache_req_stat.ic_dc_miss_in_l2 */
+#define AMD_EVENT_IC_FETCH_STALL       0x087	/* Zen 1: ic_fetch_stall */
+#define AMD_UMASK_IC_STALL_BACK_PRESSURE 0x01	/* .ic_stall_back_pressure */
+#define AMD_UMASK_IC_STALL_DQ_EMPTY    0x02	/* .ic_stall_dq_empty */
+#define AMD_EVENT_OP_QUEUE_EMPTY       0x0A9	/* Zen 2+: de_op_queue_empty */
+#define AMD_EVENT_NOT_HALTED_P0_CYC    0x120	/* Zen 4+: ls_not_halted_p0_cyc */
+#define AMD_UMASK_P0_FREQ_CYC          0x01	/* .p0_freq_cyc (ref-cycles) */
 
 /* IBS registers */
 #define MSR_AMD_IBS_FETCH_CTL        0xC0011030u

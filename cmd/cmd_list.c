@@ -320,7 +320,8 @@ const struct command cmd_list = {
 		 "  PATTERN: case-insensitive substring, or a glob with * and ?.\n"
 		 "  --cpu MODEL: every core PMU in Intel's perfmon files, e.g. nhm\n"
 		 "               snb hsw bdw skl clx icx spr gnr srf adl adl-e lnl\n"
-		 "               nvl nvl-e (an unknown name lists them all)\n"
+		 "               nvl nvl-e, and AMD's zen1 zen2 zen3 zen4 zen5\n"
+		 "               (an unknown name lists them all)\n"
 		 "  --json: encodings and constraints of each event",
 	.run = list_run,
 };

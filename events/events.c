@@ -14,7 +14,7 @@ const struct event_table *event_table_by_name(const char *name)
 static bool model_row_matches(const struct event_model *m, u32 family, u32 model,
 			      u32 stepping, u8 core_type)
 {
-	if (m->family != family || m->model != model)
+	if (m->family != family || model < m->model || model > m->model_hi)
 		return false;
 	if (stepping < m->step_lo || stepping > m->step_hi)
 		return false;
@@ -41,19 +41,29 @@ const struct event_table *event_table_for_cpu(u32 family, u32 model, u32 steppin
 	return first ? &event_tables[first->table] : NULL;
 }
 
+/* t if it is of c's vendor: the mapfiles' families are numbers of each
+ * vendor's own (Intel's Nova Lake is family 18, AMD's Llano family 12h,
+ * the same number). */
+const struct event_table *event_table_for_vendor(const struct pmu_caps *c,
+						 const struct event_table *t)
+{
+	return t && (t->amd_zen != 0) == c->amd ? t : NULL;
+}
+
 const struct event_table *event_table_for_caps(const struct pmu_caps *c)
 {
 	u32 native_model = 0;
 
-	if (!c->intel || !caps_has_pmu(c))
+	/* AMD rows carry no core type: c->core_type is 0 there. */
+	if (!(c->intel || c->amd) || !caps_has_pmu(c))
 		return NULL;
 	if (c->hybrid) {
 		struct cpuid_regs r;
 		hw_cpuid(CPUID_LEAF_HYBRID, 0, &r);
 		native_model = (u32)FIELD(r.eax, 23, 0);
 	}
-	return event_table_for_cpu(c->family, c->model, c->stepping, c->core_type,
-				   native_model);
+	return event_table_for_vendor(c, event_table_for_cpu(c->family, c->model, c->stepping,
+							     c->core_type, native_model));
 }
 
 void event_table_names(char *buf, size_t len)
@@ -90,15 +100,24 @@ static bool is_plain_encoding(const struct ev_entry *e)
 	       (e->extra == 0 || ev_extra(e)->msr == 0);
 }
 
-const struct ev_entry *event_find_encoding(const struct event_table *t, u8 event, u8 umask)
+/* Nothing beyond event and umask: no extra MSR value, no umask extension
+ * (an AMD extra entry holding only EventSelect[11:8] or the pair flag is
+ * part of the plain encoding). */
+static bool is_bare_encoding(const struct ev_entry *e)
+{
+	const struct ev_extra *x = ev_extra(e);
+	return is_plain_encoding(e) && x->umask_ext == 0 && x->value == 0;
+}
+
+const struct ev_entry *event_find_encoding(const struct event_table *t, u16 event, u8 umask)
 {
 	const struct ev_entry *any = NULL;
 
 	for (u16 i = 0; t && i < t->count; i++) {
 		const struct ev_entry *e = event_at(t, i);
-		if (!e->gp || e->event != event || e->umask != umask)
+		if (!e->gp || ev_event(e) != event || e->umask != umask)
 			continue;
-		if (is_plain_encoding(e) && e->extra == 0)
+		if (is_bare_encoding(e))
 			return e;
 		if (!any)
 			any = e;
@@ -116,20 +135,28 @@ const struct ev_entry *event_find_exact(const struct event_table *t, const struc
 	u8 flags = qualifier_flags(ev);
 	for (u16 i = 0; t && i < t->count; i++) {
 		const struct ev_entry *e = event_at(t, i);
-		if (e->gp && e->event == ev->event && e->umask == ev->umask &&
+		if (e->gp && ev_event(e) == ev->event && e->umask == ev->umask &&
 		    e->cmask == ev->cmask && (e->flags & (EVF_INV | EVF_EDGE | EVF_ANY)) == flags)
 			return e;
 	}
 	return NULL;
 }
 
-u32 event_code_gp_mask(const struct event_table *t, u8 event)
+u32 event_code_gp_mask(const struct event_table *t, u16 event)
 {
 	u32 mask = 0;
 	for (u16 i = 0; t && i < t->count; i++)
-		if (event_at(t, i)->event == event)
+		if (ev_event(event_at(t, i)) == event)
 			mask |= event_at(t, i)->gp;
 	return mask;
+}
+
+bool event_code_amd_pair(const struct event_table *t, u16 event)
+{
+	for (u16 i = 0; t && i < t->count; i++)
+		if (ev_event(event_at(t, i)) == event && ev_amd_pair(event_at(t, i)))
+			return true;
+	return false;
 }
 
 void event_entry_fill(const struct event_table *t, const struct ev_entry *e,
@@ -137,7 +164,7 @@ void event_entry_fill(const struct event_table *t, const struct ev_entry *e,
 {
 	const struct ev_extra *x = ev_extra(e);
 
-	out->event = e->event;
+	out->event = ev_event(e);
 	out->umask = e->umask;
 	out->umask_ext = x->umask_ext;
 	out->cmask = e->cmask;
@@ -147,13 +174,14 @@ void event_entry_fill(const struct event_table *t, const struct ev_entry *e,
 	out->extra_msr = x->msr;
 	out->extra_value = x->value;
 	out->gp_allowed = e->gp;
-	out->fixed_allowed = e->fixed;
+	out->fixed_allowed = ev_fixed(e);
 	out->pebs_gp = e->pebs_gp;
-	out->pebs_fixed = e->pebs_fixed;
+	out->pebs_fixed = ev_pebs_fixed(e);
 	out->taken_alone = e->flags & EVF_TAKEN_ALONE;
 	out->data_la = e->flags & EVF_DATA_LA;
 	out->store = e->flags & EVF_STORE;
 	out->sample_after = ev_sample_after(e);
+	out->amd_pair = ev_amd_pair(e);
 	out->has_alt = false;
 	if (e->flags & EVF_OCR_ALT) {
 		/* The entry holds encoding [0]; [1] pairs with RSP_1. */

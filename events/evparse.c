@@ -6,7 +6,10 @@
 #define TOKEN_MAX 256
 
 /* perf's generic hardware events, mapped to the architectural events of
- * CPUID.0AH, so that they work on any Intel CPU with a PMU. */
+ * CPUID.0AH, so that they work on any Intel CPU with a PMU; on AMD,
+ * amd_generic_events below maps them. arch ARCH_EVENT_COUNT: no Intel
+ * mapping (perf's stalled-cycles names, which Linux maps on AMD only among
+ * the cores bareperf knows). */
 struct generic_event {
 	const char *name, *alias;
 	enum arch_event arch;
@@ -22,21 +25,78 @@ struct generic_event {
  * Intel's pseudo-encoding 0x00/(N+1), which is never written to an event
  * select. */
 #define ARCH_ENCODING(name) ARCH_CODE_##name, ARCH_UMASK_##name	/* event, umask */
-static const struct generic_event generic_events[] = {
-	{ "cycles", "cpu-cycles", ARCH_EVENT_CORE_CYCLES, ARCH_ENCODING(CORE_CYCLES), 1, true },
-	{ "instructions", NULL, ARCH_EVENT_INST_RETIRED, ARCH_ENCODING(INST_RETIRED), 0, true },
-	{ "ref-cycles", NULL, ARCH_EVENT_REF_CYCLES,
-	  EVENT_FIXED_ONLY, UMASK_CPU_CLK_UNHALTED_REF_TSC, 2, false },
-	{ "bus-cycles", NULL, ARCH_EVENT_REF_CYCLES, ARCH_ENCODING(REF_CYCLES), -1, true },
-	{ "cache-references", NULL, ARCH_EVENT_LLC_REFERENCES,
-	  ARCH_ENCODING(LLC_REFERENCES), -1, true },
-	{ "cache-misses", NULL, ARCH_EVENT_LLC_MISSES, ARCH_ENCODING(LLC_MISSES), -1, true },
-	{ "branches", "branch-instructions", ARCH_EVENT_BRANCH_RETIRED,
-	  ARCH_ENCODING(BRANCH_RETIRED), -1, true },
-	{ "branch-misses", NULL, ARCH_EVENT_BRANCH_MISSES, ARCH_ENCODING(BRANCH_MISSES), -1, true },
-	{ "slots", "topdown-slots", ARCH_EVENT_TOPDOWN_SLOTS,
-	  ARCH_ENCODING(TOPDOWN_SLOTS), 3, true },
+enum generic_id {
+	GEN_CYCLES, GEN_INSTRUCTIONS, GEN_REF_CYCLES, GEN_BUS_CYCLES, GEN_CACHE_REFERENCES,
+	GEN_CACHE_MISSES, GEN_BRANCHES, GEN_BRANCH_MISSES, GEN_SLOTS, GEN_STALLED_FRONTEND,
+	GEN_STALLED_BACKEND,
 };
+static const struct generic_event generic_events[] = {
+	[GEN_CYCLES] = { "cycles", "cpu-cycles", ARCH_EVENT_CORE_CYCLES,
+			 ARCH_ENCODING(CORE_CYCLES), 1, true },
+	[GEN_INSTRUCTIONS] = { "instructions", NULL, ARCH_EVENT_INST_RETIRED,
+			       ARCH_ENCODING(INST_RETIRED), 0, true },
+	[GEN_REF_CYCLES] = { "ref-cycles", NULL, ARCH_EVENT_REF_CYCLES,
+			     EVENT_FIXED_ONLY, UMASK_CPU_CLK_UNHALTED_REF_TSC, 2, false },
+	[GEN_BUS_CYCLES] = { "bus-cycles", NULL, ARCH_EVENT_REF_CYCLES,
+			     ARCH_ENCODING(REF_CYCLES), -1, true },
+	[GEN_CACHE_REFERENCES] = { "cache-references", NULL, ARCH_EVENT_LLC_REFERENCES,
+				   ARCH_ENCODING(LLC_REFERENCES), -1, true },
+	[GEN_CACHE_MISSES] = { "cache-misses", NULL, ARCH_EVENT_LLC_MISSES,
+			       ARCH_ENCODING(LLC_MISSES), -1, true },
+	[GEN_BRANCHES] = { "branches", "branch-instructions", ARCH_EVENT_BRANCH_RETIRED,
+			   ARCH_ENCODING(BRANCH_RETIRED), -1, true },
+	[GEN_BRANCH_MISSES] = { "branch-misses", NULL, ARCH_EVENT_BRANCH_MISSES,
+				ARCH_ENCODING(BRANCH_MISSES), -1, true },
+	[GEN_SLOTS] = { "slots", "topdown-slots", ARCH_EVENT_TOPDOWN_SLOTS,
+			ARCH_ENCODING(TOPDOWN_SLOTS), 3, true },
+	[GEN_STALLED_FRONTEND] = { "stalled-cycles-frontend", "idle-cycles-frontend",
+				   ARCH_EVENT_COUNT, 0, 0, -1, false },
+	[GEN_STALLED_BACKEND] = { "stalled-cycles-backend", "idle-cycles-backend",
+				  ARCH_EVENT_COUNT, 0, 0, -1, false },
+};
+
+/* The generic names on AMD, per Zen generation (zen_lo..zen_hi; 0 is an
+ * AMD CPU before Zen), as Linux's amd_pmu_event_map picks them
+ * (arch/x86/events/amd/core.c): amd_perfmon_event_map for K7 to family
+ * 16h, amd_zen1_perfmon_event_map for Zen 1, amd_zen2_perfmon_event_map
+ * for Zen 2 and 3 (ZEN2 or family 19h), amd_zen4_perfmon_event_map for
+ * Zen 4 and 5 (ZEN4 or family 1Ah and later). A name a generation's map
+ * leaves out (stalled-cycles-backend after Zen 1, ref-cycles before Zen 4,
+ * bus-cycles and slots everywhere) is not available there. */
+struct amd_generic {
+	u8 id;			/* enum generic_id */
+	u8 zen_lo, zen_hi;
+	u8 umask;
+	u16 event;
+};
+
+#define AMD_PRE_ZEN 0
+#define AMD_ZEN_LAST 5
+#define AMD_GENERIC(id, zen_lo, zen_hi, event, umask) { GEN_##id, zen_lo, zen_hi, umask, event }
+static const struct amd_generic amd_generic_events[] = {
+	AMD_GENERIC(CYCLES, AMD_PRE_ZEN, AMD_ZEN_LAST, AMD_EVENT_CYCLES_NOT_HALTED, 0),
+	AMD_GENERIC(INSTRUCTIONS, AMD_PRE_ZEN, AMD_ZEN_LAST, AMD_EVENT_RETIRED_INSTRUCTIONS, 0),
+	AMD_GENERIC(BRANCHES, AMD_PRE_ZEN, AMD_ZEN_LAST, AMD_EVENT_RETIRED_BRANCHES, 0),
+	AMD_GENERIC(BRANCH_MISSES, AMD_PRE_ZEN, AMD_ZEN_LAST, AMD_EVENT_RETIRED_BRANCH_MISPRED, 0),
+	AMD_GENERIC(CACHE_REFERENCES, AMD_PRE_ZEN, AMD_PRE_ZEN, AMD_EVENT_K8_L2_REQUESTS,
+		    AMD_UMASK_K8_L2_IC_DC_TLB),
+	AMD_GENERIC(CACHE_MISSES, AMD_PRE_ZEN, AMD_PRE_ZEN, AMD_EVENT_K8_L2_MISSES,
+		    AMD_UMASK_K8_L2_IC_DC_TLB),
+	AMD_GENERIC(STALLED_FRONTEND, AMD_PRE_ZEN, AMD_PRE_ZEN, AMD_EVENT_K8_DECODER_EMPTY, 0),
+	AMD_GENERIC(STALLED_BACKEND, AMD_PRE_ZEN, AMD_PRE_ZEN, AMD_EVENT_K8_DISPATCH_STALLS, 0),
+	AMD_GENERIC(CACHE_REFERENCES, 1, AMD_ZEN_LAST, AMD_EVENT_L2_REQUEST_G1,
+		    AMD_UMASK_L2_REQUEST_ALL),
+	AMD_GENERIC(CACHE_MISSES, 1, AMD_ZEN_LAST, AMD_EVENT_L2_CACHE_REQ_STAT,
+		    AMD_UMASK_IC_DC_MISS_IN_L2),
+	AMD_GENERIC(STALLED_FRONTEND, 1, 1, AMD_EVENT_IC_FETCH_STALL, AMD_UMASK_IC_STALL_DQ_EMPTY),
+	AMD_GENERIC(STALLED_BACKEND, 1, 1, AMD_EVENT_IC_FETCH_STALL,
+		    AMD_UMASK_IC_STALL_BACK_PRESSURE),
+	AMD_GENERIC(STALLED_FRONTEND, 2, AMD_ZEN_LAST, AMD_EVENT_OP_QUEUE_EMPTY, 0),
+	AMD_GENERIC(REF_CYCLES, 4, AMD_ZEN_LAST, AMD_EVENT_NOT_HALTED_P0_CYC, AMD_UMASK_P0_FREQ_CYC),
+};
+#undef AMD_GENERIC
+/* Linux: family 1Ah and later take the Zen 4 map (amd_pmu_event_map). */
+#define AMD_FAMILY_ZEN5 0x1A
 
 /* GP encodings that a fixed counter counts exactly (SDM: fixed counters
  * 0, 1 and 3 count the architectural events instructions retired, core
@@ -85,6 +145,28 @@ PRINTF_LIKE(2, 3) static int fail(struct ctx *c, const char *fmt, ...)
 static const char *model_name(const struct ctx *c)
 {
 	return c->t ? c->t->name : "this CPU (architectural events only)";
+}
+
+/* The events are AMD's: a Zen table, or an AMD CPU the tables lack. */
+static bool is_amd(const struct ctx *c)
+{
+	return c->t ? c->t->amd_zen != 0 : c->caps && c->caps->amd;
+}
+
+/* The Zen generation whose generic map applies (AMD_PRE_ZEN before Zen):
+ * the table's, else that of the CPU's model, else by family as Linux's
+ * amd_pmu_event_map falls back. */
+static u8 amd_zen(const struct ctx *c)
+{
+	const struct pmu_caps *p = c->caps;
+	const struct event_table *t = c->t;
+
+	if (!t)
+		t = event_table_for_vendor(p, event_table_for_cpu(p->family, p->model,
+								  p->stepping, 0, 0));
+	if (t)
+		return t->amd_zen;
+	return p->family >= AMD_FAMILY_ZEN5 ? AMD_ZEN_LAST : AMD_PRE_ZEN;
 }
 
 /* ---- suggestions ------------------------------------------------------ */
@@ -166,16 +248,48 @@ static const struct ev_entry *fixed_entry(const struct event_table *t, unsigned 
 {
 	for (u16 j = 0; t && j < t->count; j++) {
 		const struct ev_entry *e = event_at(t, j);
-		if (e->gp == 0 && e->fixed == (1u << i))
+		if (e->gp == 0 && ev_fixed(e) == (1u << i))
 			return e;
 	}
 	return NULL;
+}
+
+static void resolve_encoding(struct ctx *c, struct pmu_event *ev);
+
+static const struct amd_generic *find_amd_generic(size_t id, u8 zen)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(amd_generic_events); i++) {
+		const struct amd_generic *a = &amd_generic_events[i];
+		if (a->id == id && zen >= a->zen_lo && zen <= a->zen_hi)
+			return a;
+	}
+	return NULL;
+}
+
+/* A generic name on AMD: Linux's encoding for the generation, with the
+ * constraints of the table event that has it (resolve_encoding). */
+static int resolve_generic_amd(struct ctx *c, const struct generic_event *g, struct pmu_event *ev)
+{
+	const struct amd_generic *a = find_amd_generic((size_t)(g - generic_events), amd_zen(c));
+
+	if (!a)
+		return fail(c, "not available on %s: Linux's generic-event map for this "
+			    "AMD generation has no event for it", c->t ? c->t->name : "this CPU");
+	ev->event = a->event;
+	ev->umask = a->umask;
+	resolve_encoding(c, ev);
+	return 0;
 }
 
 static int resolve_generic(struct ctx *c, const struct generic_event *g, struct pmu_event *ev)
 {
 	const struct ev_entry *e = NULL;
 
+	if (is_amd(c))
+		return resolve_generic_amd(c, g, ev);
+	if (g->arch == ARCH_EVENT_COUNT)
+		return fail(c, "not available on %s: bareperf maps it on AMD CPUs only",
+			    model_name(c));
 	ev->event = g->event;
 	ev->umask = g->umask;
 	/* Architectural events 0-6 exist on every core with architectural
@@ -194,7 +308,7 @@ static int resolve_generic(struct ctx *c, const struct generic_event *g, struct 
 		const struct ev_entry *fe = fixed_entry(c->t, f);
 		ev->fixed_allowed = bit_if(present, f);
 		if (present && fe) {
-			ev->pebs_fixed = fe->pebs_fixed;
+			ev->pebs_fixed = ev_pebs_fixed(fe);
 			c->pdist_fixed = ev_pdist_fixed(fe);
 			if (!ev->sample_after)
 				ev->sample_after = ev_sample_after(fe);
@@ -246,6 +360,7 @@ static void resolve_encoding(struct ctx *c, struct pmu_event *ev)
 	} else if (c->t) {
 		u32 code_mask = event_code_gp_mask(c->t, ev->event);
 		ev->gp_allowed = code_mask ? code_mask : c->t->gp_mask;
+		ev->amd_pair = event_code_amd_pair(c->t, ev->event);
 	} else if (c->caps) {
 		ev->gp_allowed = c->caps->gp_mask;
 	}
@@ -357,7 +472,7 @@ static bool extended_pebs(const struct ctx *c)
 	if (c->caps)
 		return c->caps->pebs_baseline;
 	const struct ev_entry *e = fixed_entry(c->t, 0);
-	return e && e->pebs_fixed;
+	return e && ev_pebs_fixed(e);
 }
 
 static int alias_as_entry(struct ctx *c, const struct ev_entry *e, struct pmu_event *ev)
@@ -438,7 +553,7 @@ static int check_cnt_ctl(struct ctx *c)
 static int apply_precise_amd(struct ctx *c, struct pmu_event *ev, u8 p)
 {
 	bool cycles = !is_qualified(ev) && !ev->umask &&
-		      (ev->event == AMD_EVENT_CPU_CYCLES || is_plain_cycles(ev));
+		      (ev->event == AMD_EVENT_CYCLES_NOT_HALTED || is_plain_cycles(ev));
 	bool ops = !is_qualified(ev) && !ev->umask && ev->event == AMD_EVENT_RETIRED_OPS;
 	if (p > 2)
 		return fail(c, ":ppp: on AMD precise sampling is IBS, which gives levels 1 and 2 "
@@ -540,12 +655,13 @@ static bool is_raw(const char *s)
 }
 
 /* perf's raw syntax rNNNN is the event select value without the enable
- * bits: [7:0] event, [15:8] umask, 18 edge, 23 inv, [31:24] cmask. */
+ * bits: [7:0] event, [15:8] umask, 18 edge, 23 inv, [31:24] cmask, and on
+ * AMD [35:32] the event's bits 11:8 (PERF_CTL EventSelect[11:8]). */
 static int resolve_raw(struct ctx *c, const char *s, struct pmu_event *ev)
 {
 	u64 v = 0;
 	const u64 known = EVTSEL_EVENT_MASK | EVTSEL_UMASK_MASK | EVTSEL_EDGE | EVTSEL_INV |
-			  EVTSEL_CMASK_MASK;
+			  EVTSEL_CMASK_MASK | (is_amd(c) ? AMD_EVTSEL_EVENT_HI_MASK : 0);
 
 	for (s++; *s; s++) {
 		if (v >> 60)
@@ -554,9 +670,10 @@ static int resolve_raw(struct ctx *c, const char *s, struct pmu_event *ev)
 	}
 	if (v & ~known)
 		return fail(c, "raw value 0x%llx sets bits other than event [7:0], "
-			    "umask [15:8], edge 18, inv 23 and cmask [31:24]",
-			    (unsigned long long)v);
-	ev->event = (u8)(v & EVTSEL_EVENT_MASK);
+			    "umask [15:8], edge 18, inv 23 and cmask [31:24]%s",
+			    (unsigned long long)v, is_amd(c) ? " and event [35:32]" : "");
+	ev->event = (u16)((v & EVTSEL_EVENT_MASK) |
+			  (v & AMD_EVTSEL_EVENT_HI_MASK) >> AMD_EVTSEL_EVENT_HI_SHIFT << 8);
 	ev->umask = (u8)((v & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
 	ev->edge = v & EVTSEL_EDGE;
 	ev->inv = v & EVTSEL_INV;
@@ -606,7 +723,8 @@ static int parse_term(struct ctx *c, char *term, struct terms *tm)
 	if (!*term)
 		return fail(c, "empty term in cpu/.../");
 	if (!bp_strcmp(term, "event"))
-		return (tm->have_event = true), term_number(c, term, val, 0xff, &tm->event);
+		return (tm->have_event = true),
+		       term_number(c, term, val, is_amd(c) ? AMD_EVENT_CODE_MAX : 0xff, &tm->event);
 	if (!bp_strcmp(term, "umask"))
 		return (tm->have_umask = true), term_number(c, term, val, 0xff, &tm->umask);
 	if (!bp_strcmp(term, "umask2"))
@@ -677,7 +795,7 @@ static int build_from_terms(struct ctx *c, struct terms *tm, struct pmu_event *e
 	ev->edge |= tm->edge;
 	ev->any |= tm->any;
 	if (!tm->base) {
-		ev->event = (u8)tm->event;
+		ev->event = (u16)tm->event;
 		ev->umask = (u8)tm->umask;
 		resolve_encoding(c, ev);
 	}
@@ -759,7 +877,7 @@ static int forward_cycles_to_ibs(struct ctx *c, const char *name, const char *mo
 		return -1;
 	if (!m.p)
 		return 1;
-	ev->event = AMD_EVENT_CPU_CYCLES;
+	ev->event = AMD_EVENT_CYCLES_NOT_HALTED;
 	if (apply_precise(c, ev, m.p) || refuse_ring_filter(c, &m))
 		return -1;
 	return 0;

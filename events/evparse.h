@@ -4,10 +4,13 @@
  *   LIST   := ITEM (',' ITEM)*
  *   ITEM   := EVENT | '{' EVENT (',' EVENT)* '}' [':' MODS]
  *   EVENT  := NAME [':' MODS] | 'r' HEX [':' MODS] | 'cpu/' TERMS '/' [[':'] MODS]
+ *             (on AMD, r HEX's bits 35:32 and event=N take the 12-bit
+ *             event code's bits 11:8, as perf's amd config does)
  *   NAME   := a perf generic name (cycles, instructions, ref-cycles,
  *             branches, branch-misses, cache-references, cache-misses,
- *             bus-cycles, slots and perf's aliases) or an Intel event name
- *             of the model's table, in any case
+ *             bus-cycles, slots, stalled-cycles-frontend/-backend and
+ *             perf's aliases; on AMD, Linux's Zen encodings) or an event
+ *             name of the model's table (Intel or AMD Zen), in any case
  *   TERMS  := TERM (',' TERM)*; TERM := event=N | umask=N | cmask=N | inv |
  *             edge | any | ldlat=N | offcore_rsp=N | frontend=N |
  *             period=N | name=WORD | an event NAME as the base

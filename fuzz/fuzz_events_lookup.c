@@ -36,7 +36,9 @@ static const struct ev_entry *scan_name(const struct event_table *t, const char 
 
 static bool plain(const struct ev_entry *e)
 {
-	return e->cmask == 0 && !(e->flags & (EVF_INV | EVF_EDGE | EVF_ANY)) && e->extra == 0;
+	const struct ev_extra *x = ev_extra(e);
+	return e->cmask == 0 && !(e->flags & (EVF_INV | EVF_EDGE | EVF_ANY)) && x->msr == 0 &&
+	       x->umask_ext == 0 && x->value == 0;
 }
 
 static void check_find(const struct event_table *t, const char *name)
@@ -67,15 +69,15 @@ static void check_find_entry(const struct event_table *t, u16 index, u64 flips)
 	FUZZ_CHECK(e && bp_strcasecmp(ev_name(e), ev_name(want)) == 0);
 }
 
-static void check_encoding(const struct event_table *t, u8 event, u8 umask)
+static void check_encoding(const struct event_table *t, u16 event, u8 umask)
 {
 	const struct ev_entry *any = NULL, *plain_one = NULL;
 	u32 code_mask = 0;
 	for (u16 i = 0; i < t->count; i++) {
 		const struct ev_entry *e = event_at(t, i);
-		if (e->event == event)
+		if (ev_event(e) == event)
 			code_mask |= e->gp;
-		if (!e->gp || e->event != event || e->umask != umask)
+		if (!e->gp || ev_event(e) != event || e->umask != umask)
 			continue;
 		any = any ? any : e;
 		plain_one = plain_one ? plain_one : (plain(e) ? e : NULL);
@@ -83,7 +85,7 @@ static void check_encoding(const struct event_table *t, u8 event, u8 umask)
 	const struct ev_entry *e = event_find_encoding(t, event, umask);
 	FUZZ_CHECK(!e == !any);
 	if (e)
-		FUZZ_CHECK(e->gp && e->event == event && e->umask == umask);
+		FUZZ_CHECK(e->gp && ev_event(e) == event && e->umask == umask);
 	if (plain_one)
 		FUZZ_CHECK(plain(e));
 	FUZZ_CHECK(event_code_gp_mask(t, event) == code_mask);
@@ -93,9 +95,9 @@ static void check_encoding(const struct event_table *t, u8 event, u8 umask)
 		struct pmu_event ev;
 		memset(&ev, 0, sizeof(ev));
 		event_entry_fill(t, e, &ev);
-		FUZZ_CHECK(ev.event == e->event && ev.umask == e->umask && ev.cmask == e->cmask);
-		FUZZ_CHECK(ev.gp_allowed == e->gp && ev.fixed_allowed == e->fixed);
-		FUZZ_CHECK(ev.pebs_gp == e->pebs_gp && ev.pebs_fixed == e->pebs_fixed);
+		FUZZ_CHECK(ev.event == ev_event(e) && ev.umask == e->umask && ev.cmask == e->cmask);
+		FUZZ_CHECK(ev.gp_allowed == e->gp && ev.fixed_allowed == ev_fixed(e));
+		FUZZ_CHECK(ev.pebs_gp == e->pebs_gp && ev.pebs_fixed == ev_pebs_fixed(e));
 		FUZZ_CHECK(ev.sample_after == ev_sample_after(e));
 	}
 }
@@ -107,7 +109,8 @@ static void check_model(u32 family, u32 model, u32 stepping, u8 core_type, u32 n
 	bool row = false;
 	for (size_t i = 0; t && i < event_model_count; i++) {
 		const struct event_model *m = &event_models[i];
-		row |= &event_tables[m->table] == t && m->family == family && m->model == model &&
+		row |= &event_tables[m->table] == t && m->family == family && model >= m->model &&
+		       model <= m->model_hi &&
 		       stepping >= m->step_lo && stepping <= m->step_hi &&
 		       (m->core_type == 0 || m->core_type == core_type);
 	}
@@ -119,16 +122,18 @@ static void check_caps(u32 family, u32 model, u32 stepping, u8 core_type, u8 bit
 	struct pmu_caps c;
 	memset(&c, 0, sizeof(c));
 	c.intel = bits & 1;
-	c.hybrid = bits & 2;
+	c.amd = !c.intel && (bits & 2);	/* AMD parts are never hybrid */
+	c.hybrid = c.intel && (bits & 2);
 	c.version = (bits >> 2) & 7;
 	c.num_gp = (bits >> 5) & 7;
 	c.family = family, c.model = model, c.stepping = stepping;
 	c.core_type = core_type;
 	const struct event_table *t = event_table_for_caps(&c);
-	if (!c.intel || !caps_has_pmu(&c))
+	if (!(c.intel || c.amd) || !caps_has_pmu(&c))
 		FUZZ_CHECK(t == NULL);
 	if (t)
-		FUZZ_CHECK(t >= event_tables && t < event_tables + event_table_count);
+		FUZZ_CHECK(t >= event_tables && t < event_tables + event_table_count &&
+			   !t->amd_zen == c.intel);
 }
 
 static void check_names(size_t len)
@@ -146,7 +151,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct event_table *t = &event_tables[in_u8(&in) % event_table_count];
 	u16 index = in_u16(&in);
 	u64 flips = in_u64(&in);
-	u8 event = in_u8(&in), umask = in_u8(&in);
+	u16 event = in_u16(&in) & AMD_EVENT_CODE_MAX;	/* 12 bits: AMD's codes */
+	u8 umask = in_u8(&in);
 	u32 family = in_u8(&in), model = in_u8(&in), stepping = in_u8(&in);
 	u8 core_type = in_u8(&in);
 	u32 native = in_u32(&in);

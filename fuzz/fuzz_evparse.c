@@ -6,6 +6,8 @@
  *          (architectural events only, which always gets caps)
  *   use    0: no caps (a model named with --cpu); else the CPU below
  *   caps1  [2:0] GP counters - 1, [6:3] fixed counter mask, [7] PDCM+DS
+ *          (with a Zen table, or use 0xFF and no table: an AMD CPU, family
+ *          19h or, without a table, 15h: GP counters only, no PEBS)
  *   caps2  architectural events available (bit i = event i)
  *   caps3  [2:0] perfmon version (0-7), [3] baseline PEBS, [4] AnyThread
  *          deprecated, [7:5] PEBS format
@@ -36,6 +38,16 @@ static void caps_from(struct pmu_caps *c, u8 b1, u8 b2, u8 b3)
 	c->pebs_baseline = (b3 >> 3) & 1;
 	c->anythread_deprecated = (b3 >> 4) & 1;
 	c->pebs_format = b3 >> 5;
+}
+
+/* The CPU as AMD's: no architectural perfmon, fixed counters or PEBS. */
+static void make_amd(struct pmu_caps *c, u32 family)
+{
+	c->intel = false, c->amd = true;
+	c->family = family, c->model = 0x11;
+	c->version = 0, c->arch_events = 0, c->arch_events_len = 0;
+	c->fixed_mask = 0, c->num_fixed = 0;
+	c->pdcm = c->ds = c->dtes64 = c->pebs_baseline = c->anythread_deprecated = false;
 }
 
 static void check_event(const struct pmu_event *evs, int i, const struct event_table *t,
@@ -90,6 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (b0 || !t) {
 		caps_from(&caps_buf, b1, b2, b3);
 		caps = &caps_buf;
+		if ((t && t->amd_zen) || (!t && b0 == 0xff))
+			make_amd(&caps_buf, t ? 0x19 : 0x15);
 	}
 	/* Exact-size heap buffers: ASan sees any write past them. */
 	char *text = in_rest_str(&in);

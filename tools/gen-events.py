@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""Generates events/events_data.c, bareperf's Intel core-PMU event tables.
+"""Generates events/events_data.c, bareperf's core-PMU event tables (Intel
+and AMD Zen).
 
 Usage (from the repository root):
 
-    python3 tools/gen-events.py ../shared/perfmon [-o events/events_data.c]
+    python3 tools/gen-events.py ../shared/perfmon [--amd AMD_DIR] [-o events/events_data.c]
 
 Input: Intel's perfmon data (mapfile.csv and */events/*_core.json, BSD-3,
-see ../shared/perfmon/SOURCE.md). Output: compact C tables described in
-events/events.h. The output is committed, the JSON is not: regenerating is
-optional and only needed to pick up new perfmon data or a new model (add it
-to MODELS below). The output depends only on the input files (sorted
-iteration everywhere, no dates), so running it twice gives the same bytes.
+see ../shared/perfmon/SOURCE.md), and the AMD Zen event JSON of the Linux
+kernel (tools/perf/pmu-events/arch/x86/amdzen1..5 and mapfile.csv, GPL-2.0,
+from Debian's linux-source-6.12). AMD_DIR is that x86 directory; without
+--amd, tools/amd-events-json extracts it from
+/usr/src/linux-source-6.12.tar.xz into build/ (once) and names it. Output:
+compact C tables described in events/events.h. The output is committed,
+the JSON is not: regenerating is optional and only needed to pick up new
+data or a new model (add it to MODELS or AMD_MODELS below). The output
+depends only on the input files (sorted iteration everywhere, no dates),
+so running it twice gives the same bytes.
 
 Choices (documented in docs/events.md too):
 - Deprecated events are skipped.
@@ -33,9 +39,11 @@ Choices (documented in docs/events.md too):
   (store_event()).
 """
 import csv
+import glob
 import json
 import os
 import re
+import subprocess
 import sys
 
 # perfmon directory, file-name substring, --cpu name, description.
@@ -139,6 +147,28 @@ OFFCORE_VALID = {
 MSR_OFFCORE_RSP_0 = 0x1A6
 MSR_OFFCORE_RSP_1 = 0x1A7
 
+# AMD: directory of the Linux JSON, --cpu name, Zen generation, description.
+# The families and models each covers come from the mapfile's regexes
+# (amd_model_ranges).
+AMD_MODELS = [
+    ("amdzen1", "zen1", 1, "AMD Zen and Zen+ (family 17h models 00h-2Fh)"),
+    ("amdzen2", "zen2", 2, "AMD Zen 2 (family 17h models 30h and up)"),
+    ("amdzen3", "zen3", 3, "AMD Zen 3 (family 19h models 00h-0Fh, 20h-2Fh, 40h-5Fh)"),
+    ("amdzen4", "zen4", 4, "AMD Zen 4 (family 19h, the other models)"),
+    ("amdzen5", "zen5", 5, "AMD Zen 5 (family 1Ah)"),
+]
+OFFCORE_VALID.update({cpu: RSP_NONE for _, cpu, _, _ in AMD_MODELS})
+# Every Zen core event may run on any of the six core counters
+# (PerfCtrExtCore, APM Vol. 2 "Core Performance Monitor Counters"): the
+# JSON names no counters. Events with these codes are "large increment per
+# cycle" events that need a counter pair, an even counter and the odd one
+# after it, on family 17h and later: Linux's amd_is_pair_event_code()
+# (0x003, Retired SSE/AVX FLOPs), used by amd_get_event_constraints_f17h
+# and _f19h (arch/x86/events/amd/core.c, Linux 6.12).
+AMD_GP_MASK = 0x3F
+AMD_PAIR_EVENT_CODES = (0x003,)
+AMD_LINUX = "linux-6.12"  # the source's version, in each table's "source"
+
 
 
 def header_constants(path=os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -148,7 +178,7 @@ def header_constants(path=os.path.join(os.path.dirname(os.path.abspath(__file__)
     itself so the two cannot drift apart."""
     values = {}
     with open(path) as f:
-        for m in re.finditer(r"^#define\s+(EVF_\w+|EV_PDIST_FIXED0|EVENT_NAME_BLOCK)\s+(0x[0-9a-fA-F]+|\d+)",
+        for m in re.finditer(r"^#define\s+(EVF_\w+|EVX_\w+|EV_PDIST_FIXED0|EVENT_NAME_BLOCK)\s+(0x[0-9a-fA-F]+|\d+)",
                              f.read(), re.M):
             values[m.group(1)] = int(m.group(2), 0)
     return values
@@ -159,6 +189,8 @@ EVF_INV, EVF_EDGE, EVF_ANY = _FLAGS["EVF_INV"], _FLAGS["EVF_EDGE"], _FLAGS["EVF_
 EVF_TAKEN_ALONE, EVF_DATA_LA = _FLAGS["EVF_TAKEN_ALONE"], _FLAGS["EVF_DATA_LA"]
 EVF_PEBS_ONLY, EVF_OCR_ALT = _FLAGS["EVF_PEBS_ONLY"], _FLAGS["EVF_OCR_ALT"]
 EVF_STORE, EV_PDIST_FIXED0 = _FLAGS["EVF_STORE"], _FLAGS["EV_PDIST_FIXED0"]
+EVX_AMD_PAIR = _FLAGS["EVX_AMD_PAIR"]
+assert _FLAGS["EVX_EVENT_HI"] == 0x0F  # ev_extra.amd: EventSelect[11:8] below the flags
 
 
 def num(s):
@@ -201,10 +233,16 @@ class Ctx:
     """What all tables share: the name pool, extras, sample-after values."""
 
     def __init__(self):
-        self.extras = [(0, 0, 0)]  # (value, msr, umask_ext); 0 = none
-        self.extra_index = {(0, 0, 0): 0}
+        # (value, msr, umask_ext, amd, fixed, pebs_fixed); 0 = none
+        self.extras = [(0, 0, 0, 0, 0, 0)]
+        self.extra_index = {(0, 0, 0, 0, 0, 0): 0}
         self.names = set()
         self.savs = set()
+
+    def add_events(self, events):
+        for ev in events:
+            self.names.add(ev["name"])
+            self.savs.add(ev["sav"])
 
     def extra(self, key):
         if key not in self.extra_index:
@@ -318,7 +356,17 @@ def parse_event(e, style, fixed_base=0):
         "msr": msrs[0], "msr_value": num(e.get("MSRValue")),
         "umask_ext": num(e.get("UMaskExt")),
         "sav": num(e.get("SampleAfterValue")),
+        "amd": 0,
     }
+
+
+def sorted_events(events, label):
+    """events in the tables' order: by name, case-insensitively (the
+    lookups' binary search); no name twice."""
+    events.sort(key=lambda ev: ev["name"].lower().encode())
+    names = [ev["name"].lower() for ev in events]
+    assert events and len(names) == len(set(names)), label + ": no events or duplicate names"
+    return events
 
 
 def load_file(root, relpath):
@@ -329,10 +377,8 @@ def load_file(root, relpath):
     style = pebs_style_of(events)
     legacy = style == "legacy"
     base = fixed_base_of(events)
-    out = [parse_event(e, style, base) for e in events if num(e.get("Deprecated")) != 1]
-    out.sort(key=lambda ev: ev["name"].lower().encode())
-    names = [ev["name"].lower() for ev in out]
-    assert len(names) == len(set(names)), relpath + ": duplicate names"
+    out = sorted_events([parse_event(e, style, base) for e in events
+                         if num(e.get("Deprecated")) != 1], relpath)
     pairs = {ev["ocr_pair"] for ev in out if ev["ocr_pair"]}
     assert len(pairs) <= 1, relpath + ": offcore events disagree on encodings"
     return out, legacy, (pairs.pop() if pairs else ((0, 0), (0, 0))), header
@@ -355,6 +401,97 @@ def parse_signature(fm):
         lo, hi = min(steps), max(steps)
         assert steps == list(range(lo, hi + 1)), fm
     return family, model, lo, hi
+
+
+# ---- AMD Zen (Linux's tools/perf/pmu-events/arch/x86/amdzen*) ----------
+
+# The fields a Zen core event may have; any other (a counter list, a
+# counter mask) would need handling here first.
+AMD_CORE_FIELDS = {"EventName", "EventCode", "UMask", "BriefDescription",
+                   "BriefDescript6ion", "PublicDescription", "Deprecated"}
+
+
+def amd_skip_reason(e):
+    """Why a Zen JSON entry is not a core event of the table, or None:
+    metrics (MetricExpr, no EventCode) are formulas over events; entries
+    with a "Unit" belong to the L3, data-fabric or memory-controller PMUs
+    (L3PMC, DFPMC, UMCPMC); deprecated ones are skipped as Intel's are."""
+    if "MetricExpr" in e or "EventCode" not in e:
+        return "metric"
+    if e.get("Unit"):
+        return "uncore " + e["Unit"]
+    if num(e.get("Deprecated")) == 1:
+        return "deprecated"
+    return None
+
+
+def parse_amd_event(e):
+    """One Zen core event -> the dict parse_event gives. The code has 12
+    bits (PERF_CTL EventSelect[11:8] in bits 35:32): the row keeps [7:0],
+    the side table [11:8] (ev_extra.amd, with EVX_AMD_PAIR)."""
+    assert set(e) <= AMD_CORE_FIELDS, (e["EventName"], set(e) - AMD_CORE_FIELDS)
+    code = num(e["EventCode"])
+    assert code < 0x1000 and num(e.get("UMask")) < 0x100, e["EventName"]
+    return {
+        "name": e["EventName"], "event": code, "umask": num(e.get("UMask")),
+        "ocr_pair": None, "cmask": 0, "flags": 0,
+        "gp": AMD_GP_MASK, "fixed": 0, "pebs_gp": 0, "pebs_fixed": 0, "pdist": 0,
+        "msr": 0, "msr_value": 0, "umask_ext": 0, "sav": 0,
+        "amd": (code >> 8) | (EVX_AMD_PAIR if code in AMD_PAIR_EVENT_CODES else 0),
+    }
+
+
+def load_amd_dir(root, directory, skipped):
+    """Every core event of one amdzenN directory, sorted as load_file
+    sorts; counts what it leaves out by reason into skipped."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(root, directory, "*.json"))):
+        with open(path) as f:
+            for e in json.load(f):
+                reason = amd_skip_reason(e)
+                if reason:
+                    skipped[reason] = skipped.get(reason, 0) + 1
+                else:
+                    out.append(parse_amd_event(e))
+    return sorted_events(out, directory)
+
+
+def amd_mapfile(root):
+    """The AuthenticAMD rows of Linux's x86 mapfile.csv, in file order
+    (perf takes the first row that matches)."""
+    with open(os.path.join(root, "mapfile.csv")) as f:
+        return [r for r in csv.DictReader(f) if r["Family-model"].startswith("AuthenticAMD-")]
+
+
+def amd_model_ranges(rows):
+    """(family, model_lo, model_hi, directory) for every model of every
+    family the rows name, as perf matches them: the CPU string
+    "AuthenticAMD-<family decimal>-<model hex>" against each row's POSIX
+    extended regex, whole string, first row wins (strcmp_cpuid_str in
+    tools/perf/arch/x86/util/header.c, Linux 6.12)."""
+    families = sorted({int(r["Family-model"].split("-")[1]) for r in rows})
+    pats = [(re.compile(r["Family-model"].replace("[[:xdigit:]]", "[0-9A-Fa-f]")), r["Filename"])
+            for r in rows]
+    ranges = []
+    for family in families:
+        for model in range(256):
+            cpu = "AuthenticAMD-%d-%X" % (family, model)
+            directory = next((d for p, d in pats if p.fullmatch(cpu)), None)
+            if directory is None:
+                continue
+            if ranges and ranges[-1][0] == family and ranges[-1][2] == model - 1 \
+                    and ranges[-1][3] == directory:
+                ranges[-1] = (family, ranges[-1][1], model, directory)
+            else:
+                ranges.append((family, model, model, directory))
+    return ranges
+
+
+def default_amd_root():
+    """tools/amd-events-json: the Zen JSON under build/, extracted from
+    Debian's linux-source-6.12 the first time."""
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "amd-events-json")
+    return subprocess.run([tool], check=True, capture_output=True, text=True).stdout.strip()
 
 
 def c_str(s):
@@ -394,7 +531,25 @@ def write_names(w, names):
     w("")
 
 
-def generate(root):
+def load_amd(amd_root, ctx, tables):
+    """The Zen tables, appended to tables as generate() holds Intel's; what
+    was left out is counted by reason on stderr."""
+    rows = amd_mapfile(amd_root)
+    skipped = {}
+    for directory, cpu, zen, desc in AMD_MODELS:
+        version = [r["Version"] for r in rows if r["Filename"] == directory]
+        assert len(version) == 1, (directory, version)
+        events = load_amd_dir(amd_root, directory, skipped)
+        ctx.add_events(events)
+        tables.append(((directory, "", cpu, desc), events, False, ((0, 0), (0, 0)),
+                       AMD_LINUX + "/" + directory, version[0]))
+    sys.stderr.write("AMD: %d Zen core events; left out: %s\n"
+                     % (sum(len(t[1]) for t in tables if t[4].startswith(AMD_LINUX)),
+                        ", ".join("%s %d" % kv for kv in sorted(skipped.items()))))
+    return rows
+
+
+def generate(root, amd_root):
     rows = read_mapfile(root)
     ctx = Ctx()
     tables = []  # (model tuple, events, legacy, ocr, relpath, version)
@@ -404,10 +559,10 @@ def generate(root):
         assert len(paths) == 1, (directory, stem, paths)
         events, legacy, ocr, _ = load_file(root, paths[0])
         version = sorted({r["Version"] for r in rows if r["Filename"] == paths[0]})[-1]
-        for ev in events:
-            ctx.names.add(ev["name"])
-            ctx.savs.add(ev["sav"])
+        ctx.add_events(events)
         tables.append(((directory, stem, cpu, desc), events, legacy, ocr, paths[0], version))
+    amd_rows = load_amd(amd_root, ctx, tables)
+    zen_of = {cpu: zen for _, cpu, zen, _ in AMD_MODELS}
 
     names = sorted(ctx.names)
     name_index = {n: i for i, n in enumerate(names)}
@@ -418,9 +573,10 @@ def generate(root):
     out = []
     w = out.append
     w("/* GENERATED by tools/gen-events.py from Intel perfmon data (BSD-3,")
-    w(" * ../shared/perfmon/SOURCE.md). Do not edit: change the generator and")
-    w(" * rerun `python3 tools/gen-events.py ../shared/perfmon`. Layout in")
-    w(" * events/events.h. */")
+    w(" * ../shared/perfmon/SOURCE.md) and, for the zen1..zen5 tables, from the")
+    w(" * AMD Zen event JSON of Linux %s (tools/perf/pmu-events/arch/x86/amdzen*," % AMD_LINUX[6:])
+    w(" * GPL-2.0). Do not edit: change the generator and rerun")
+    w(" * `python3 tools/gen-events.py ../shared/perfmon`. Layout in events/events.h. */")
     w('#include "events.h"')
     w("")
     write_names(w, names)
@@ -437,12 +593,14 @@ def generate(root):
     for (directory, stem, cpu, desc), events, legacy, ocr, path, version in tables:
         rows_of_table = []
         for ev in events:
-            extra = 0
-            if ev["msr"] or ev["umask_ext"]:
-                extra = ctx.extra((ev["msr_value"], ev["msr"], ev["umask_ext"]))
-            row = (name_index[ev["name"]], ev["event"], ev["umask"], ev["cmask"],
-                   ev["flags"], ev["gp"], ev["pebs_gp"], ev["fixed"],
-                   ev["pebs_fixed"], extra, sav_index[ev["sav"]], ev["pdist"])
+            # Fixed counters (a few dozen rows) and AMD's code bits 11:8
+            # live in the side table with the extra MSR: the row stays 14 B.
+            key = (ev["msr_value"], ev["msr"], ev["umask_ext"], ev["amd"],
+                   ev["fixed"], ev["pebs_fixed"])
+            assert ev["msr"] < 0x10000, ev["name"]  # ev_extra.msr is u16
+            extra = ctx.extra(key) if any(key[1:]) else 0
+            row = (name_index[ev["name"]], ev["event"] & 0xff, ev["umask"], ev["cmask"],
+                   ev["flags"], ev["gp"], ev["pebs_gp"], extra, sav_index[ev["sav"]], ev["pdist"])
             rows_of_table.append(row)
             row_index.setdefault(row, None)
         table_rows.append(rows_of_table)
@@ -451,11 +609,10 @@ def generate(root):
         row_index[row] = i
     assert len(ordered) < 65536
     w("const struct ev_entry event_rows[] = {")
-    for (n, e, u, cm, fl, gp, pgp, fx, pfx, ex, sav, pd) in ordered:
+    for (n, e, u, cm, fl, gp, pgp, ex, sav, pd) in ordered:
         w("\t{ .name = %d, .event = 0x%02x, .umask = 0x%02x, .cmask = %d, .flags = 0x%02x, "
-          ".gp = 0x%x, .pebs_gp = 0x%x, .fixed = 0x%x, .pebs_fixed = 0x%x, .extra = %d, "
-          ".sav = %d, .pdist = 0x%x }, /* %s */"
-          % (n, e, u, cm, fl, gp, pgp, fx, pfx, ex, sav, pd, names[n]))
+          ".gp = 0x%x, .pebs_gp = 0x%x, .extra = %d, .sav = %d, .pdist = 0x%x }, /* %s */"
+          % (n, e, u, cm, fl, gp, pgp, ex, sav, pd, names[n]))
     w("};")
     w("const u32 event_row_count = ARRAY_SIZE(event_rows);")
     w("")
@@ -476,8 +633,9 @@ def generate(root):
         table_arrays.append(arrays[key])
 
     w("const struct ev_extra event_extras[] = {")
-    for value, msr, umask_ext in ctx.extras:
-        w("\t{ .value = 0x%x, .msr = 0x%x, .umask_ext = 0x%02x }," % (value, msr, umask_ext))
+    for value, msr, umask_ext, amd, fixed, pebs_fixed in ctx.extras:
+        w("\t{ .value = 0x%x, .msr = 0x%x, .umask_ext = 0x%02x, .amd = 0x%02x, .fixed = 0x%x, "
+          ".pebs_fixed = 0x%x }," % (value, msr, umask_ext, amd, fixed, pebs_fixed))
     w("};")
     w("")
 
@@ -506,10 +664,10 @@ def generate(root):
         w("\t{ .name = %s, .desc = %s,\n\t  .source = %s,\n"
           "\t  .rows = %s, .count = %d, .gp_mask = 0x%x, .fixed_mask = 0x%x, .core_type = 0x%02x,\n"
           "\t  .ocr_event = { 0x%02x, 0x%02x }, .ocr_umask = { 0x%02x, 0x%02x }, .legacy_pebs = %s,\n"
-          "\t  .offcore_valid = { 0x%xULL, 0x%xULL } },"
+          "\t  .offcore_valid = { 0x%xULL, 0x%xULL }, .amd_zen = %d },"
           % (c_str(cpu), c_str(desc), c_str(path.lstrip("/") + " " + version), arr, len(events),
              gp, fixed, core_type_of.get(path, 0), e0, e1, u0, u1, "true" if legacy else "false",
-             v0, v1))
+             v0, v1, zen_of.get(cpu, 0)))
     w("};")
     w("const size_t event_table_count = ARRAY_SIZE(event_tables);")
     w("")
@@ -527,9 +685,14 @@ def generate(root):
         if row in seen:
             continue  # the mapfile repeats some rows
         seen.add(row)
-        w("\t{ .family = %d, .model = 0x%02x, .step_lo = %d, .step_hi = %d, .core_type = 0x%02x, "
-          ".native_model = 0x%x, .table = %d }, /* %s %s */"
-          % (row + (r["Family-model"], tables[row[6]][0][2])))
+        w("\t{ .family = %d, .model = 0x%02x, .model_hi = 0x%02x, .step_lo = %d, .step_hi = %d, "
+          ".core_type = 0x%02x, .native_model = 0x%x, .table = %d }, /* %s %s */"
+          % (row[:2] + (model,) + row[2:] + (r["Family-model"], tables[row[6]][0][2])))
+    table_of_dir = {t[4].split("/")[-1]: i for i, t in enumerate(tables) if t[4].startswith(AMD_LINUX)}
+    for family, lo, hi, directory in amd_model_ranges(amd_rows):
+        w("\t{ .family = %d, .model = 0x%02x, .model_hi = 0x%02x, .step_lo = 0, .step_hi = 15, "
+          ".table = %d }, /* AMD family %Xh, %s */"
+          % (family, lo, hi, table_of_dir[directory], family, tables[table_of_dir[directory]][0][2]))
     w("};")
     w("const size_t event_model_count = ARRAY_SIZE(event_models);")
     report_sizes(tables, table_rows, row_index, names, ctx)
@@ -539,7 +702,7 @@ def generate(root):
 def report_sizes(tables, table_rows, row_index, names, ctx):
     """Bytes each part of the tables takes in the image, on stderr (the
     figures docs/events.md quotes)."""
-    entry, extra = 16, 16  # sizeof(struct ev_entry), sizeof(struct ev_extra)
+    entry, extra = 14, 14  # sizeof(struct ev_entry), sizeof(struct ev_extra)
     owners = {}
     for t, rows_of_table in zip(tables, table_rows):
         for r in rows_of_table:
@@ -557,13 +720,21 @@ def report_sizes(tables, table_rows, row_index, names, ctx):
 
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
-        sys.stderr.write("usage: python3 tools/gen-events.py PERFMON_DIR [-o events/events_data.c]\n")
+        sys.stderr.write("usage: python3 tools/gen-events.py PERFMON_DIR [--amd AMD_DIR] "
+                         "[-o events/events_data.c]\n")
         return 2
-    root = argv[1]
-    dest = "events/events_data.c"
-    if len(argv) == 4 and argv[2] == "-o":
-        dest = argv[3]
-    text = generate(root)
+    root, args = argv[1], argv[2:]
+    dest, amd_root = "events/events_data.c", None
+    while len(args) >= 2 and args[0] in ("-o", "--amd"):
+        if args[0] == "-o":
+            dest = args[1]
+        else:
+            amd_root = args[1]
+        args = args[2:]
+    if args:
+        sys.stderr.write("gen-events.py: unexpected %s\n" % " ".join(args))
+        return 2
+    text = generate(root, amd_root or default_amd_root())
     with open(dest, "w") as f:
         f.write(text)
     sys.stderr.write("wrote %s (%d bytes)\n" % (dest, len(text)))

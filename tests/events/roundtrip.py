@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
-"""Round trip of Intel's perfmon files through bareperf's event tables.
+"""Round trip of Intel's perfmon files and Linux's AMD Zen event JSON
+through bareperf's event tables.
 
-Usage: roundtrip.py PERFMON_DIR BAREPERF
+Usage: roundtrip.py PERFMON_DIR BAREPERF AMD_DIR
+
+AMD_DIR is Linux's tools/perf/pmu-events/arch/x86 (amdzen1..5 and
+mapfile.csv; tools/amd-events-json extracts it). Models whose "source" is
+"linux-<version>/amdzenN" are checked against AMD_DIR: every core event
+(not a metric, no "Unit" of the L3/DF/UMC PMUs, not Deprecated) of every
+JSON file of the directory is listed with its 12-bit event code and umask,
+on all six core counters, with nothing Intel-only set; and every
+AuthenticAMD row of the mapfile has a model.
 
 For every model `bareperf list` knows (the names its "unknown --cpu"
 error lists), reads `bareperf list --cpu MODEL --json` and the perfmon
@@ -94,6 +103,51 @@ def listed(ev):
     }
 
 
+AMD_COUNTERS = list(range(6))  # PerfCtrExtCore: six core counters
+
+
+def amd_expected(e):
+    return {
+        "event": num(e["EventCode"]), "umask": num(e.get("UMask")),
+        "cmask": 0, "inv": False, "edge": False, "any": False,
+        "counters": AMD_COUNTERS, "fixed_counters": [],
+        "pebs_counters": [], "pebs_fixed_counters": [], "taken_alone": False,
+        "extra_msr": 0, "extra_value": 0,
+    }
+
+
+def amd_core_events(directory):
+    """The core events of one amdzenN directory, in file order."""
+    out = []
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(directory, name)) as f:
+            for e in json.load(f):
+                if "MetricExpr" in e or "EventCode" not in e or e.get("Unit"):
+                    continue
+                if num(e.get("Deprecated")) != 1:
+                    out.append(e)
+    return out
+
+
+def compare(model, events, table, expect):
+    """Every file event listed as expect(e) says; the table lists no more."""
+    bad = []
+    for e in events:
+        ev = table.get(e["EventName"])
+        if ev is None:
+            bad.append("%s %s: not listed" % (model, e["EventName"]))
+            continue
+        want, got = expect(e), listed(ev)
+        for k in want:
+            if want[k] != got[k]:
+                bad.append("%s %s: %s is %s, the file says %s" % (model, e["EventName"], k, got[k], want[k]))
+    if len(table) != len(events):
+        bad.append("%s: lists %d table events, the file has %d" % (model, len(table), len(events)))
+    return bad
+
+
 def model_names(bareperf):
     r = subprocess.run([bareperf, "list", "--cpu", "no-such-model"], capture_output=True, text=True)
     m = re.search(r"known models: (.*)", r.stdout + r.stderr)
@@ -102,12 +156,17 @@ def model_names(bareperf):
     return [n.strip() for n in m.group(1).split(",")]
 
 
-def check_model(root, bareperf, model):
+def check_model(root, amd_root, bareperf, model):
     r = subprocess.run([bareperf, "list", "--cpu", model, "--json"], capture_output=True, text=True)
     if r.returncode != 0:
         return None, 0, ["list --cpu %s: exit %d: %s" % (model, r.returncode, r.stderr.strip())]
     out = json.loads(r.stdout)
     path = out["source"].rsplit(" ", 1)[0]
+    table = {ev["name"]: ev for ev in out["events"] if not ev["generic"]}
+    if path.startswith("linux-"):
+        directory = path.split("/", 1)[1]
+        events = amd_core_events(os.path.join(amd_root, directory))
+        return directory, len(events), compare(model, events, table, amd_expected)
     with open(os.path.join(root, path)) as f:
         data = json.load(f)
     events = data["Events"] if isinstance(data, dict) else data
@@ -116,35 +175,24 @@ def check_model(root, bareperf, model):
         named |= counters(e["Counter"], 0)[1]
     fixed_base = 1 if named and 0 not in named else 0
     marker = "Precise" if any("Precise" in e for e in events) else "PEBS"
-    table = {ev["name"]: ev for ev in out["events"] if not ev["generic"]}
-    checked, bad = 0, []
-    for e in events:
-        if num(e.get("Deprecated")) == 1:
-            continue
-        checked += 1
-        ev = table.get(e["EventName"])
-        if ev is None:
-            bad.append("%s %s: not listed" % (model, e["EventName"]))
-            continue
-        want, got = expected(e, fixed_base, marker), listed(ev)
-        for k in want:
-            if want[k] != got[k]:
-                bad.append("%s %s: %s is %s, the file says %s" % (model, e["EventName"], k, got[k], want[k]))
-    if len(table) != checked:
-        bad.append("%s: lists %d table events, the file has %d" % (model, len(table), checked))
-    return "/" + path, checked, bad
+    events = [e for e in events if num(e.get("Deprecated")) != 1]
+    bad = compare(model, events, table, lambda e: expected(e, fixed_base, marker))
+    return "/" + path, len(events), bad
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.exit("usage: roundtrip.py PERFMON_DIR BAREPERF")
-    root, bareperf = argv[1], argv[2]
+    if len(argv) != 4:
+        sys.exit("usage: roundtrip.py PERFMON_DIR BAREPERF AMD_DIR")
+    root, bareperf, amd_root = argv[1], argv[2], argv[3]
     with open(os.path.join(root, "mapfile.csv")) as f:
         files = {r["Filename"] for r in csv.DictReader(f) if r["EventType"] in ("core", "hybridcore")}
+    with open(os.path.join(amd_root, "mapfile.csv")) as f:
+        files |= {r["Filename"] for r in csv.DictReader(f)
+                  if r["Family-model"].startswith("AuthenticAMD-") and r["EventType"] == "core"}
     covered, total, failures = set(), 0, []
     models = model_names(bareperf)
     for model in models:
-        path, checked, bad = check_model(root, bareperf, model)
+        path, checked, bad = check_model(root, amd_root, bareperf, model)
         covered.add(path)
         total += checked
         failures += bad

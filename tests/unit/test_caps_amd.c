@@ -10,6 +10,9 @@
 #include "arch/caps.h"
 #include "pmu/pmu.h"
 #include "pmu/arch.h"
+#include "cmd/cli.h"
+#include "cmd/model.h"
+#include "events/events.h"
 
 #define AMD_VENDOR(max) { 0x0, 0, { (max), 0x68747541, 0x444D4163, 0x69746E65 } }
 
@@ -235,6 +238,24 @@ static void test_zen2_per_counter_enable(void **state)
 	assert_false(hw_rdmsr(sel) & EVTSEL_EN);
 }
 
+/* `list` and every command without --cpu take this CPU's Zen table, the
+ * one perf's mapfile gives its family and model (EPYC 9654: 19h/11h, zen4;
+ * EPYC 7742: 17h/31h, zen2); a pre-Zen part has none. */
+static void test_this_cpus_event_table(void **state)
+{
+	struct cmd_model m;
+
+	fake_hw_select(&zen4);
+	assert_int_equal(cmd_model_resolve("list", NULL, true, &m), EXIT_OK);
+	assert_non_null(m.t);
+	assert_string_equal(m.t->name, "zen4");
+	fake_hw_select(&zen2);
+	assert_int_equal(cmd_model_resolve("list", NULL, true, &m), EXIT_OK);
+	assert_string_equal(m.t->name, "zen2");
+	struct pmu_caps c = read_caps(&k10);
+	assert_null(event_table_for_caps(&c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_counters_that_do_not_work),
 		cmocka_unit_test(test_zen4_protocol),
 		cmocka_unit_test(test_zen2_per_counter_enable),
+		cmocka_unit_test(test_this_cpus_event_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

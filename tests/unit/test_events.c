@@ -1,7 +1,9 @@
 /* events/events: the generated tables and the model lookups. Expected values
- * were read by hand from Intel's perfmon JSON (../shared/perfmon), cited per
- * test, so a generator bug that mangles a field shows up here. */
+ * were read by hand from Intel's perfmon JSON (../shared/perfmon) and
+ * Linux's AMD Zen JSON (tools/perf/pmu-events/arch/x86/amdzen*, Linux 6.12),
+ * cited per test, so a generator bug that mangles a field shows up here. */
 #include "test.h"
+#include "zen_caps.h"
 #include "lib/str.h"
 #include "events/events.h"
 
@@ -19,6 +21,7 @@ static const struct ev_entry *find(const char *model, const char *event)
 	return e;
 }
 
+
 /* icelakex_core.json: MEM_LOAD_RETIRED.L3_MISS EventCode 0xd1, UMask 0x20,
  * Counter "0,1,2,3", PEBScounters "0,1,2,3", Precise 1, Data_LA 1,
  * SampleAfterValue 50021. */
@@ -30,7 +33,7 @@ static void test_icx_l3_miss(void **state)
 	assert_int_equal(e->cmask, 0);
 	assert_int_equal(e->gp, 0x0f);
 	assert_int_equal(e->pebs_gp, 0x0f);
-	assert_int_equal(e->fixed, 0);
+	assert_int_equal(ev_fixed(e), 0);
 	assert_true(e->flags & EVF_DATA_LA);
 	assert_false(e->flags & EVF_TAKEN_ALONE);
 	assert_int_equal(ev_sample_after(e), 50021);
@@ -111,15 +114,15 @@ static void test_spr_offcore(void **state)
 static void test_fixed_counters(void **state)
 {
 	const struct ev_entry *e = find("icx", "INST_RETIRED.ANY");
-	assert_int_equal(e->fixed, 0x1);
+	assert_int_equal(ev_fixed(e), 0x1);
 	assert_int_equal(e->gp, 0);
-	assert_int_equal(e->pebs_fixed, 0x1);
+	assert_int_equal(ev_pebs_fixed(e), 0x1);
 	e = find("icx", "TOPDOWN.SLOTS");
-	assert_int_equal(e->fixed, 0x8);
+	assert_int_equal(ev_fixed(e), 0x8);
 	assert_int_equal(table("icx")->fixed_mask, 0x0f);
 	assert_int_equal(table("lnl-e")->fixed_mask, 0x77);
 	e = find("lnl-e", "TOPDOWN_RETIRING.ALL");
-	assert_int_equal(e->fixed, 1u << 6);
+	assert_int_equal(ev_fixed(e), 1u << 6);
 	assert_int_equal(table("lnl")->gp_mask, 0x3ff);
 }
 
@@ -222,8 +225,8 @@ static void test_older_file_conventions(void **state)
 	 * counter 1", IA32_FIXED_CTR0. */
 	const struct ev_entry *e = event_find(table("nhm"), "INST_RETIRED.ANY");
 	assert_non_null(e);
-	assert_int_equal(e->fixed, 0x1);
-	assert_int_equal(event_find(table("slm"), "CPU_CLK_UNHALTED.REF_TSC")->fixed, 0x4);
+	assert_int_equal(ev_fixed(e), 0x1);
+	assert_int_equal(ev_fixed(event_find(table("slm"), "CPU_CLK_UNHALTED.REF_TSC")), 0x4);
 	assert_int_equal(table("nhm")->fixed_mask, 0x7);
 	/* Knights Landing's one event on MSR_OFFCORE_RSP_1 alone: its second
 	 * encoding, no alternative. */
@@ -261,8 +264,8 @@ static void test_offcore_masks_cover_the_files(void **state)
 	for (size_t k = 0; k < event_table_count; k++) {
 		const struct event_table *t = &event_tables[k];
 		/* Bonnell has no offcore response, Nova Lake's MSR_OMR_x
-		 * replace it. */
-		bool none = !strcmp(t->name, "bnl") || !strncmp(t->name, "nvl", 3);
+		 * replace it; AMD has none. */
+		bool none = !strcmp(t->name, "bnl") || !strncmp(t->name, "nvl", 3) || t->amd_zen;
 		assert_true(none ? t->offcore_valid[0] == 0 : (t->offcore_valid[0] & 0xffff) != 0);
 		for (u16 i = 0; i < t->count; i++) {
 			const struct ev_entry *e = event_at(t, i);
@@ -277,6 +280,127 @@ static void test_offcore_masks_cover_the_files(void **state)
 	assert_int_equal(table("icx")->offcore_valid[0], 0x3fffffbfffULL);
 	assert_int_equal(table("adl-e")->offcore_valid[0], 0x3fffffffffULL | (3ULL << 46));
 	assert_int_equal(table("mtl-e")->offcore_valid[1] >> 60, 0);
+}
+
+/* ---- AMD Zen (Linux 6.12 tools/perf/pmu-events/arch/x86/amdzen*) ------ */
+
+/* One event of each generation: ls_not_halted_cyc EventCode 0x76 in
+ * amdzen1-3/memory.json, amdzen4/core.json, amdzen5/load-store.json. The
+ * JSON names no counters, PEBS or fixed counters: all six core counters. */
+static void test_zen_lookup_per_generation(void **state)
+{
+	static const char *const zens[] = { "zen1", "zen2", "zen3", "zen4", "zen5" };
+
+	for (int i = 0; i < 5; i++) {
+		const struct ev_entry *e = find(zens[i], "ls_not_halted_cyc");
+		assert_int_equal(ev_event(e), 0x76);
+		assert_int_equal(e->umask, 0);
+		assert_int_equal(e->gp, 0x3f);
+		assert_int_equal(e->pebs_gp, 0);
+		assert_int_equal(ev_fixed(e), 0);
+		assert_int_equal(table(zens[i])->amd_zen, i + 1);
+		assert_int_equal(table(zens[i])->gp_mask, 0x3f);
+		assert_int_equal(table(zens[i])->fixed_mask, 0);
+	}
+	assert_ptr_equal(find("zen4", "LS_NOT_HALTED_CYC"), find("zen4", "ls_not_halted_cyc"));
+	/* Generations differ: Zen 1 has no ic_tag_hit_miss (0x18e, amdzen3
+	 * on), Zen 5 no ex_ret_cops (amdzen1/2 core.json). */
+	assert_null(event_find(table("zen1"), "ic_tag_hit_miss.instruction_cache_miss"));
+	assert_non_null(event_find(table("zen1"), "ex_ret_cops"));
+	assert_null(event_find(table("zen5"), "ex_ret_cops"));
+	assert_null(event_find(table("icx"), "ls_not_halted_cyc"));
+	assert_int_equal(table("icx")->amd_zen, 0);
+}
+
+/* Codes above 0xFF (PERF_CTL EventSelect[11:8]): amdzen4 and 5
+ * de_no_dispatch_per_slot.smt_contention 0x1a0/0x60; amdzen3
+ * ic_tag_hit_miss.instruction_cache_miss 0x18e/0x18; amdzen5
+ * ex_ret_uncond_brnch_instr 0x1c9. */
+static void test_zen_12bit_event_codes(void **state)
+{
+	const struct ev_entry *e = find("zen4", "de_no_dispatch_per_slot.smt_contention");
+	struct pmu_event ev;
+
+	assert_int_equal(e->event, 0xa0);	/* the row's low byte */
+	assert_int_equal(ev_event(e), 0x1a0);
+	assert_int_equal(e->umask, 0x60);
+	assert_int_equal(ev_event(find("zen3", "ic_tag_hit_miss.instruction_cache_miss")), 0x18e);
+	assert_int_equal(ev_event(find("zen5", "ex_ret_uncond_brnch_instr")), 0x1c9);
+	bp_memset(&ev, 0, sizeof(ev));
+	event_entry_fill(table("zen4"), e, &ev);
+	assert_int_equal(ev.event, 0x1a0);
+	assert_ptr_equal(event_find_encoding(table("zen4"), 0x1a0, 0x60), e);
+	assert_null(event_find_encoding(table("zen4"), 0xa0, 0x60));
+	assert_int_equal(event_code_gp_mask(table("zen4"), 0x1a0), 0x3f);
+}
+
+/* fp_ret_sse_avx_ops.*, EventCode 0x03 in floating-point.json of every
+ * amdzenN: Linux's amd_is_pair_event_code (0x003) gives it pair_constraint
+ * on family 17h and later. Other events are unconstrained. */
+static void test_zen_counter_pair(void **state)
+{
+	struct pmu_event ev;
+
+	for (const char *z = "12345"; *z; z++) {
+		char name[8] = "zen";
+		name[3] = *z;
+		assert_true(ev_amd_pair(find(name, "fp_ret_sse_avx_ops.all")));
+		assert_false(ev_amd_pair(find(name, "ls_not_halted_cyc")));
+		assert_true(event_code_amd_pair(table(name), 0x003));
+		assert_false(event_code_amd_pair(table(name), 0x076));
+	}
+	bp_memset(&ev, 0, sizeof(ev));
+	event_entry_fill(table("zen3"), find("zen3", "fp_ret_sse_avx_ops.all"), &ev);
+	assert_true(ev.amd_pair);
+	assert_false(event_code_amd_pair(table("icx"), 0x003));
+}
+
+static const char *zen_table_for(u32 family, u32 model)
+{
+	struct pmu_caps c = zen_caps(family, model);
+	const struct event_table *t = event_table_for_caps(&c);
+	return t ? t->name : "none";
+}
+
+/* Linux's x86 mapfile.csv: AuthenticAMD-23-([12][0-9A-F]|[0-9A-F]) zen1,
+ * -23-[[:xdigit:]]+ zen2, -25-([245][[:xdigit:]]|[[:xdigit:]]) zen3,
+ * -25-[[:xdigit:]]+ zen4, -26-[[:xdigit:]]+ zen5; first match wins. */
+static void test_zen_model_choice(void **state)
+{
+	assert_string_equal(zen_table_for(0x17, 0x01), "zen1");	/* Naples */
+	assert_string_equal(zen_table_for(0x17, 0x08), "zen1");	/* Pinnacle Ridge */
+	assert_string_equal(zen_table_for(0x17, 0x2f), "zen1");
+	assert_string_equal(zen_table_for(0x17, 0x31), "zen2");	/* Rome */
+	assert_string_equal(zen_table_for(0x17, 0x71), "zen2");	/* Matisse */
+	assert_string_equal(zen_table_for(0x19, 0x01), "zen3");	/* Milan */
+	assert_string_equal(zen_table_for(0x19, 0x21), "zen3");	/* Vermeer */
+	assert_string_equal(zen_table_for(0x19, 0x50), "zen3");	/* Cezanne */
+	assert_string_equal(zen_table_for(0x19, 0x11), "zen4");	/* Genoa */
+	assert_string_equal(zen_table_for(0x19, 0x31), "zen4");	/* not [245]x */
+	assert_string_equal(zen_table_for(0x19, 0x61), "zen4");	/* Raphael */
+	assert_string_equal(zen_table_for(0x19, 0xa0), "zen4");	/* Bergamo */
+	assert_string_equal(zen_table_for(0x1a, 0x02), "zen5");	/* Turin */
+	assert_string_equal(zen_table_for(0x1a, 0x44), "zen5");	/* Granite Ridge */
+	assert_string_equal(zen_table_for(0x15, 0x01), "none");	/* Bulldozer */
+	assert_string_equal(zen_table_for(0x1b, 0x00), "none");
+
+	/* The signature of an Intel part, or a part without counters, gets
+	 * no Zen table. */
+	struct pmu_caps c = zen_caps(0x19, 0x11);
+	c.amd = false, c.intel = true;
+	assert_null(event_table_for_caps(&c));
+	c = zen_caps(0x19, 0x11);
+	c.num_gp = 0;
+	assert_null(event_table_for_caps(&c));
+	assert_ptr_equal(event_table_for_cpu(0x19, 0x61, 2, 0, 0), table("zen4"));
+	/* Llano is family 12h = 18, Nova Lake's family number at Intel: a
+	 * table goes to its own vendor's CPUs only. */
+	struct pmu_caps llano = zen_caps(0x12, 0x01);
+	assert_ptr_equal(event_table_for_cpu(18, 0x01, 0, 0x40, 0), table("nvl"));
+	assert_null(event_table_for_vendor(&llano, table("nvl")));
+	assert_ptr_equal(event_table_for_vendor(&llano, table("zen4")), table("zen4"));
+	llano.amd = false, llano.intel = true;
+	assert_null(event_table_for_vendor(&llano, table("zen4")));
 }
 
 int main(void)
@@ -294,6 +418,10 @@ int main(void)
 		cmocka_unit_test(test_names_unpack_alone),
 		cmocka_unit_test(test_older_file_conventions),
 		cmocka_unit_test(test_offcore_masks_cover_the_files),
+		cmocka_unit_test(test_zen_lookup_per_generation),
+		cmocka_unit_test(test_zen_12bit_event_codes),
+		cmocka_unit_test(test_zen_counter_pair),
+		cmocka_unit_test(test_zen_model_choice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

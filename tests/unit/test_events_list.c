@@ -191,7 +191,15 @@ static void test_cpu_option_and_json(void **state)
 	assert_int_equal(run_list("--cpu", "core2", NULL, NULL), EXIT_USAGE);
 	assert_non_null(strstr(errs, "unknown --cpu 'core2'"));
 	assert_non_null(strstr(errs, "known models: nhm, nhm-ex"));
-	assert_non_null(strstr(errs, ", nvl, nvl-e\n"));	/* the whole list */
+	assert_non_null(strstr(errs, ", nvl, nvl-e, zen1, zen2, zen3, zen4, zen5\n"));	/* all */
+	/* AMD: `list --cpu zen5` names its Linux source and 12-bit codes. */
+	assert_int_equal(run_list("--cpu", "zen5", "--json", "*smt_contention"), EXIT_OK);
+	assert_non_null(strstr(out, "{\"cpu\": \"zen5\""));
+	assert_non_null(strstr(out, "\"source\": \"linux-6.12/amdzen5 v1\""));
+	assert_non_null(strstr(out, "\"event\": \"0x1a0\", \"umask\": \"0x60\""));
+	assert_non_null(strstr(out, "\"counters\": [0,1,2,3,4,5], \"fixed_counters\": []"));
+	assert_int_equal(run_list("--cpu", "zen2", "cycles", NULL), EXIT_OK);
+	assert_non_null(strstr(out, "[generic: event=0x76,umask=0x00]"));
 	assert_int_equal(run_list("--bogus", NULL, NULL, NULL), EXIT_USAGE);
 	assert_non_null(strstr(errs, "unknown option '--bogus'"));
 	assert_int_equal(run_list("a", "b", NULL, NULL), EXIT_USAGE);

@@ -1,7 +1,8 @@
 /* events/evparse: perf-style event text, good and bad. Encodings and counter
  * sets expected here come from Intel's perfmon JSON (icelakex_core.json
- * and others), read by hand. */
+ * and others) and Linux's AMD Zen JSON and generic-event maps, read by hand. */
 #include "test.h"
+#include "zen_caps.h"
 #include "lib/str.h"
 #include "events/evparse.h"
 
@@ -112,8 +113,27 @@ static void test_generic_names_icx(void **state)
 	assert_int_equal(ev.fixed_allowed, 0x8);
 }
 
+/* A generic name Linux's map leaves out on this model: perf's
+ * stalled-cycles names on Intel; on AMD bus-cycles and slots everywhere,
+ * stalled-cycles-backend after Zen 1, ref-cycles before Zen 4
+ * (arch/x86/events/amd/core.c, amd_zen*_perfmon_event_map); Intel's Atom
+ * cores have no topdown slots. */
+static bool generic_missing(const struct event_table *t, const char *name)
+{
+	bool stalled = bp_strncmp(name, "stalled-cycles-", 15) == 0;
+	bool slots = bp_strcmp(name, "slots") == 0;
+
+	if (!t->amd_zen)
+		return stalled || (slots && !(t->fixed_mask & 0x8) &&
+				   !event_find_encoding(t, 0xa4, 0x01));
+	return slots || bp_strcmp(name, "bus-cycles") == 0 ||
+	       (bp_strcmp(name, "stalled-cycles-backend") == 0 && t->amd_zen > 1) ||
+	       (bp_strcmp(name, "ref-cycles") == 0 && t->amd_zen < 4);
+}
+
 /* Every generic name resolves on every model to its architectural
- * encoding, never to a variant with cmask/inv/edge or an extra MSR. */
+ * encoding (Linux's, on AMD), never to a variant with cmask/inv/edge or
+ * an extra MSR; the names a model lacks are refused. */
 static void test_generic_names_every_model(void **state)
 {
 	const char *name, *alias;
@@ -121,9 +141,7 @@ static void test_generic_names_every_model(void **state)
 
 	for (size_t m = 0; m < event_table_count; m++) {
 		for (size_t i = 0; evparse_generic(i, &name, &alias); i++) {
-			if (bp_strcmp(name, "slots") == 0 && !(event_tables[m].fixed_mask & 0x8) &&
-			    !event_find_encoding(&event_tables[m], 0xa4, 0x01)) {
-				/* Atom cores have no topdown slots. */
+			if (generic_missing(&event_tables[m], name)) {
 				parse_bad(name, event_tables[m].name, NULL, "not available", NULL);
 				continue;
 			}
@@ -502,6 +520,113 @@ static void test_caps_limit_table(void **state)
 	assert_int_equal(ev.pebs_gp, 0xf);
 }
 
+/* ---- AMD ------------------------------------------------------------- */
+
+
+struct generic_want {
+	const char *name;
+	u16 event;
+	u8 umask;
+};
+
+static void check_generic(const char *cpu, const struct pmu_caps *caps,
+			  const struct generic_want *w, size_t n)
+{
+	struct pmu_event ev;
+
+	for (size_t i = 0; i < n; i++) {
+		parse_ok(w[i].name, cpu, caps, &ev);
+		if (ev.event != w[i].event || ev.umask != w[i].umask)
+			fail_msg("%s on %s: 0x%x/0x%02x, Linux maps 0x%x/0x%02x", w[i].name,
+				 cpu ? cpu : "caps", ev.event, ev.umask, w[i].event, w[i].umask);
+		assert_int_equal(ev.gp_allowed, 0x3f);
+		assert_int_equal(ev.fixed_allowed, 0);
+	}
+}
+
+/* perf's generic names on AMD: amd_zen1_perfmon_event_map,
+ * amd_zen2_perfmon_event_map (Zen 2 and 3) and amd_zen4_perfmon_event_map
+ * (Zen 4 and later), arch/x86/events/amd/core.c, Linux 6.12. */
+static void test_amd_generic_events(void **state)
+{
+	static const struct generic_want zen1[] = {
+		{ "cycles", 0x76, 0 }, { "cpu-cycles", 0x76, 0 }, { "instructions", 0xc0, 0 },
+		{ "branches", 0xc2, 0 }, { "branch-misses", 0xc3, 0 },
+		{ "cache-references", 0x60, 0xff }, { "cache-misses", 0x64, 0x09 },
+		{ "stalled-cycles-frontend", 0x87, 0x02 }, { "stalled-cycles-backend", 0x87, 0x01 },
+	};
+	static const struct generic_want zen2[] = {
+		{ "cycles", 0x76, 0 }, { "cache-misses", 0x64, 0x09 },
+		{ "stalled-cycles-frontend", 0xa9, 0 }, { "idle-cycles-frontend", 0xa9, 0 },
+	};
+	static const struct generic_want zen4[] = {
+		{ "instructions", 0xc0, 0 }, { "stalled-cycles-frontend", 0xa9, 0 },
+		{ "ref-cycles", 0x120, 0x01 },
+	};
+	struct pmu_event ev;
+
+	check_generic("zen1", NULL, zen1, ARRAY_SIZE(zen1));
+	check_generic("zen2", NULL, zen2, ARRAY_SIZE(zen2));
+	check_generic("zen3", NULL, zen2, ARRAY_SIZE(zen2));
+	check_generic("zen4", NULL, zen4, ARRAY_SIZE(zen4));
+	check_generic("zen5", NULL, zen4, ARRAY_SIZE(zen4));
+	/* What a generation's map leaves out. */
+	parse_bad("stalled-cycles-backend", "zen2", NULL, "not available", NULL);
+	parse_bad("ref-cycles", "zen3", NULL, "not available", NULL);
+	parse_bad("bus-cycles", "zen4", NULL, "not available", NULL);
+	parse_bad("slots", "zen5", NULL, "not available", NULL);
+	parse_bad("stalled-cycles-frontend", "icx", NULL, "AMD CPUs only", NULL);
+
+	/* On the CPU itself, with no table given: its model's map. */
+	struct pmu_caps genoa = zen_caps(0x19, 0x11);
+	parse_ok("stalled-cycles-frontend", NULL, &genoa, &ev);
+	assert_int_equal(ev.event, 0xa9);
+	/* An AMD CPU the tables lack: before Zen amd_perfmon_event_map (K7
+	 * to family 16h); family 1Ah and later the Zen 4 map. */
+	static const struct generic_want k8[] = {
+		{ "cycles", 0x76, 0 }, { "cache-references", 0x7d, 0x07 },
+		{ "cache-misses", 0x7e, 0x07 }, { "stalled-cycles-frontend", 0xd0, 0 },
+		{ "stalled-cycles-backend", 0xd1, 0 },
+	};
+	static const struct generic_want later[] = { { "ref-cycles", 0x120, 0x01 } };
+	struct pmu_caps bulldozer = zen_caps(0x15, 0x02), next = zen_caps(0x1b, 0x00);
+	check_generic(NULL, &bulldozer, k8, ARRAY_SIZE(k8));
+	check_generic(NULL, &next, later, ARRAY_SIZE(later));
+}
+
+/* 12-bit codes by name, raw (perf's amd format: event [7:0] and [35:32])
+ * and cpu// terms; amdzen4 de_no_dispatch_per_slot.smt_contention is
+ * 0x1a0/0x60, amdzen5 ex_ret_uncond_brnch_instr 0x1c9. The counter pair
+ * of code 0x003 (fp_ret_sse_avx_ops.*) comes along. */
+static void test_amd_encodings(void **state)
+{
+	struct pmu_event ev;
+
+	parse_ok("de_no_dispatch_per_slot.smt_contention", "zen4", NULL, &ev);
+	assert_int_equal(ev.event, 0x1a0);
+	parse_ok("r1000060a0", "zen4", NULL, &ev);
+	assert_int_equal(ev.event, 0x1a0);
+	assert_int_equal(ev.umask, 0x60);
+	assert_int_equal(ev.gp_allowed, 0x3f);
+	parse_ok("cpu/event=0x1c9/", "zen5", NULL, &ev);
+	assert_int_equal(ev.event, 0x1c9);
+	parse_bad("r1000060a0", "icx", NULL, "sets bits other than", NULL);
+	parse_bad("cpu/event=0x1c9/", "icx", NULL, "out of range", NULL);
+	parse_bad("cpu/event=0x1000/", "zen4", NULL, "out of range", NULL);
+
+	parse_ok("fp_ret_sse_avx_ops.all", "zen3", NULL, &ev);
+	assert_true(ev.amd_pair);
+	parse_ok("cycles", "zen3", NULL, &ev);
+	assert_false(ev.amd_pair);
+	/* An encoding the table lacks takes its code's constraint. */
+	parse_ok("cpu/event=0x03,umask=0x40/", "zen3", NULL, &ev);
+	assert_true(ev.amd_pair);
+	parse_ok("INST_RETIRED.ANY_P", "icx", NULL, &ev);
+	assert_false(ev.amd_pair);
+	/* No PEBS on AMD. */
+	parse_bad("ls_not_halted_cyc:p", "zen4", NULL, "no PEBS support", NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +644,8 @@ int main(void)
 		cmocka_unit_test(test_lists_and_groups),
 		cmocka_unit_test(test_arch_fallback),
 		cmocka_unit_test(test_caps_limit_table),
+		cmocka_unit_test(test_amd_generic_events),
+		cmocka_unit_test(test_amd_encodings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
