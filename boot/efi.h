@@ -18,6 +18,7 @@ void esp_init(void);
  * abort), so the machine is left as we found it. */
 typedef void (*undo_fn)(void *ctx);
 int boot_on_exit(undo_fn fn, void *ctx);
+void boot_on_exit_forget(const void *ctx, size_t len);
 void boot_run_undo(void);
 /* Before an OS loader's ExitBootServices: what boot_exit does but the
  * exit itself (undo stack, APs' tables, console transcript). */

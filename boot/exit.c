@@ -28,6 +28,18 @@ int boot_on_exit(undo_fn fn, void *ctx)
 	return 0;
 }
 
+void boot_on_exit_forget(const void *ctx, size_t len)
+{
+	const u8 *lo = ctx, *hi = lo + len;
+	int kept = 0;
+	for (int i = 0; i < undo_count; i++) {
+		const u8 *c = undo_stack[i].ctx;
+		if (c < lo || c >= hi)
+			undo_stack[kept++] = undo_stack[i];
+	}
+	undo_count = kept;
+}
+
 void boot_run_undo(void)
 {
 	while (undo_count > 0) {

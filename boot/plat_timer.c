@@ -50,3 +50,8 @@ int plat_on_exit(void (*fn)(void *ctx), void *ctx)
 {
 	return boot_on_exit(fn, ctx);
 }
+
+void plat_on_exit_forget(const void *ctx, size_t len)
+{
+	boot_on_exit_forget(ctx, len);
+}

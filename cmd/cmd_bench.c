@@ -85,7 +85,6 @@ struct bench_ctx {
 	struct bp_sample batch[BENCH_BATCH];
 };
 
-static struct bench_ctx ctx;
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -577,10 +576,9 @@ static int error_table(struct bench_ctx *b, const struct bench_opts *o)
 
 /* ---- the command -------------------------------------------------------------------------- */
 
-static int bench_main(int argc, char **argv, const struct global_opts *g)
+static int bench_with(struct bench_ctx *b, int argc, char **argv, const struct global_opts *g)
 {
 	struct bench_opts o;
-	struct bench_ctx *b = &ctx;
 	if (argc < 2 || (bp_strcmp(argv[1], "overhead") && bp_strcmp(argv[1], "error"))) {
 		err_printf("bareperf bench: expected 'overhead' or 'error'%s%s%s\n",
 			   argc < 2 ? "" : ", not '", argc < 2 ? "" : argv[1], argc < 2 ? "" : "'");
@@ -599,6 +597,16 @@ static int bench_main(int argc, char **argv, const struct global_opts *g)
 	if (rc == EXIT_OK)
 		rc = overhead ? overhead_table(b, &o) : error_table(b, &o);
 	session_stop(&b->s);
+	return rc;
+}
+
+static int bench_main(int argc, char **argv, const struct global_opts *g)
+{
+	struct bench_ctx *b = session_state_alloc("bench", sizeof(*b));
+	if (!b)
+		return EXIT_FAILURE_STATUS;
+	int rc = bench_with(b, argc, argv, g);
+	session_state_free(b, sizeof(*b));
 	return rc;
 }
 

@@ -71,7 +71,6 @@ struct record_run {
 	struct bp_sample batch[RECORD_BATCH];
 };
 
-static struct record_run run;
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -660,10 +659,9 @@ static int check_events(const struct record_opts *o, const struct percpu_events 
 	return EXIT_OK;
 }
 
-static int record_main(int argc, char **argv, const struct global_opts *g)
+static int record_with(struct record_run *r, int argc, char **argv, const struct global_opts *g)
 {
 	struct record_opts o;
-	struct record_run *r = &run;
 	int rc = parse_opts(argc, argv, &o);
 	if (rc != EXIT_OK)
 		return rc;
@@ -725,6 +723,16 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 	session_stop(&r->s);
 	if (r->pd && finish_output(r, o.output))
 		rc = EXIT_FAILURE_STATUS;
+	return rc;
+}
+
+static int record_main(int argc, char **argv, const struct global_opts *g)
+{
+	struct record_run *r = session_state_alloc("record", sizeof(*r));
+	if (!r)
+		return EXIT_FAILURE_STATUS;
+	int rc = record_with(r, argc, argv, g);
+	session_state_free(r, sizeof(*r));
 	return rc;
 }
 

@@ -3,6 +3,7 @@
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
+#include "../lib/str.h"
 #include "../events/evparse.h"
 #include "../arch/exec.h"
 #include "../workload/workload.h"
@@ -109,4 +110,22 @@ double session_seconds(u64 ticks)
 {
 	u64 tps = plat_ticks_per_second();
 	return tps ? (double)ticks / (double)tps : 0.0;
+}
+
+void *session_state_alloc(const char *cmd, size_t size)
+{
+	void *p = plat_alloc(size);
+	if (!p) {
+		err_printf("bareperf %s: out of memory (%llu bytes for its state)\n", cmd,
+			   (unsigned long long)size);
+		return NULL;
+	}
+	bp_memset(p, 0, size);
+	return p;
+}
+
+void session_state_free(void *state, size_t size)
+{
+	plat_on_exit_forget(state, size);
+	plat_free(state);
 }

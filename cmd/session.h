@@ -40,4 +40,12 @@ void session_stop(struct session *s);
 /* Seconds as a double from plat_ticks() units. */
 double session_seconds(u64 ticks);
 
+/* A command's state, too big for the stack, taken from the heap rather
+ * than kept static (static state is file size in a PE image, whose .data
+ * holds .bss): zeroed, or NULL after saying so. plat_free when done. */
+void *session_state_alloc(const char *cmd, size_t size);
+/* Frees it, with the exit hooks that point into it (the command closed
+ * what they would have). */
+void session_state_free(void *state, size_t size);
+
 #endif

@@ -389,6 +389,18 @@ int plat_on_exit(void (*fn)(void *ctx), void *ctx)
 	return 0;
 }
 
+void plat_on_exit_forget(const void *ctx, size_t len)
+{
+	const char *lo = ctx, *hi = lo + len;
+	int kept = 0;
+	for (int i = 0; i < exit_hook_count; i++) {
+		const char *c = exit_hooks[i].ctx;
+		if (c < lo || c >= hi)
+			exit_hooks[kept++] = exit_hooks[i];
+	}
+	exit_hook_count = kept;
+}
+
 /* Runs the exit hooks; host/main.c calls it after the command returns. */
 void host_run_exit_hooks(void)
 {

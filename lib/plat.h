@@ -131,6 +131,9 @@ void plat_timer_stop(void);
  * their first place (bench opens the PMU once per run). Returns -1 when
  * full. */
 int plat_on_exit(void (*fn)(void *ctx), void *ctx);
+/* Drops the exit hooks whose ctx lies in [ctx, ctx + len): memory about
+ * to be freed, whose owner already undid what the hooks would. */
+void plat_on_exit_forget(const void *ctx, size_t len);
 
 /* The backend behind `--pmu=hw`: the real CPU in the image; on the host,
  * the host CPU's CPUID with every MSR access refused (user space cannot
