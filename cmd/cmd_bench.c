@@ -345,6 +345,11 @@ static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const st
 			   "to compare PEBS thresholds\n", b->ev.name);
 		return EXIT_USAGE;
 	}
+	if (!event_needs_counter(&b->ev)) {
+		err_printf("bareperf bench: %s: IBS has no buffer and no threshold to compare: "
+			   "one interrupt per sample (bench takes a PEBS event)\n", b->ev.name);
+		return EXIT_USAGE;
+	}
 	char err[160];
 	for (u32 i = 0; i < o->nperiods; i++)
 		if (!sampling_check_period(&b->s.caps, o->periods[i], "--periods:", err,

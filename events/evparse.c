@@ -1188,10 +1188,25 @@ static int add_mem_loads_aux(struct list_state *st)
 	return st->count;
 }
 
+/* An IBS event samples alone on its own PMU: Linux's validate_group
+ * refuses a group holding one with another event. */
+static int check_ibs_group(struct list_state *st)
+{
+	int members = st->count - st->leader;
+	for (int i = st->leader; i < st->count && members > 1; i++)
+		if (st->out[i].ibs)
+			return fail(&st->c, "%s cannot be in a group with other events: IBS samples "
+				    "on its own, on no counter (Linux's validate_group)",
+				    st->out[i].name);
+	return 0;
+}
+
 static int close_group(struct list_state *st, const char **p)
 {
 	if (st->leader < 0)
 		return fail(&st->c, "'}' without a matching '{' at '%.20s'", *p);
+	if (check_ibs_group(st))
+		return -1;
 	*p += 1;
 	if (**p == ':')
 		*p += 1 + st->group_mods_len;

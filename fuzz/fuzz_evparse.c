@@ -4,7 +4,9 @@
  * Input: [table] [use] [caps1] [caps2] [caps3] [max] [errlen] TEXT...
  *   table  % (tables + 1): an event table; the last value means no table
  *          (architectural events only, which always gets caps)
- *   use    0: no caps (a model named with --cpu); else the CPU below
+ *   use    0: no caps (a model named with --cpu); odd: the Intel CPU
+ *          below; even, not 0: an AMD CPU with the counters below and IBS
+ *          caps caps2 << 3 | 7 (bit 0: no IBS at all)
  *   caps1  [2:0] GP counters - 1, [6:3] fixed counter mask, [7] PDCM+DS
  *          (with a Zen table, or use 0xFF and no table: an AMD CPU, family
  *          19h or, without a table, 15h: GP counters only, no PEBS)
@@ -17,7 +19,9 @@
  * Checked: on success every event has a non-empty name and counter masks
  * within what the table and the CPU have, PEBS masks within the counting
  * masks, precise only with PEBS counters (and a table, and PEBS on the
- * CPU), groups well formed; on failure a non-empty, terminated message. */
+ * CPU), groups well formed; an IBS event on no counter, precise 1-2,
+ * only where the CPU has IBS, never in a group of several; on failure a
+ * non-empty, terminated message. */
 #include "fuzz/input.h"
 #include "events/evparse.h"
 
@@ -50,9 +54,38 @@ static void make_amd(struct pmu_caps *c, u32 family)
 	c->pdcm = c->ds = c->dtes64 = c->pebs_baseline = c->anythread_deprecated = false;
 }
 
+/* The caps above as an AMD part's: no fixed counters, no PEBS, IBS. */
+static void amd_from(struct pmu_caps *c, u8 b2)
+{
+	c->intel = false;
+	c->amd = true;
+	c->family = 0x19;
+	c->fixed_mask = 0, c->num_fixed = 0;
+	c->pdcm = c->ds = false;
+	c->ibs = !(b2 & 1);
+	c->ibs_caps = c->ibs ? (u32)b2 << 3 | IBS_CAPS_AVAIL | IBS_CAPS_FETCHSAM | IBS_CAPS_OPSAM : 0;
+}
+
+static void check_ibs_event(const struct pmu_event *evs, int i, const struct pmu_caps *caps)
+{
+	const struct pmu_event *ev = &evs[i];
+	FUZZ_CHECK(caps && caps->amd && caps->ibs);
+	FUZZ_CHECK(!event_needs_counter(ev));
+	FUZZ_CHECK(!ev->gp_allowed && !ev->fixed_allowed && !ev->pebs_gp && !ev->pebs_fixed);
+	FUZZ_CHECK(ev->precise >= 1 && ev->precise <= 2);
+	FUZZ_CHECK(!ev->exclude_user && !ev->exclude_kernel);
+	FUZZ_CHECK(!ev->ibs_cnt_ctl || (caps->ibs_caps & IBS_CAPS_OPCNT));
+	/* Alone in its group, if in one. */
+	FUZZ_CHECK(ev->group < 0 || ((i == 0 || evs[i - 1].group != ev->group) && ev->group == i));
+}
+
 static void check_event(const struct pmu_event *evs, int i, const struct event_table *t,
 			const struct pmu_caps *caps)
 {
+	if (evs[i].ibs) {
+		check_ibs_event(evs, i, caps);
+		return;
+	}
 	const struct pmu_event *ev = &evs[i];
 	u32 gp_limit = t ? t->gp_mask : caps->gp_mask;
 	u32 fixed_limit = t ? t->fixed_mask : caps->fixed_mask;
@@ -101,6 +134,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (b0 || !t) {
 		caps_from(&caps_buf, b1, b2, b3);
+		if (b0 && !(b0 & 1))
+			amd_from(&caps_buf, b2);
 		caps = &caps_buf;
 		if ((t && t->amd_zen) || (!t && b0 == 0xff))
 			make_amd(&caps_buf, t ? 0x19 : 0x15);

@@ -2,14 +2,17 @@
  * IP of the instruction that caused the event, data address, latency,
  * ...) instead of the PMI reading the interrupted IP. Legacy Intel's is
  * PEBS through the Debug Store (pmu/precise_ds.c, SDM Vol. 3B "Processor
- * Event Based Sampling"); Architectural PEBS and AMD's IBS are the next
- * ones. A PMU architecture names its engine (pmu/arch.h); sampling/ sets
- * it up, drains it from the PMI and reads its losses through these
- * operations alone.
+ * Event Based Sampling"); AMD's is Instruction-Based Sampling
+ * (pmu/precise_ibs.c, APM Vol. 2), whose units sample on no core counter
+ * and keep one sample in MSRs; Architectural PEBS is the next one. A PMU
+ * architecture names its engine (pmu/arch.h); sampling/ sets it up,
+ * drains it from the PMI and reads its losses through these operations
+ * alone.
  *
- * The engine's state is one struct precise per CPU. Its records become
- * struct bp_sample in the CPU's sample ring; every record is delivered or
- * counted lost with a reason (the drain's conservation law, pebs/drain.h). */
+ * The engine's state is one struct precise per CPU, its members after ops
+ * per engine (a union). Its records become struct bp_sample in the CPU's
+ * sample ring; every record is delivered or counted lost with a reason
+ * (the drain's conservation law: pebs/drain.h; IBS: precise_ibs.c). */
 #ifndef BP_PMU_PRECISE_H
 #define BP_PMU_PRECISE_H
 #include "../arch/caps.h"

@@ -173,7 +173,10 @@ static int add_unit(struct precise_ibs *b, const struct precise_event *e, char *
 
 /* The extended LVT entry the firmware assigned to IBS (Linux
  * get_ibs_lvt_offset, ibs_eilvt_valid): IBS_CTL.LvtOffsetVal, and the
- * entry free (masked) or already ours. */
+ * entry free (masked) or already ours. IBS_CTL is read-only: only family
+ * 10h leaves the assignment to the OS, through the northbridge's PCI
+ * configuration (Linux force_ibs_eilvt_setup), which bareperf does not
+ * touch, so no other entry can be chosen. */
 static int take_eilvt(struct precise_ibs *b, u32 want, char *err, size_t errlen)
 {
 	b->ibs_ctl = hw_rdmsr(MSR_AMD_IBS_CTL);

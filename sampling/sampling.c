@@ -161,7 +161,7 @@ static int check_precise_possible(struct sampling *s, char *err, size_t errlen)
 		s->precise.ops = precise_engine_for(&s->pmu->caps, &why);
 		if (s->precise.ops)
 			return 0;
-		bp_snprintf(err, errlen, "%s: PEBS is not available on this CPU (%s); "
+		bp_snprintf(err, errlen, "%s: precise sampling is not available on this CPU (%s); "
 			    "drop the :p modifier to sample in PMI mode", s->ev[i].name, why);
 		return -1;
 	}

@@ -247,5 +247,8 @@ void sim_inject_access_cycles(u64 cycles);
 /* IBS_CTL as "the firmware" left it on every CPU (default: LVT offset 1,
  * valid, as a BIOS assigns it); e.g. 0 for a firmware that assigned none. */
 void sim_inject_ibs_ctl(u64 value);
+/* Tagged ops report IbsOpData.RipInvalid (bit 38): IBS could not record
+ * their RIP (APM; Linux then takes the interrupted IP, perf_ibs_handle_irq). */
+void sim_inject_ibs_rip_invalid(bool on);
 
 #endif

@@ -194,6 +194,8 @@ void sim_ibs_reset(struct sim_cpu *c)
 	c->ibs_rand = 0x9E3779B97F4A7C15ULL ^ c->index;
 }
 
+void sim_inject_ibs_rip_invalid(bool on) { sim_cur()->ibs_rip_invalid = on; }
+
 void sim_inject_ibs_ctl(u64 value)
 {
 	for (u32 i = 0; i < sim.ncpus; i++)
@@ -278,8 +280,8 @@ static void raise_ibs_irq(struct sim_cpu *c)
 static void latch_op(struct sim_cpu *c, const struct sim_point *pt)
 {
 	u64 d3 = 0;
-	c->r.ibs_op_rip = pt->ip;
-	c->r.ibs_op_data[0] = 0;
+	c->r.ibs_op_rip = c->ibs_rip_invalid ? 0 : pt->ip;
+	c->r.ibs_op_data[0] = c->ibs_rip_invalid ? IBS_OP_DATA_RIP_INVALID : 0;
 	c->r.ibs_op_data[1] = 0;
 	c->r.ibs_dc_linad = 0;
 	if (pt->data_addr) {

@@ -87,6 +87,7 @@ struct sim_cpu {
 	u64 ibs_rand;			/* the model's random tagging state */
 	u64 ibs_fetch_count;		/* fetches counted; IbsFetchCnt shows
 					 * bits 19:4 of it */
+	bool ibs_rip_invalid;		/* injected: tags report RipInvalid */
 };
 
 struct sim_state {

@@ -95,6 +95,8 @@ static void test_ibs_refused(void **state)
 	parse_bad("ibs_op//:u", &c, "exclude_user");
 	parse_bad("ibs_op//:ppp", &c, "levels 1 and 2");
 	parse_bad("ibs_op/cnt_ctl=1", &c, "missing closing '/'");
+	parse_bad("{ibs_op//,r76}", &c, "cannot be in a group");
+	parse_bad("{r76,cycles:p}", &c, "cannot be in a group");
 	struct pmu_caps fetch_only = zen4_caps();
 	fetch_only.ibs_caps &= ~IBS_CAPS_OPSAM;
 	parse_bad("ibs_op//", &fetch_only, "no ibs_op unit");

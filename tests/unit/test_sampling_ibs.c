@@ -64,6 +64,47 @@ static void test_op_samples_at_model_rips(void **state)
 	assert_int_equal(eilvt(1), APIC_LVT_MASKED);
 }
 
+/* A full ring loses samples, counted by reason: every Val the drain
+ * found is delivered or lost (found == delivered + lost), and the model's
+ * tags are all found. */
+static void test_ring_full_is_accounted(void **state)
+{
+	(void)state;
+	struct sampling_opts o = opts_period(PERIOD);
+	o.ring_samples = 16;
+	start_sampling("zen4", "ibs_op//", &o, false);
+	sim_run(100 * PERIOD, 100 * PERIOD, IP_A);
+	stop_sampling();
+	const struct precise_ibs_loss *l = &smp.precise.ibs.loss;
+	assert_true(l->ring_full > 0);
+	assert_int_equal(l->found, model_stats().ibs_tags);
+	assert_ibs_accounting();
+	char line[256];
+	sampling_describe_loss(&smp, line, sizeof(line));
+	assert_non_null(strstr(line, "ring full"));
+	finish_sampling();
+}
+
+/* RipInvalid (checked where CPUID says RipInvalidChk): the sample has no
+ * IP to give, and is counted lost as such rather than put at 0. */
+static void test_rip_invalid_is_lost_with_its_reason(void **state)
+{
+	(void)state;
+	struct sampling_opts o = opts_period(PERIOD);
+	start_sampling("zen4", "ibs_op//", &o, false);
+	sim_run(10 * PERIOD, 10 * PERIOD, IP_A);
+	poll_samples();
+	u32 good = ngot;
+	sim_inject_ibs_rip_invalid(true);
+	sim_run(10 * PERIOD, 10 * PERIOD, IP_A);
+	sim_inject_ibs_rip_invalid(false);
+	stop_sampling();
+	assert_int_equal(ngot, good);
+	assert_true(smp.precise.ibs.loss.rip_invalid >= 9);
+	assert_ibs_accounting();
+	finish_sampling();
+}
+
 /* cnt_ctl=1: the op counter counts dispatched ops, not cycles. */
 static void test_cnt_ctl_counts_ops(void **state)
 {
@@ -190,6 +231,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_op_samples_at_model_rips, teardown),
 		cmocka_unit_test_teardown(test_cnt_ctl_counts_ops, teardown),
+		cmocka_unit_test_teardown(test_ring_full_is_accounted, teardown),
+		cmocka_unit_test_teardown(test_rip_invalid_is_lost_with_its_reason, teardown),
 		cmocka_unit_test_teardown(test_data_address_and_latency, teardown),
 		cmocka_unit_test_teardown(test_period_encoding, teardown),
 		cmocka_unit_test_teardown(test_cycles_p_in_nmi_mode, teardown),
