@@ -467,6 +467,11 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		else
 			out_printf("[ %s ]\n", what);
 	}
+	/* The engines' lines count what they delivered; what a full disk
+	 * kept out of the file is the writer's loss, said beside them. */
+	if (unwritten(r))
+		out_printf("[ perf.data: %llu of the samples delivered were not written (the "
+			   "file could not grow) ]\n", (unsigned long long)unwritten(r));
 	if (r->pc.count > 1) {
 		out_printf("[ samples per CPU:");
 		for (u32 i = 0; i < r->pc.count; i++)
