@@ -47,6 +47,7 @@ static inline u64 rdtsc(void)
 }
 
 u64 plat_ticks(void) { return rdtsc(); }
+u64 plat_run_ticks(void) { return rdtsc(); }	/* the firmware's CPU is ours alone */
 
 u64 plat_irqs_off(void)
 {

@@ -358,6 +358,13 @@ u64 plat_ticks(void)
 
 u64 plat_ticks_per_second(void) { return 1000000000ull; }
 
+u64 plat_run_ticks(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
 /* A process cannot turn interrupts off: the irqoff workload runs both
  * halves alike in the host twin. */
 u64 plat_irqs_off(void) { return 0; }

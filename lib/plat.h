@@ -75,6 +75,11 @@ void plat_free_pages(void *p, size_t pages);
 /* Time: a monotonic cycle counter and its frequency (Hz, 0 if unknown). */
 u64 plat_ticks(void);
 u64 plat_ticks_per_second(void);
+/* The time this CPU ran our code, in plat_ticks units: on the machine
+ * plat_ticks itself; in the host twin the thread's CPU time, so that the
+ * time the host gave other processes is not charged to whatever
+ * instruction the next tick interrupts (the emulated PMU's drive). */
+u64 plat_run_ticks(void);
 
 /* Description of the firmware or host, for `info`. */
 const char *plat_firmware_vendor(void);

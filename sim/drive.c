@@ -8,7 +8,7 @@
 static const struct hw_ops *model_ops;
 static struct hw_ops drive_ops;
 static volatile u32 busy;
-static u64 last_ticks;
+static u64 last_ticks;		/* plat_run_ticks at the last step */
 static struct exec_stats stats;
 static const struct code_profile *running_code;	/* exec_code_profile: NULL, plain code */
 static bool running;
@@ -43,7 +43,7 @@ static void pmi_done(void)
 	if (!pmi_outstanding || sim_current_cpu() != bsp_cpu)
 		return;	/* an AP's handler EOIs its own APIC */
 	pmi_outstanding = false;
-	last_ticks = plat_ticks();
+	last_ticks = plat_run_ticks();
 	stats.pmis_completed++;
 	advance();
 }
@@ -107,11 +107,14 @@ static u64 d_rdtsc(void)
 	return v;
 }
 
-/* Core cycles of the modelled CPU since the last call: the time elapsed at
- * the rate this machine retires instructions (IPC 1). */
+/* Core cycles of the modelled CPU since the last call: the time our code
+ * ran (plat_run_ticks: not the time a busy host ran others, which the
+ * next tick would charge to the instruction it interrupts: the host
+ * twin's timer handler, under load) at the rate this machine retires
+ * instructions (IPC 1). */
 static u64 elapsed_cycles(void)
 {
-	u64 now = plat_ticks(), tps = plat_ticks_per_second();
+	u64 now = plat_run_ticks(), tps = plat_ticks_per_second();
 	u64 delta = MIN(now - last_ticks, max_tick_delta);
 	last_ticks = now;
 	if (!tps)
@@ -290,14 +293,14 @@ static void advance(void)
 	if (wp)	/* the model's share of a workload's timed part */
 		stats.model_ticks += plat_ticks() - t0 - (handler_ticks - nested0);
 	/* The model's own work is not the workload's time either. */
-	last_ticks = plat_ticks();
+	last_ticks = plat_run_ticks();
 }
 
 static void on_tick(const struct plat_irq_frame *f, void *ctx)
 {
 	stats.ticks++;
 	if (frozen) {
-		last_ticks = plat_ticks();
+		last_ticks = plat_run_ticks();
 		return;
 	}
 	u64 cycles = elapsed_cycles();
@@ -332,7 +335,7 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 		busy--;
 		/* Running the other CPUs' models and their PMI handlers, all
 		 * on this CPU, is no CPU's workload time either. */
-		last_ticks = plat_ticks();
+		last_ticks = plat_run_ticks();
 	}
 }
 
@@ -412,7 +415,7 @@ int sim_drive_start(u32 period_us, u64 insn_per_s_measured, const char **why)
 	cpu_mask = pending_pmis = 0;
 	cpu_pmi = NULL;
 	max_tick_delta = plat_ticks_per_second() * MAX_PERIODS_PER_TICK * period_us / 1000000;
-	last_ticks = plat_ticks();
+	last_ticks = plat_run_ticks();
 	if (plat_tick_start(period_us, on_tick, NULL, why)) {
 		hw_select(model_ops);
 		return -1;
@@ -424,7 +427,7 @@ int sim_drive_start(u32 period_us, u64 insn_per_s_measured, const char **why)
 void sim_drive_freeze(bool on)
 {
 	frozen = on;
-	last_ticks = plat_ticks();
+	last_ticks = plat_run_ticks();
 }
 
 void sim_drive_stop(void)
