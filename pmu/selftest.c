@@ -111,7 +111,7 @@ const char *st_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
 		{ MSR_IA32_DEBUGCTL, "IA32_DEBUGCTL" },
 	};
 	const struct { u32 first; unsigned n; const char *fmt; } ranges[] = {
-		{ MSR_IA32_A_PMC0, x->caps->intel ? x->caps->num_gp : 0, "IA32_A_PMC%u" },
+		{ MSR_IA32_A_PMC0, x->caps->num_gp, "IA32_A_PMC%u" },
 		{ MSR_IA32_FIXED_CTR0, x->caps->num_fixed, "IA32_FIXED_CTR%u" },
 	};
 	for (unsigned i = 0; i < ARRAY_SIZE(fixed_names); i++)
