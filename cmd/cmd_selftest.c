@@ -81,11 +81,31 @@ static struct tally count_verdicts(const struct selftest_result *r, u32 mask)
 	return t;
 }
 
+static const char *ibs_units(const struct pmu_caps *c)
+{
+	bool op = c->ibs && (c->ibs_caps & IBS_CAPS_OPSAM);
+	bool fetch = c->ibs && (c->ibs_caps & IBS_CAPS_FETCHSAM);
+	return op && fetch ? "op and fetch" : op ? "op" : fetch ? "fetch" : "not available";
+}
+
+/* AMD: core counters, PerfMonV2 (APM Vol. 2: global control and status)
+ * and the IBS units (CPUID.8000001BH). */
+static void print_amd_pmu(const struct pmu_caps *c)
+{
+	out_printf("AMD core counters: %u x %u bits, %s; IBS %s\n\n",
+		   (unsigned)__builtin_popcount(c->gp_mask), c->gp_width,
+		   c->perfmon_v2 ? "PerfMonV2 (global control and status)"
+				 : "no PerfMonV2 (PERF_CTL En bits, overflow in the top bit)",
+		   ibs_units(c));
+}
+
 static void print_header(const struct pmu_caps *c)
 {
 	out_printf("bareperf selftest on %s (%s)\n", c->brand[0] ? c->brand : c->vendor,
 		   hw_current()->name);
-	if (caps_has_pmu(c))
+	if (c->amd && caps_has_pmu(c))
+		print_amd_pmu(c);
+	else if (caps_has_pmu(c))
 		out_printf("perfmon v%u: %u GP x %u bits, %u fixed x %u bits; PEBS %s (format %u)\n\n",
 			   c->version, (unsigned)__builtin_popcount(c->gp_mask), c->gp_width,
 			   (unsigned)__builtin_popcount(c->fixed_mask), c->fixed_width,
@@ -214,9 +234,11 @@ const struct command cmd_selftest = {
 	.summary = "check that this machine's PMU works (PASS/FAIL/SKIP per check)",
 	.usage = " [--json] [CHECK...]\n\n"
 		 "  CHECK   run only these: counters, widths, overflow-pmi, lvt-mask,\n"
-		 "          pebs-record, pebs-threshold, auto-reload (default: all)\n"
+		 "          pebs-record, pebs-threshold, auto-reload (Intel),\n"
+		 "          ibs-op, ibs-fetch (AMD) (default: all)\n"
 		 "  --json  one JSON object with each check's result and reason\n\n"
 		 "  Exit status 0 when no check failed, 1 when one did, 3 without a PMU.\n"
-		 "  The PMU, IA32_DS_AREA, LVT PC and the PMI gate are left as found.",
+		 "  The PMU, IA32_DS_AREA, the IBS controls, LVT PC, IBS's extended LVT\n"
+		 "  entry and the PMI gate are left as found.",
 	.run = selftest_main,
 };

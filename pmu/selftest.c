@@ -9,11 +9,13 @@ static const struct {
 } check_info[SELFTEST_COUNT] = {
 	[SELFTEST_COUNTERS]       = { "counters", "each GP and fixed counter counts" },
 	[SELFTEST_WIDTHS]         = { "widths", "counter writes and widths behave" },
-	[SELFTEST_OVERFLOW_PMI]   = { "overflow-pmi", "overflow sets GLOBAL_STATUS, raises a PMI" },
-	[SELFTEST_LVT_MASK]       = { "lvt-mask", "PMI delivery sets the LVT PC mask bit" },
+	[SELFTEST_OVERFLOW_PMI]   = { "overflow-pmi", "overflow is seen (status or top bit), raises a PMI" },
+	[SELFTEST_LVT_MASK]       = { "lvt-mask", "LVT PC's mask after delivery: set (Intel), clear (AMD)" },
 	[SELFTEST_PEBS_RECORD]    = { "pebs-record", "PEBS records of the advertised format" },
 	[SELFTEST_PEBS_THRESHOLD] = { "pebs-threshold", "N records at threshold N: one PMI" },
 	[SELFTEST_AUTO_RELOAD]    = { "auto-reload", "a PEBS record reloads its counter" },
+	[SELFTEST_IBS_OP]         = { "ibs-op", "IBS op sampling: a sample and its interrupt" },
+	[SELFTEST_IBS_FETCH]      = { "ibs-fetch", "IBS fetch sampling: a sample and its interrupt" },
 };
 
 const char *selftest_check_name(enum selftest_check c)
@@ -73,10 +75,32 @@ bool st_fail(struct st *x, const char *fmt, ...)
 	return false;
 }
 
-/* MSR names for reasons, SDM spelling. */
+/* "PERF_CTR2" for a GP counter's or event select's MSR (AMD's may
+ * interleave); NULL for other MSRs. */
+static const char *gp_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
+{
+	const struct pmu_caps *c = x->caps;
+	for (unsigned i = 0; i < c->num_gp; i++) {
+		const char *fmt = msr == caps_gp_counter_msr(c, i) ? x->arch->ctr_name :
+				  msr == caps_gp_eventsel_msr(c, i) ? x->arch->sel_name : NULL;
+		if (fmt) {
+			bp_snprintf(buf, len, fmt, i);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* MSR names for reasons, as the SDM and the APM spell them. */
 const char *st_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
 {
 	static const struct { u32 msr; const char *name; } fixed_names[] = {
+		{ MSR_AMD_PERF_CNTR_GLOBAL_CTL, "PerfCntrGlobalCtl" },
+		{ MSR_AMD_PERF_CNTR_GLOBAL_STATUS, "PerfCntrGlobalStatus" },
+		{ MSR_AMD_PERF_CNTR_GLOBAL_STATUS_CLR, "PerfCntrGlobalStatusClr" },
+		{ MSR_AMD_IBS_OP_CTL, "IBS_OP_CTL" },
+		{ MSR_AMD_IBS_FETCH_CTL, "IBS_FETCH_CTL" },
+		{ MSR_AMD_IBS_CTL, "IBS_CTL" },
 		{ MSR_IA32_PERF_GLOBAL_CTRL, "IA32_PERF_GLOBAL_CTRL" },
 		{ MSR_IA32_PERF_GLOBAL_STATUS, "IA32_PERF_GLOBAL_STATUS" },
 		{ MSR_IA32_PERF_GLOBAL_OVF_CTRL, "IA32_PERF_GLOBAL_OVF_CTRL" },
@@ -87,14 +111,14 @@ const char *st_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
 		{ MSR_IA32_DEBUGCTL, "IA32_DEBUGCTL" },
 	};
 	const struct { u32 first; unsigned n; const char *fmt; } ranges[] = {
-		{ MSR_IA32_PMC0, x->caps->num_gp, "IA32_PMC%u" },
 		{ MSR_IA32_A_PMC0, x->caps->num_gp, "IA32_A_PMC%u" },
-		{ MSR_IA32_PERFEVTSEL0, x->caps->num_gp, "IA32_PERFEVTSEL%u" },
 		{ MSR_IA32_FIXED_CTR0, x->caps->num_fixed, "IA32_FIXED_CTR%u" },
 	};
 	for (unsigned i = 0; i < ARRAY_SIZE(fixed_names); i++)
 		if (fixed_names[i].msr == msr)
 			return fixed_names[i].name;
+	if (gp_msr_name(x, msr, buf, len))
+		return buf;
 	for (unsigned i = 0; i < ARRAY_SIZE(ranges); i++)
 		if (msr >= ranges[i].first && msr < ranges[i].first + ranges[i].n) {
 			bp_snprintf(buf, len, ranges[i].fmt, msr - ranges[i].first);
@@ -114,10 +138,15 @@ bool st_rd(struct st *x, u32 msr, u64 *val)
 		       st_msr_name(x, msr, name, sizeof(name)));
 }
 
-/* i when msr is base + i for one of the GP counters, else -1. */
+/* i when msr is GP counter i's at base (at base + 2i where AMD's
+ * PERF_CTL/PERF_CTR interleave), else -1. */
 static int gp_index(const struct st *x, u32 base, u32 msr)
 {
-	return msr >= base && msr - base < x->caps->num_gp ? (int)(msr - base) : -1;
+	u32 stride = caps_gp_stride(x->caps);
+	if (msr < base || (msr - base) % stride)
+		return -1;
+	u32 i = (msr - base) / stride;
+	return i < x->caps->num_gp ? (int)i : -1;
 }
 
 /* Both aliases of a GP counter are saved (and put back) as the one it is
@@ -212,28 +241,64 @@ bool st_spin_until(bool (*done)(void *ctx), void *ctx, u32 ms)
 
 struct st_pmi selftest_pmi;	/* the test PMI handler's findings */
 
-static u64 ackable_bits(const struct pmu_caps *c)
+static u64 ackable_bits(const struct st *x)
 {
-	return ((u64)c->gp_mask | (u64)c->fixed_mask << GLOBAL_FIXED_SHIFT) | GLOBAL_STATUS_OVF_BUFFER;
+	const struct pmu_caps *c = x->caps;
+	return ((u64)c->gp_mask | (u64)c->fixed_mask << GLOBAL_FIXED_SHIFT) | x->arch->status_extra;
+}
+
+u64 st_overflows(const struct pmu_caps *c, u64 counters)
+{
+	u64 status = 0, value;
+	if (caps_has_global_ctrl(c)) {
+		hw_rdmsr_safe(c->msr_global_status, &status);
+		return status;
+	}
+	for (u64 m = counters & GENMASK(31, 0); m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		if (hw_rdmsr_safe(caps_gp_counter_msr(c, i), &value) == 0 &&
+		    !(value & BIT(c->gp_width - 1)))
+			status |= global_gp_bit(i);
+	}
+	return status;
+}
+
+/* Stops the counters the handler was armed for, without the journal:
+ * the check has journalled these registers already. */
+static void pmi_stop(const struct pmu_caps *c, u64 counters)
+{
+	u64 sel;
+	if (caps_has_global_ctrl(c)) {
+		hw_wrmsr_safe(c->msr_global_ctrl, 0);
+		return;
+	}
+	for (u64 m = counters & GENMASK(31, 0); m; m &= m - 1) {
+		u32 msr = caps_gp_eventsel_msr(c, (unsigned)__builtin_ctzll(m));
+		if (hw_rdmsr_safe(msr, &sel) == 0)
+			hw_wrmsr_safe(msr, sel & ~EVTSEL_EN);
+	}
 }
 
 static const struct pmu_caps *pmi_caps;
+static u64 pmi_ackable;
 
-/* Stop counting, look, acknowledge. LVT PC is left as delivery left it:
- * masked, so one arming gives one PMI. Not a sampling path: selftest's
- * checks of PMI delivery itself (what LVT PC and GLOBAL_STATUS read at the
+/* Stop counting, look, acknowledge where there is a status register.
+ * LVT PC is left as delivery left it: masked on Intel, so one arming
+ * gives one PMI; unmasked on AMD. Not a sampling path: selftest's checks
+ * of PMI delivery itself (what LVT PC and the overflow status read at the
  * PMI), on the CPU the command runs on, on a fixed vector. */
 static bool on_pmi(const struct plat_irq_frame *f, void *ctx)
 {
 	struct st_pmi *p = ctx;
+	pmi_stop(pmi_caps, p->counters);
 	if (p->calls == 0) {
 		p->lvt = apic_read(p->apic, APIC_LVT_PERFCNT);
-		hw_wrmsr_safe(pmi_caps->msr_global_ctrl, 0);
-		hw_rdmsr_safe(pmi_caps->msr_global_status, &p->status);
+		p->status = st_overflows(pmi_caps, p->counters);
 		p->pebs_index = p->area ? p->area->pebs_index : 0;
-		p->ack_faulted = hw_wrmsr_safe(pmi_caps->msr_global_status_reset,
-					       p->status & ackable_bits(pmi_caps)) != 0;
-		hw_rdmsr_safe(pmi_caps->msr_global_status, &p->status_after);
+		if (caps_has_global_ctrl(pmi_caps))
+			p->ack_faulted = hw_wrmsr_safe(pmi_caps->msr_global_status_reset,
+						       p->status & pmi_ackable) != 0;
+		p->status_after = st_overflows(pmi_caps, p->counters);
 	}
 	p->calls++;
 	apic_eoi(p->apic);
@@ -252,7 +317,9 @@ bool st_pmi_arm(struct st *x, const struct ds_area *area)
 	bp_memset(&selftest_pmi, 0, sizeof(selftest_pmi));
 	selftest_pmi.apic = &x->apic;
 	selftest_pmi.area = area;
+	selftest_pmi.counters = 0;	/* the check says which it arms */
 	pmi_caps = x->caps;
+	pmi_ackable = ackable_bits(x);
 	x->lvt0 = apic_read(&x->apic, APIC_LVT_PERFCNT);
 	x->lvt_saved = true;
 	x->vector = plat_pmi_install(on_pmi, &selftest_pmi);
@@ -297,11 +364,11 @@ static void restore_status(struct st *x)
 {
 	const struct pmu_caps *c = x->caps;
 	u64 now;
-	if (hw_rdmsr_safe(c->msr_global_status, &now))
+	if (!caps_has_global_ctrl(c) || hw_rdmsr_safe(c->msr_global_status, &now))
 		return;
 	u64 ours = now & ~x->status0;
 	if (ours && hw_wrmsr_safe(c->msr_global_status_reset, ours))
-		hw_wrmsr_safe(c->msr_global_status_reset, ours & ackable_bits(c));
+		hw_wrmsr_safe(c->msr_global_status_reset, ours & ackable_bits(x));
 	u64 lost = x->status0 & ~now;
 	if (lost && caps_has_status_set(c))
 		hw_wrmsr_safe(c->msr_global_status_set, lost);
@@ -325,6 +392,8 @@ static void restore(struct st *x)
 	restore_status(x);
 	if (x->lvt_saved)
 		apic_write(&x->apic, APIC_LVT_PERFCNT, x->lvt0);
+	if (x->eilvt_saved)
+		apic_write(&x->apic, apic_eilvt(x->eilvt_n), x->eilvt0);
 	if (x->pmi_installed)
 		plat_pmi_remove();
 	if (had_global)
@@ -332,12 +401,38 @@ static void restore(struct st *x)
 	if (x->ds_allocated)
 		pebs_ds_free(&x->ds);
 	x->nsaved = 0;
-	x->lvt_saved = x->pmi_installed = x->ds_allocated = false;
+	x->lvt_saved = x->pmi_installed = x->ds_allocated = x->eilvt_saved = false;
 }
 
 u64 st_evtsel_for(u8 code)
 {
 	return EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | code;
+}
+
+u64 st_cycles_evtsel(const struct st *x)
+{
+	u64 sel = st_evtsel_for(x->arch->cycles_event);
+	return caps_has_global_ctrl(x->caps) ? sel : sel & ~EVTSEL_EN;
+}
+
+/* Without a global control each select's En is the enable (APM Vol. 2,
+ * "PerfEvtSeln"; Linux x86_pmu_enable_all): set for `counters`, clear for
+ * the other counters the check programmed. */
+bool st_enable(struct st *x, u64 counters)
+{
+	const struct pmu_caps *c = x->caps;
+	u64 sel;
+	if (caps_has_global_ctrl(c))
+		return st_wr(x, c->msr_global_ctrl, counters);
+	for (unsigned i = 0; i < c->num_gp; i++) {
+		u32 msr = caps_gp_eventsel_msr(c, i);
+		bool on = counters & global_gp_bit(i);
+		if (!caps_has_gp(c, i) || (!on && !journalled(x, msr, &sel)))
+			continue;
+		if (!st_rd(x, msr, &sel) || !st_wr(x, msr, on ? sel | EVTSEL_EN : sel & ~EVTSEL_EN))
+			return false;
+	}
+	return true;
 }
 
 /* ---- running ------------------------------------------------------------------------------ */
@@ -350,21 +445,16 @@ static void (*const check_fn[SELFTEST_COUNT])(struct st *x) = {
 	[SELFTEST_PEBS_RECORD]    = st_check_pebs_record,
 	[SELFTEST_PEBS_THRESHOLD] = st_check_pebs_threshold,
 	[SELFTEST_AUTO_RELOAD]    = st_check_auto_reload,
+	[SELFTEST_IBS_OP]         = st_check_ibs_op,
+	[SELFTEST_IBS_FETCH]      = st_check_ibs_fetch,
 };
 
 static bool pmu_usable(struct st *x)
 {
-	if (!x->caps->intel)
-		st_verdict(x, SELFTEST_SKIP, "not an Intel CPU (%s)", x->caps->vendor);
-	else if (!caps_has_pmu(x->caps))
-		st_verdict(x, SELFTEST_SKIP, "no architectural PMU (CPUID.0AH version 0)");
-	else if (!caps_has_global_ctrl(x->caps))
-		st_verdict(x, SELFTEST_SKIP, "perfmon version %u has no IA32_PERF_GLOBAL_CTRL",
-			   x->caps->version);
-	else if (!caps_perfmon_enabled(x->caps))
-		st_verdict(x, SELFTEST_SKIP, "performance monitoring disabled in IA32_MISC_ENABLE");
-	else
-		return true;
+	x->arch = x->caps->amd ? &st_arch_amd : x->caps->intel ? &st_arch_intel : NULL;
+	if (x->arch)
+		return x->arch->usable(x);
+	st_verdict(x, SELFTEST_SKIP, "not an Intel or AMD CPU (%s)", x->caps->vendor);
 	return false;
 }
 
@@ -378,7 +468,7 @@ void selftest_run_one(const struct pmu_caps *caps, enum selftest_check c,
 	x.res = out;
 	if (c >= SELFTEST_COUNT || !pmu_usable(&x))
 		return;
-	if (st_rd(&x, caps->msr_global_status, &x.status0))
+	if (!caps_has_global_ctrl(caps) || st_rd(&x, caps->msr_global_status, &x.status0))
 		check_fn[c](&x);
 	restore(&x);
 	if (out->verdict == SELFTEST_NOT_RUN)

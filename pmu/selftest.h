@@ -1,11 +1,13 @@
 /* `bareperf selftest`: does the PMU in front of us behave as the SDM
- * says? Each check programs the PMU through the hardware seam only, runs a
- * short busy loop, and judges what it reads back. Every wait is bounded by
- * plat_ticks(); every MSR access that could fault is a probing one, so a
- * half-working virtual PMU gives a FAIL with a reason, never a crash.
+ * (Intel) or the AMD64 APM Vol. 2 (AMD) says? Each check programs the PMU
+ * through the hardware seam only, runs a short busy loop, and judges what
+ * it reads back. Every wait is bounded by plat_ticks(); every MSR access
+ * that could fault is a probing one, so a half-working virtual PMU gives a
+ * FAIL with a reason, never a crash.
  *
- * Each check leaves the PMU MSRs it touched, IA32_DS_AREA, LVT PC and the
- * PMI's IDT gate as it found them, whatever its verdict.
+ * Each check leaves the PMU MSRs it touched, IA32_DS_AREA, the IBS
+ * controls, LVT PC, the extended LVT entry of IBS and the PMI's IDT gate
+ * as it found them, whatever its verdict.
  *
  * On the emulated PMU the counters advance only while the model is driven
  * (sim/drive.h): the caller starts the drive; nothing here knows about it. */
@@ -16,11 +18,13 @@
 enum selftest_check {
 	SELFTEST_COUNTERS,	/* every GP and fixed counter counts */
 	SELFTEST_WIDTHS,	/* legacy and full-width writes, counter widths */
-	SELFTEST_OVERFLOW_PMI,	/* overflow sets GLOBAL_STATUS and raises a PMI */
-	SELFTEST_LVT_MASK,	/* delivering the PMI sets the LVT PC mask bit */
+	SELFTEST_OVERFLOW_PMI,	/* overflow is seen and raises a PMI */
+	SELFTEST_LVT_MASK,	/* LVT PC after delivery, as the architecture says */
 	SELFTEST_PEBS_RECORD,	/* records of the advertised format and size */
 	SELFTEST_PEBS_THRESHOLD,	/* N records at a threshold of N: one PMI */
 	SELFTEST_AUTO_RELOAD,	/* a record reloads the counter from the DS area */
+	SELFTEST_IBS_OP,	/* AMD IBS op sampling: a sample, an interrupt */
+	SELFTEST_IBS_FETCH,	/* AMD IBS fetch sampling: a sample, an interrupt */
 	SELFTEST_COUNT
 };
 

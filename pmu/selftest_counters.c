@@ -41,7 +41,7 @@ static bool program_all_counters(struct st *x, u64 *enable)
 			continue;
 		u32 evtsel = caps_gp_eventsel_msr(c, i);
 		if (!st_wr(x, evtsel, 0) || !st_wr_counter(x, counter_gp(i), 0) ||
-		    !st_wr(x, evtsel, st_evtsel_for(ARCH_CODE_CORE_CYCLES)))
+		    !st_wr(x, evtsel, st_cycles_evtsel(x)))
 			return false;
 		*enable |= global_gp_bit(i);
 	}
@@ -58,15 +58,14 @@ static bool program_all_counters(struct st *x, u64 *enable)
 
 void st_check_counters(struct st *x)
 {
-	u32 global_ctrl_msr = x->caps->msr_global_ctrl;
 	u64 enable = 0, first_count = 0;
-	if (!st_wr(x, global_ctrl_msr, 0) || !program_all_counters(x, &enable))
+	if (!st_enable(x, 0) || !program_all_counters(x, &enable))
 		return;
 	u64 t0 = plat_ticks();
-	if (!st_wr(x, global_ctrl_msr, enable))
+	if (!st_enable(x, enable))
 		return;
 	st_spin_until(NULL, NULL, SELFTEST_BUSY_MS);
-	if (!st_wr(x, global_ctrl_msr, 0))
+	if (!st_enable(x, 0))
 		return;
 	u64 us = st_ticks_to_us(plat_ticks() - t0);
 	int first = COUNTER_NONE;
@@ -136,42 +135,74 @@ static bool check_full_width(struct st *x, unsigned i)
 		       x->caps->gp_width);
 }
 
-/* Fixed counters are written at full width; a value beyond the width is
- * refused or cut to the width, never kept. */
-static bool check_fixed_width(struct st *x, unsigned i)
+/* A counter written whole: a pattern of the width with bit 31 set too
+ * reads back as written (no sign extension); a value beyond the width is
+ * refused or cut to the width, never kept. Intel's fixed counters, AMD's
+ * PERF_CTRn (APM Vol. 2, "PERF_CTRn": 48 bits). */
+static bool check_whole_width(struct st *x, int counter, u32 msr, unsigned width)
 {
-	u64 mask = caps_fixed_mask_value(x->caps);
-	u32 msr = caps_fixed_counter_msr(x->caps, i);
-	u64 pattern = 0x5A5A12345678ull & mask;
-	if (!st_wr(x, msr, pattern) || !expect_readback(x, counter_fixed(i), msr, pattern, pattern))
-		return false;
-	if (x->caps->fixed_width >= 64)
+	u64 mask = width >= 64 ? ~0ULL : GENMASK(width - 1, 0);
+	static const u64 patterns[] = { 0x5A5A12345678ull, 0x0000DEADBEEFull };
+	for (unsigned k = 0; k < ARRAY_SIZE(patterns); k++) {
+		u64 pattern = patterns[k] & mask;
+		if (!st_wr(x, msr, pattern) || !expect_readback(x, counter, msr, pattern, pattern))
+			return false;
+	}
+	if (width >= 64)
 		return true;
-	u64 beyond = BIT(x->caps->fixed_width) | 0x1234;
+	u64 beyond = BIT(width) | 0x1234;
 	if (st_wr_probe(x, msr, beyond) != 0)
 		return true;
-	return expect_readback(x, counter_fixed(i), msr, beyond, beyond & mask);
+	return expect_readback(x, counter, msr, beyond, beyond & mask);
+}
+
+/* Intel: the legacy alias IA32_PMCx, and IA32_A_PMCx where there are
+ * full-width writes. */
+bool st_intel_gp_width(struct st *x, unsigned i)
+{
+	return check_legacy_alias(x, i) && (!x->caps->full_width_write || check_full_width(x, i));
+}
+
+/* AMD: one register per counter, written whole; no aliases to compare. */
+bool st_amd_gp_width(struct st *x, unsigned i)
+{
+	return check_whole_width(x, counter_gp(i), caps_gp_counter_write_msr(x->caps, i),
+				 x->caps->gp_width);
+}
+
+void st_intel_widths_pass(struct st *x)
+{
+	const struct pmu_caps *c = x->caps;
+	st_verdict(x, SELFTEST_PASS, "%u GP x %u bits: IA32_PMCx sign-extends bit 31%s; %u fixed x %u bits",
+		   (unsigned)__builtin_popcount(c->gp_mask), c->gp_width,
+		   c->full_width_write ? ", IA32_A_PMCx full width, #GP beyond" : " (no full-width writes)",
+		   (unsigned)__builtin_popcount(c->fixed_mask), c->fixed_width);
+}
+
+void st_amd_widths_pass(struct st *x)
+{
+	const struct pmu_caps *c = x->caps;
+	st_verdict(x, SELFTEST_PASS, "%u PERF_CTR x %u bits, each written whole (bit 31 not "
+		   "sign-extended), bits beyond the width refused or dropped; no aliases, no fixed "
+		   "counters", (unsigned)__builtin_popcount(c->gp_mask), c->gp_width);
 }
 
 void st_check_widths(struct st *x)
 {
 	const struct pmu_caps *c = x->caps;
-	if (!st_wr(x, c->msr_global_ctrl, 0))
+	if (!st_enable(x, 0))
 		return;
 	for (unsigned i = 0; i < c->num_gp; i++) {
 		if (!caps_has_gp(c, i))
 			continue;
-		if (!st_wr(x, caps_gp_eventsel_msr(c, i), 0) || !check_legacy_alias(x, i) ||
-		    (c->full_width_write && !check_full_width(x, i)))
+		if (!st_wr(x, caps_gp_eventsel_msr(c, i), 0) || !x->arch->gp_width(x, i))
 			return;
 	}
 	if (c->num_fixed && !st_wr(x, c->msr_fixed_ctr_ctrl, 0))
 		return;
 	for (unsigned i = 0; i < c->num_fixed; i++)
-		if (caps_has_fixed(c, i) && !check_fixed_width(x, i))
+		if (caps_has_fixed(c, i) &&
+		    !check_whole_width(x, counter_fixed(i), caps_fixed_counter_msr(c, i), c->fixed_width))
 			return;
-	st_verdict(x, SELFTEST_PASS, "%u GP x %u bits: IA32_PMCx sign-extends bit 31%s; %u fixed x %u bits",
-		   (unsigned)__builtin_popcount(c->gp_mask), c->gp_width,
-		   c->full_width_write ? ", IA32_A_PMCx full width, #GP beyond" : " (no full-width writes)",
-		   (unsigned)__builtin_popcount(c->fixed_mask), c->fixed_width);
+	x->arch->widths_pass(x);
 }

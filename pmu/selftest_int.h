@@ -1,7 +1,8 @@
 /* The self-test's inside: one check's state, the probing MSR accessors
  * that journal what they write (pmu/selftest.c puts it all back), bounded
- * waiting and the test PMI handler, shared by the checks in
- * selftest_counters.c, selftest_pmi.c and selftest_pebs.c. */
+ * waiting, the test PMI handler and the per-architecture pieces
+ * (selftest_arch.c), shared by the checks in selftest_counters.c,
+ * selftest_pmi.c, selftest_pebs.c and selftest_ibs.c. */
 #ifndef BP_SELFTEST_INT_H
 #define BP_SELFTEST_INT_H
 #include "selftest.h"
@@ -21,8 +22,30 @@
 #define PEBS_THRESHOLD_RECORDS 8
 #define PEBS_WALK_MAX 64	/* records looked at, at most */
 
+struct st;
+
+/* What differs between the PMU architectures, for the checks (SDM Vol. 3B
+ * ch. 20; AMD64 APM Vol. 2, "Performance Monitoring Counters"). How the
+ * counters are enabled (a global control, or each event select's En) and
+ * how an overflow is seen (a status register, or the counter's top bit)
+ * follow caps_has_global_ctrl(): Intel v2 on, AMD with PerfMonV2. */
+struct st_arch {
+	u8 cycles_event;		/* core cycles, event select bits 7:0 */
+	const char *ctr_name, *sel_name;	/* "IA32_PMC%u", "PERF_CTR%u", ... */
+	const char *status_name;	/* the global status register, for reasons */
+	u64 status_extra;		/* status bits to acknowledge besides counters' */
+	bool delivery_masks_lvt_pc;	/* does PMI delivery set LVT PC's mask? */
+	const char *lvt_rule;		/* the authority for it, for reasons */
+	bool (*usable)(struct st *x);	/* else a SKIP verdict saying why */
+	bool (*gp_width)(struct st *x, unsigned i);	/* one GP counter's writes */
+	void (*widths_pass)(struct st *x);	/* the widths check's PASS */
+	const char *no_pebs, *no_ibs;	/* why those checks SKIP; NULL: they run */
+};
+extern const struct st_arch st_arch_intel, st_arch_amd;
+
 struct st {
 	const struct pmu_caps *caps;
+	const struct st_arch *arch;
 	struct selftest_result *res;
 	struct { u32 msr; u64 val; } saved[JOURNAL_MAX];
 	unsigned nsaved;
@@ -34,13 +57,17 @@ struct st {
 	struct pebs_ds ds;
 	bool ds_allocated;
 	bool frozen_on_pmi;	/* DEBUGCTL.FREEZE_PERFMON_ON_PMI took */
+	bool eilvt_saved;	/* IBS's extended LVT entry, put back at the end */
+	unsigned eilvt_n;
+	u32 eilvt0;
 };
 
 /* What the test PMI handler saw at the first PMI. */
 struct st_pmi {
 	volatile u32 calls;
 	u32 lvt;		/* LVT PC as the first PMI found it */
-	u64 status;		/* GLOBAL_STATUS at the first PMI */
+	u64 counters;		/* the counters armed (global_gp_bit layout) */
+	u64 status;		/* overflows at the first PMI (st_overflows) */
 	u64 status_after;	/* after acknowledging it */
 	u64 pebs_index;		/* DS PEBS index at the first PMI */
 	bool ack_faulted;
@@ -67,6 +94,16 @@ bool st_rd_counter(struct st *x, int counter, u64 *val);
 u64 st_legacy_value(u64 written, u64 mask);
 /* IA32_PERFEVTSELx for architectural event code, enabled, both rings. */
 u64 st_evtsel_for(u8 code);
+/* The event select counting core cycles on this architecture, both rings;
+ * En where a global control gates the counters (st_enable does the rest). */
+u64 st_cycles_evtsel(const struct st *x);
+/* Enables exactly `counters` (global_gp_bit layout): the global control,
+ * or each event select's En without one (APM Vol. 2, "PerfEvtSeln"). */
+bool st_enable(struct st *x, u64 counters);
+/* Which of `counters` have overflowed: the global status, or without one
+ * the counter's top bit clear after a negative preset (Linux
+ * x86_pmu_handle_irq). Not journalled: the PMI handler uses it too. */
+u64 st_overflows(const struct pmu_caps *c, u64 counters);
 /* Waiting, bounded by plat_ticks(). */
 u64 st_ticks_to_us(u64 t);
 bool st_spin_until(bool (*done)(void *ctx), void *ctx, u32 ms);
@@ -82,6 +119,15 @@ void st_check_lvt_mask(struct st *x);
 void st_check_pebs_record(struct st *x);
 void st_check_pebs_threshold(struct st *x);
 void st_check_auto_reload(struct st *x);
+void st_check_ibs_op(struct st *x);
+void st_check_ibs_fetch(struct st *x);
+/* The widths check's per-architecture parts (selftest_counters.c). */
+bool st_intel_gp_width(struct st *x, unsigned i);
+bool st_amd_gp_width(struct st *x, unsigned i);
+void st_intel_widths_pass(struct st *x);
+void st_amd_widths_pass(struct st *x);
+/* The first GP counter there is (selftest_pmi.c). */
+int st_first_gp(const struct pmu_caps *c);
 /* Shared by the PMI and PEBS checks (selftest_pmi.c). */
 bool st_status_bit_clears(struct st *x, u64 bit, const char *what);
 #endif

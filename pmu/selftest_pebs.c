@@ -8,7 +8,9 @@ static bool pebs_supported(struct st *x)
 {
 	const struct pmu_caps *c = x->caps;
 	const char *why = NULL;
-	if (!c->ds)
+	if (x->arch->no_pebs)
+		why = x->arch->no_pebs;
+	else if (!c->ds)
 		why = "no Debug Store (CPUID.01H:EDX.DS = 0)";
 	else if (!c->pdcm)
 		why = "no IA32_PERF_CAPABILITIES (CPUID.01H:ECX.PDCM = 0): record format unknown";

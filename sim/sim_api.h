@@ -220,6 +220,9 @@ void sim_inject_ignored_writes(u32 msr);
 /* Delivering a PMI leaves the LVT PC mask bit clear (SDM 11.5.1: the
  * processor sets it). */
 void sim_inject_lvt_pc_no_mask(bool on);
+/* Delivering a PMI sets the LVT PC mask bit on an AMD part too (its
+ * APIC leaves it clear: Linux amd_pmu_v2_handle_irq). */
+void sim_inject_lvt_pc_masks(bool on);
 /* PEBS records are `bytes` long whatever the format says: the index
  * advances by it and the adaptive basic group states it (0 undoes). The
  * record's fields are cut at, or zero-filled up to, that size. */

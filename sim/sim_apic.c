@@ -139,7 +139,7 @@ void sim_apic_pmi(struct sim_cpu *c)
 	 * local APIC leaves it clear (Linux amd_pmu_v2_handle_irq: "the Mask
 	 * (M) bit of the LVT PMI entry is not set by the local APIC when a PMC
 	 * overflow occurs"). */
-	if (!c->lvt_pc_no_mask && !sim_amd())
+	if ((!c->lvt_pc_no_mask && !sim_amd()) || c->lvt_pc_masks)
 		c->r.lvt_pc |= APIC_LVT_MASKED;
 	c->stats.pmis_delivered++;
 	switch (lvt & APIC_LVT_DELIVERY_MASK) {
@@ -444,4 +444,5 @@ void sim_apic_mmio_write(struct sim_cpu *c, u64 addr, u32 val)
 }
 
 void sim_inject_lvt_pc_no_mask(bool on) { sim_cur()->lvt_pc_no_mask = on; }
+void sim_inject_lvt_pc_masks(bool on)   { sim_cur()->lvt_pc_masks = on; }
 void sim_inject_access_cycles(u64 cycles) { sim_cur()->access_cycles = cycles; }

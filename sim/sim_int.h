@@ -73,6 +73,7 @@ struct sim_cpu {
 	u64 pebs_armed;			/* PEBS counters that overflowed and wait
 					 * for their next event (sim_count.c) */
 	bool lvt_pc_no_mask;		/* injected: delivery leaves LVT PC unmasked */
+	bool lvt_pc_masks;		/* injected: delivery masks LVT PC on AMD too */
 	u32 pebs_record_size;		/* injected record size; 0: the format's */
 	bool pebs_threshold_ignored;	/* injected: a PMI after every record */
 	bool pebs_no_reload;		/* injected: no reload from the DS area */

@@ -1,5 +1,6 @@
 /* `bareperf selftest` against the emulated PMU: every check passes on every
- * model that has what it needs (and SKIPs with a reason otherwise), each
+ * model that has what it needs (and SKIPs with a reason otherwise: IBS on
+ * Intel, PEBS on AMD), each
  * check FAILs on a model broken in the way it looks for, and the PMU and
  * APIC are left exactly as found, whatever the verdicts. The model runs
  * under its real drive tick (SIGALRM), as in `bareperf --pmu=sim`. */
@@ -53,10 +54,30 @@ static void expect(enum selftest_check c, enum selftest_verdict v, const char *w
 		fail_msg("%s: reason '%s' lacks '%s'", selftest_check_name(c), res[c].reason, words);
 }
 
+static bool is_ibs(int c) { return c == SELFTEST_IBS_OP || c == SELFTEST_IBS_FETCH; }
+static bool is_pebs(int c)
+{
+	return c == SELFTEST_PEBS_RECORD || c == SELFTEST_PEBS_THRESHOLD || c == SELFTEST_AUTO_RELOAD;
+}
+
+/* Intel: everything passes but the IBS checks, which say why not. */
 static void expect_all_pass(void)
 {
 	for (int c = 0; c < SELFTEST_COUNT; c++)
-		expect((enum selftest_check)c, SELFTEST_PASS, NULL);
+		if (is_ibs(c))
+			expect((enum selftest_check)c, SELFTEST_SKIP, "no IBS on Intel");
+		else
+			expect((enum selftest_check)c, SELFTEST_PASS, NULL);
+}
+
+/* AMD: everything passes but the PEBS checks, which say why not. */
+static void expect_amd_pass(void)
+{
+	for (int c = 0; c < SELFTEST_COUNT; c++)
+		if (is_pebs(c))
+			expect((enum selftest_check)c, SELFTEST_SKIP, "AMD has no PEBS");
+		else
+			expect((enum selftest_check)c, SELFTEST_PASS, NULL);
 }
 
 #define ALL ((u32)GENMASK(SELFTEST_COUNT - 1, 0))
@@ -78,6 +99,145 @@ static void test_nhm(void **state)   { passes_on("nhm"); }
 static void test_hsw(void **state)   { passes_on("hsw"); }
 static void test_core2(void **state) { passes_on("core2"); }
 static void test_x2apic(void **state) { passes_on("icx,x2apic"); }
+
+/* ---- AMD ------------------------------------------------------------------ */
+
+/* PerfMonV2: PerfCntrGlobalCtl enables, PerfCntrGlobalStatus shows the
+ * overflow and PerfCntrGlobalStatusClr clears it; the APIC leaves LVT PC
+ * unmasked; both IBS units sample and interrupt. The PMU, IBS controls,
+ * the extended LVT entries and LVT PC are left as found (run_checks). */
+static void test_zen4(void **state)
+{
+	start("zen4");
+	run_checks(ALL);
+	expect_amd_pass();
+	expect(SELFTEST_COUNTERS, SELFTEST_PASS, "6 GP + 0 fixed counted");
+	expect(SELFTEST_WIDTHS, SELFTEST_PASS, "6 PERF_CTR x 48 bits, each written whole");
+	expect(SELFTEST_OVERFLOW_PMI, SELFTEST_PASS, "PerfCntrGlobalStatus 0x1");
+	expect(SELFTEST_LVT_MASK, SELFTEST_PASS, "a second PMI came without unmasking");
+	expect(SELFTEST_IBS_OP, SELFTEST_PASS, "through extended LVT entry 1; cleared");
+	expect(SELFTEST_IBS_FETCH, SELFTEST_PASS, "IbsFetchLinAd");
+}
+
+/* Without PerfMonV2: each PERF_CTL's En enables, the overflow is the
+ * counter's top bit clear after the wrap. */
+static void test_zen2(void **state)
+{
+	start("zen2");
+	run_checks(ALL);
+	expect_amd_pass();
+	expect(SELFTEST_OVERFLOW_PMI, SELFTEST_PASS, "PERF_CTR0's top bit clear at the PMI");
+	expect(SELFTEST_IBS_OP, SELFTEST_PASS, "IbsOpRip");
+}
+
+static void test_zen4_x2apic(void **state)
+{
+	start("zen4,x2apic");
+	run_checks(ALL);
+	expect_amd_pass();
+}
+
+static void test_amd_dead_counter_fails(void **state)
+{
+	start("zen2");
+	sim_inject_dead_counters(BIT(2));
+	run_checks(BIT(SELFTEST_COUNTERS) | BIT(SELFTEST_OVERFLOW_PMI));
+	expect(SELFTEST_COUNTERS, SELFTEST_FAIL, "GP2 counted no core cycles");
+	expect(SELFTEST_OVERFLOW_PMI, SELFTEST_PASS, NULL);
+}
+
+/* PERF_CTR1 (C001_0203H) drops writes. */
+static void test_amd_ignored_counter_write_fails(void **state)
+{
+	start("zen4");
+	sim_inject_ignored_writes(MSR_AMD_PERF_CTR0 + 2);
+	run_checks(BIT(SELFTEST_WIDTHS));
+	expect(SELFTEST_WIDTHS, SELFTEST_FAIL, "PERF_CTR1: wrote 0x5a5a12345678, read back 0x0");
+}
+
+/* APM Vol. 2: PerfCntrGlobalStatusClr clears a status bit. */
+static void test_amd_stuck_status_fails(void **state)
+{
+	start("zen4");
+	sim_inject_stuck_status(BIT(0));
+	run_checks(BIT(SELFTEST_OVERFLOW_PMI));
+	expect(SELFTEST_OVERFLOW_PMI, SELFTEST_FAIL, "does not clear through PerfCntrGlobalStatusClr");
+}
+
+/* A counter that never wraps raises no PMI; without PerfMonV2 the reason
+ * reads the counter. */
+static void test_amd_no_overflow_fails(void **state)
+{
+	start("zen2");
+	sim_inject_dead_counters(BIT(0));
+	run_checks(BIT(SELFTEST_OVERFLOW_PMI) | BIT(SELFTEST_LVT_MASK));
+	expect(SELFTEST_OVERFLOW_PMI, SELFTEST_FAIL, "did not overflow");
+	expect(SELFTEST_LVT_MASK, SELFTEST_FAIL, "did not overflow");
+}
+
+/* On AMD the APIC leaves LVT PC unmasked: a mask set by delivery is a
+ * FAIL there, by AMD's rule. */
+static void test_amd_lvt_masked_fails(void **state)
+{
+	start("zen2");
+	sim_inject_lvt_pc_masks(true);
+	run_checks(BIT(SELFTEST_LVT_MASK) | BIT(SELFTEST_OVERFLOW_PMI));
+	expect(SELFTEST_LVT_MASK, SELFTEST_FAIL, "delivery set the mask bit (Linux "
+	       "amd_pmu_v2_handle_irq says it does not)");
+	expect(SELFTEST_OVERFLOW_PMI, SELFTEST_PASS, NULL);
+}
+
+/* The firmware assigned IBS no extended LVT entry: both IBS checks SKIP
+ * and say so; the core counter checks still run. */
+static void test_ibs_without_lvt_offset_skips(void **state)
+{
+	start("zen4");
+	sim_inject_ibs_ctl(0);
+	run_checks(ALL);
+	expect(SELFTEST_IBS_OP, SELFTEST_SKIP, "LvtOffsetVal clear");
+	expect(SELFTEST_IBS_FETCH, SELFTEST_SKIP, "LvtOffsetVal clear");
+	expect(SELFTEST_COUNTERS, SELFTEST_PASS, NULL);
+}
+
+/* Someone's unmasked entry at IBS_CTL's offset is left alone. */
+static void test_ibs_entry_in_use_skips(void **state)
+{
+	start("zen4");
+	hw_mmio_write32(XAPIC_BASE + apic_eilvt(1), APIC_LVT_DELIVERY_FIXED | 0x42);
+	run_checks(BIT(SELFTEST_IBS_OP));
+	expect(SELFTEST_IBS_OP, SELFTEST_SKIP, "extended LVT entry 1, which IBS_CTL names, is in use "
+	       "(0x42, unmasked)");
+}
+
+/* IBS_OP_CTL drops writes: the unit never samples. */
+static void test_ibs_op_dead_fails(void **state)
+{
+	start("zen4");
+	sim_inject_ignored_writes(MSR_AMD_IBS_OP_CTL);
+	run_checks(BIT(SELFTEST_IBS_OP) | BIT(SELFTEST_IBS_FETCH));
+	expect(SELFTEST_IBS_OP, SELFTEST_FAIL, "IBS_OP_CTL = 0x0: no sample in 500 ms");
+	expect(SELFTEST_IBS_FETCH, SELFTEST_PASS, NULL);
+}
+
+/* The extended LVT entry ignores writes (x2APIC: an MSR): the sample is
+ * taken, the interrupt never comes. */
+static void test_ibs_no_interrupt_fails(void **state)
+{
+	start("zen4,x2apic");
+	sim_inject_ignored_writes(x2apic_msr(apic_eilvt(1)));
+	run_checks(BIT(SELFTEST_IBS_FETCH) | BIT(SELFTEST_LVT_MASK));
+	expect(SELFTEST_IBS_FETCH, SELFTEST_FAIL, "a sample (Val) but no interrupt through extended "
+	       "LVT entry 1");
+	expect(SELFTEST_LVT_MASK, SELFTEST_PASS, NULL);
+}
+
+static void test_intel_skips_ibs(void **state)
+{
+	start("icx");
+	run_checks(BIT(SELFTEST_IBS_OP) | BIT(SELFTEST_IBS_FETCH));
+	expect(SELFTEST_IBS_OP, SELFTEST_SKIP, "no IBS on Intel");
+	expect(SELFTEST_IBS_FETCH, SELFTEST_SKIP, "no IBS on Intel");
+}
 
 /* The reasons carry what was measured: sizes per format (SDM 20.6.2.4). */
 static void test_record_sizes_in_reasons(void **state)
@@ -269,6 +429,25 @@ static void test_no_reload_fails(void **state)
 
 /* ---- left as found ---------------------------------------------------------------- */
 
+/* pmu_open (taking over with force), every check, pmu_close: the
+ * firmware state the caller set up comes back whole. */
+static void session_leaves_state(void)
+{
+	char err[256], diff[160];
+	const char *why;
+	struct pmu p;
+	pmu_caps_read(&caps);
+	sim_snapshot(&before);
+	assert_int_equal(pmu_open(&p, &caps, true, err, sizeof(err)), 0);
+	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, workload_insn_rate(), &why), 0);
+	selftest_run(&caps, ALL, res);
+	sim_drive_stop();
+	pmu_close(&p);
+	sim_snapshot(&after);
+	if (!sim_snapshot_equal(&before, &after, diff, sizeof(diff)))
+		fail_msg("not left as found: %s", diff);
+}
+
 /* Firmware state everywhere the selftest writes: counters running (taken
  * over with force), counter values, a DS area, a PEBS_DATA_CFG, DEBUGCTL
  * bits, an unmasked LVT PC of its own. pmu_open + selftest + pmu_close
@@ -276,8 +455,6 @@ static void test_no_reload_fails(void **state)
 static void test_session_leaves_firmware_state(void **state)
 {
 	static u64 firmware_ds[64];
-	char err[256], diff[160];
-	struct pmu p;
 	open_model("icx");
 	sim_inject_counters_running();
 	hw_wrmsr(msr_pmc(3), 0x1234);
@@ -286,18 +463,25 @@ static void test_session_leaves_firmware_state(void **state)
 	hw_wrmsr(MSR_PEBS_DATA_CFG, PEBS_DATACFG_XMMS);
 	hw_wrmsr(MSR_IA32_DEBUGCTL, DEBUGCTL_FREEZE_LBRS_ON_PMI);
 	hw_mmio_write32(XAPIC_BASE + APIC_LVT_PERFCNT, APIC_LVT_DELIVERY_NMI);
-	pmu_caps_read(&caps);
-	sim_snapshot(&before);
-	assert_int_equal(pmu_open(&p, &caps, true, err, sizeof(err)), 0);
-	const char *why;
-	assert_int_equal(sim_drive_start(SIM_DRIVE_PERIOD_US, workload_insn_rate(), &why), 0);
-	selftest_run(&caps, ALL, res);
-	sim_drive_stop();
-	pmu_close(&p);
-	sim_snapshot(&after);
-	if (!sim_snapshot_equal(&before, &after, diff, sizeof(diff)))
-		fail_msg("not left as found: %s", diff);
+	session_leaves_state();
 	expect_all_pass();
+}
+
+/* The same on AMD without PerfMonV2: a firmware counter running (its
+ * PERF_CTL's En the enable), counter values, IBS controls set up but not
+ * enabled, extended LVT entries with vectors (masked), an NMI LVT PC. */
+static void test_session_leaves_amd_firmware_state(void **state)
+{
+	open_model("zen2");
+	sim_inject_counters_running();
+	hw_wrmsr(MSR_AMD_PERF_CTR0 + 2 * 3, 0x1234);
+	hw_wrmsr(MSR_AMD_IBS_OP_CTL, 0x100);
+	hw_wrmsr(MSR_AMD_IBS_FETCH_CTL, 0x200);
+	for (unsigned n = 0; n < APIC_EILVT_COUNT_MAX; n++)
+		hw_mmio_write32(XAPIC_BASE + apic_eilvt(n), APIC_LVT_MASKED | (0x40 + n));
+	hw_mmio_write32(XAPIC_BASE + APIC_LVT_PERFCNT, APIC_LVT_DELIVERY_NMI);
+	session_leaves_state();
+	expect_amd_pass();
 }
 
 /* ---- the command ---------------------------------------------------------------------- */
@@ -314,7 +498,18 @@ static void test_command_table(void **state)
 	assert_int_equal(run_cmd("--pmu=sim:icx selftest"), EXIT_OK);
 	assert_non_null(strstr(out, "*** EMULATED PMU (sim:icx)"));
 	assert_non_null(strstr(out, "pebs-threshold   PASS"));
-	assert_non_null(strstr(out, "7 passed, 0 failed, 0 skipped"));
+	assert_non_null(strstr(out, "7 passed, 0 failed, 2 skipped"));
+	assert_non_null(strstr(out, "ibs-op           SKIP   no IBS on Intel"));
+	assert_null(strstr(out, "FAIL"));
+}
+
+static void test_command_table_amd(void **state)
+{
+	assert_int_equal(run_cmd("--pmu=sim:zen2 selftest"), EXIT_OK);
+	assert_non_null(strstr(out, "AMD core counters: 6 x 48 bits, no PerfMonV2"));
+	assert_non_null(strstr(out, "ibs-fetch        PASS"));
+	assert_non_null(strstr(out, "pebs-record      SKIP   AMD has no PEBS; IBS checks below"));
+	assert_non_null(strstr(out, "6 passed, 0 failed, 3 skipped"));
 	assert_null(strstr(out, "FAIL"));
 }
 
@@ -326,6 +521,10 @@ static void test_command_json_and_selection(void **state)
 	assert_non_null(strstr(out, "{\"name\":\"auto-reload\",\"result\":\"PASS\""));
 	assert_non_null(strstr(out, "\"passed\":2,\"failed\":0,\"skipped\":0}\n"));
 	assert_null(strstr(out, "EMULATED PMU"));	/* the JSON says it instead */
+	assert_int_equal(run_cmd("--pmu=sim:zen4 selftest --json ibs-op pebs-record"), EXIT_OK);
+	assert_non_null(strstr(out, "{\"name\":\"pebs-record\",\"result\":\"SKIP\""));
+	assert_non_null(strstr(out, "{\"name\":\"ibs-op\",\"result\":\"PASS\""));
+	assert_non_null(strstr(out, "\"passed\":1,\"failed\":0,\"skipped\":1}\n"));
 }
 
 static void test_command_bad_input(void **state)
@@ -340,7 +539,7 @@ static void test_command_no_pmu(void **state)
 {
 	assert_int_equal(run_cmd("--pmu=sim:nopmu selftest"), EXIT_NO_PMU);
 	assert_non_null(strstr(out, "counters         SKIP   no architectural PMU"));
-	assert_non_null(strstr(out, "0 passed, 0 failed, 7 skipped"));
+	assert_non_null(strstr(out, "0 passed, 0 failed, 9 skipped"));
 }
 
 int main(void)
@@ -354,6 +553,19 @@ int main(void)
 		cmocka_unit_test_teardown(test_hsw, teardown),
 		cmocka_unit_test_teardown(test_core2, teardown),
 		cmocka_unit_test_teardown(test_x2apic, teardown),
+		cmocka_unit_test_teardown(test_zen4, teardown),
+		cmocka_unit_test_teardown(test_zen2, teardown),
+		cmocka_unit_test_teardown(test_zen4_x2apic, teardown),
+		cmocka_unit_test_teardown(test_amd_dead_counter_fails, teardown),
+		cmocka_unit_test_teardown(test_amd_ignored_counter_write_fails, teardown),
+		cmocka_unit_test_teardown(test_amd_stuck_status_fails, teardown),
+		cmocka_unit_test_teardown(test_amd_no_overflow_fails, teardown),
+		cmocka_unit_test_teardown(test_amd_lvt_masked_fails, teardown),
+		cmocka_unit_test_teardown(test_ibs_without_lvt_offset_skips, teardown),
+		cmocka_unit_test_teardown(test_ibs_entry_in_use_skips, teardown),
+		cmocka_unit_test_teardown(test_ibs_op_dead_fails, teardown),
+		cmocka_unit_test_teardown(test_ibs_no_interrupt_fails, teardown),
+		cmocka_unit_test_teardown(test_intel_skips_ibs, teardown),
 		cmocka_unit_test_teardown(test_record_sizes_in_reasons, teardown),
 		cmocka_unit_test_teardown(test_nopmu_skips, teardown),
 		cmocka_unit_test_teardown(test_pebs_unavailable_skips, teardown),
@@ -374,7 +586,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_stuck_buffer_bit_fails, teardown),
 		cmocka_unit_test_teardown(test_no_reload_fails, teardown),
 		cmocka_unit_test_teardown(test_session_leaves_firmware_state, teardown),
+		cmocka_unit_test_teardown(test_session_leaves_amd_firmware_state, teardown),
 		cmocka_unit_test(test_command_table),
+		cmocka_unit_test(test_command_table_amd),
 		cmocka_unit_test(test_command_json_and_selection),
 		cmocka_unit_test(test_command_bad_input),
 		cmocka_unit_test(test_command_no_pmu),
