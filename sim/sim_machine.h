@@ -22,6 +22,10 @@ struct sim_machine_ops {
 	void (*write)(void *ctx, uint64_t la, const void *buf, uint32_t len);
 	/* The PMU requests a PMI on this CPU: the machine's LVT PC decides. */
 	void (*pmi)(void *ctx, uint32_t cpu);
+	/* An interrupt through extended LVT entry n (AMD's extended APIC
+	 * space: IBS's, at the offset IBS_CTL holds): the machine's entry
+	 * decides. NULL where the machine has no extended space. */
+	void (*eilvt)(void *ctx, uint32_t cpu, uint32_t n);
 };
 
 /* Opens model `spec` ("icx", "adl", ...) with ncpus logical CPUs and
@@ -33,8 +37,10 @@ uint32_t sim_machine_cpus(void);
 /* CPUID as the modelled part reports it. */
 void sim_machine_cpuid(uint32_t cpu, uint32_t leaf, uint32_t sub, uint32_t out[4]);
 /* True for the MSRs the PMU owns (counters, controls, DS, PEBS,
- * PERF_CAPABILITIES, DEBUGCTL, offcore): the machine sends those here
- * and keeps every other MSR, the APIC's included. */
+ * PERF_CAPABILITIES, DEBUGCTL, offcore; on an AMD part also its core
+ * counters, legacy and PerfCtrExtCore, the PerfMonV2 globals and IBS's
+ * registers): the machine sends those here and keeps every other MSR,
+ * the APIC's included. */
 bool sim_machine_owns_msr(uint32_t msr);
 /* 0, or 1 for a #GP with the SDM rule in why. */
 int sim_machine_rdmsr(uint32_t cpu, uint32_t msr, uint64_t *val, char *why, size_t whylen);
