@@ -378,8 +378,8 @@ static const char *model_for_class(X86CPU *cpu)
  * What the part says of itself before anything else: its vendor (CPUID
  * leaf 0, and leaf 80000000H on AMD parts), so that QEMU's own vendor
  * checks and the guest agree with the model; how far its basic and
- * extended leaves go (0AH, 1AH, 23H; AMD's 8000001BH, 80000022H). An AMD
- * part's local APIC has the extended space (APM Vol. 2, "Extended APIC
+ * extended leaves go (0AH, 1AH, 23H; AMD's 8000001BH, 80000022H); on AMD
+ * parts the brand string (80000002H-80000004H). An AMD part's local APIC has the extended space (APM Vol. 2, "Extended APIC
  * Registers": APIC version bit 31, the feature register at 400H, four
  * extended LVT entries at 500H-530H), where IBS's interrupt is routed.
  */
@@ -397,7 +397,14 @@ static void adopt_part(X86CPU *cpu)
     env->cpuid_vendor2 = leaf0[3];
     env->cpuid_vendor3 = leaf0[2];
     pmu_amd = IS_AMD_CPU(env);
-    if (pmu_amd && cpu->apic_state) {
+    if (!pmu_amd) {
+        return;
+    }
+    /* The brand string too: zen4 runs on EPYC-Milan, which is not one. */
+    for (int i = 0; i < 3; i++) {
+        sim_machine_cpuid(idx, CPUID_LEAF_BRAND0 + i, 0, &env->cpuid_model[4 * i]);
+    }
+    if (cpu->apic_state) {
         apic_enable_ext_space(cpu->apic_state, APIC_EILVT_COUNT_MAX);
     }
 }
