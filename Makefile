@@ -68,7 +68,7 @@ $(HOSTDIR)/obj/%.o: %.c
 $(HOSTDIR)/obj/%.o: %.asm
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	$(Q)nasm -f elf64 -g -MD $(@:.o=.d) -o $@ $< && objcopy $(NASM_LOCALS) $@
+	$(Q)nasm $(NASM_FLAGS) -MD $(@:.o=.d) -o $@ $(abspath $<) && objcopy $(NASM_LOCALS) $@
 
 $(HOSTDIR)/libcore.a: $(CORE_HOST_OBJ) $(HOST_OBJ)
 	@rm -f $@
@@ -120,13 +120,19 @@ $(EFIDIR)/obj/%.o: %.c
 $(EFIDIR)/obj/%.o: %.asm
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	$(Q)nasm -f elf64 -g -MD $(@:.o=.d) -o $@ $< && objcopy $(NASM_LOCALS) $@
+	$(Q)nasm $(NASM_FLAGS) -MD $(@:.o=.d) -o $@ $(abspath $<) && objcopy $(NASM_LOCALS) $@
 
 # bareperf.elf: the linked image with all symbols and debug info at its link
 # addresses (perf and gdb read this); bareperf.efi: the PE32+ made from it.
 # NASM's local labels (soak_hot.loop) go, so that samples name the function;
 # the DWARF line table stays, so that perf's srcline finds the .asm line.
 NASM_LOCALS := -w --strip-symbol='[A-Za-z_]*.*'
+# Sources and includes are given by absolute path: NASM writes
+# DW_AT_comp_dir as the source's folder but file names as given from the
+# current one, so relative names (workload/loop8.inc) named files that do
+# not exist (workload//workload/loop8.inc) and perf annotate showed no
+# source (tests/e2e/annotate_asm_source.sh).
+NASM_FLAGS := -f elf64 -g -I$(CURDIR)/workload/
 
 # GNU-EFI's ImageBase symbol sits at address 0, where perf's addr2line
 # sentinel (a query for address 0 that must answer "??") expects nothing:

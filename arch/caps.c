@@ -320,6 +320,8 @@ void pmu_caps_read(struct pmu_caps *c)
 	}
 	if (max_leaf >= CPUID_LEAF_ARCH_PERFMON_EXT && c->version > 0) {
 		hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, 0, &r);
+		c->umask2 = r.ebx & CPUID_23_EBX_UMASK2;
+		c->evtsel_eq = r.ebx & CPUID_23_EBX_EQ;
 		if (r.eax & (1u << CPUID_23_SUBLEAF_COUNTERS)) {
 			c->has_leaf_23 = true;
 			hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, CPUID_23_SUBLEAF_COUNTERS, &r);

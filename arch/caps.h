@@ -38,6 +38,7 @@ struct pmu_caps {
 	u32 arch_events;	/* bit i: architectural event i available */
 	bool anythread_deprecated;
 	bool has_leaf_23;
+	bool umask2, evtsel_eq;	/* CPUID.23H.0:EBX: UMASK2, EQ (PERFEVTSEL extension) */
 	bool hybrid_core_extra;	/* a hybrid P-core's counters beyond CPUID.0AH's
 				 * common ones were added (caps_add_hybrid_core_counters) */
 

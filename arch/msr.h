@@ -75,6 +75,10 @@
 #define CPUID_0A_EDX_ANYTHREAD_DEPRECATED BIT(15)
 /* CPUID.23H sub-leaves */
 #define CPUID_23_SUBLEAF_COUNTERS    1	/* EAX GP bitmap, EBX fixed bitmap */
+/* Sub-leaf 0: EAX the valid sub-leaves; EBX the PERFEVTSEL extension
+ * (Linux ARCH_PERFMON_EXT_UMASK2 / ARCH_PERFMON_EXT_EQ, intel_pmu_init). */
+#define CPUID_23_EBX_UMASK2          BIT(0)	/* IA32_PERFEVTSELx[47:40] */
+#define CPUID_23_EBX_EQ              BIT(1)	/* IA32_PERFEVTSELx[36] */
 
 /* Architectural events: bit i of CPUID.0AH:EBX set = event i NOT available. */
 enum arch_event {
@@ -220,6 +224,7 @@ static inline u32 msr_fixed_ctr(unsigned i)   { return MSR_IA32_FIXED_CTR0 + i; 
 #define EVTSEL_IN_TX                 BIT(32)
 #define EVTSEL_IN_TXCP               BIT(33)
 #define EVTSEL_ADAPTIVE_RECORD       BIT(34)	/* PEBS baseline */
+#define EVTSEL_EQ                    BIT(36)	/* perfmon v6: count when equal to cmask */
 #define EVTSEL_UMASK2_SHIFT          40	/* perfmon v6 PERFEVTSEL extension: UMASK2[47:40] */
 
 /* IA32_FIXED_CTR_CTRL: a 4-bit field per fixed counter at 4*i */
@@ -438,6 +443,12 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define   AMD_UMASK_FILLS_LOCAL_L2   0x01
 #define   AMD_UMASK_FILLS_LOCAL_CCX  0x02	/* L3 or another L2 of the CCX */
 #define   AMD_UMASK_FILLS_DRAM_NEAR  0x08	/* DRAM or MMIO, same NUMA node */
+#define AMD_EVENT_L2_REQUEST_G1      0x060	/* l2_request_g1: Linux's cache-references
+						 * is 0xFF60 (all of them) */
+#define   AMD_UMASK_L2_RD_BLK_L      0x80	/* .rd_blk_l: data cache reads */
+#define AMD_EVENT_L2_CACHE_REQ_STAT  0x064	/* l2_cache_req_stat: Linux's cache-misses
+						 * is 0x0964 (.ic_dc_miss_in_l2) */
+#define   AMD_UMASK_L2_LS_RD_BLK_C   0x08	/* .ls_rd_blk_c: data request missed L2 */
 #define AMD_EVENT_CYCLES_NOT_HALTED  0x076	/* ls_not_halted_cyc: Linux's cycles */
 #define AMD_EVENT_RETIRED_INSTRUCTIONS 0x0C0	/* ex_ret_instr */
 #define AMD_EVENT_RETIRED_BRANCHES   0x0C2	/* ex_ret_brn */

@@ -79,7 +79,13 @@ static bool is_ram(UINT32 type)
 	       type == EfiACPIReclaimMemory || type == EfiACPIMemoryNVS;
 }
 
-u64 plat_memory_kb(void)
+static bool is_free(UINT32 type)
+{
+	return type == EfiConventionalMemory;
+}
+
+/* Pages of the memory map whose type `counts` takes, in KiB. */
+static u64 memory_map_kb(bool (*counts)(UINT32 type))
 {
 	UINTN entries = 0, key, desc_size;
 	UINT32 version;
@@ -89,11 +95,22 @@ u64 plat_memory_kb(void)
 		return 0;
 	for (UINTN i = 0; i < entries; i++) {
 		const EFI_MEMORY_DESCRIPTOR *d = (const void *)((u8 *)map + i * desc_size);
-		if (is_ram(d->Type))
+		if (counts(d->Type))
 			pages += d->NumberOfPages;
 	}
 	FreePool(map);
 	return pages * 4;
+}
+
+u64 plat_memory_kb(void)
+{
+	return memory_map_kb(is_ram);
+}
+
+/* Free: EfiConventionalMemory, what AllocatePages can still give. */
+u64 plat_free_memory_kb(void)
+{
+	return memory_map_kb(is_free);
 }
 
 /* Days from 1970-01-01 to y-m-d (the proleptic Gregorian calendar). */

@@ -171,9 +171,14 @@ static int take_option(const struct cli_spec *s, int argc, char **argv, int *i, 
 	const char *name, *value;
 	const struct cli_option *o = find_option(s, argv[*i], &name, &value);
 
-	/* A --workload with nothing after it names no workload: not taken. */
-	if (!o || (o->kind == CLI_REST && *i + 1 >= argc)) {
+	if (!o) {
 		cli_unknown_option(s, argv[*i]);
+		return -1;
+	}
+	/* A --workload with nothing after it names no workload. */
+	if (o->kind == CLI_REST && *i + 1 >= argc) {
+		err_printf("bareperf %s: %s needs a workload after it (%s WORKLOAD "
+			   "[ITS OPTIONS])\n", s->cmd, name, name);
 		return -1;
 	}
 	if (o->kind == CLI_REST) {

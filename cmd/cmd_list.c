@@ -110,7 +110,7 @@ static void format_encoding(const struct pmu_event *ev, char *buf, size_t cap)
 	}
 	n = (size_t)bp_snprintf(buf, cap, "event=0x%02x,umask=0x%02x", ev->event, ev->umask);
 	if (ev->umask_ext && n < cap)
-		n += (size_t)bp_snprintf(buf + n, cap - n, ",umask_ext=0x%02x", ev->umask_ext);
+		n += (size_t)bp_snprintf(buf + n, cap - n, ",umask2=0x%02x", ev->umask_ext);
 	if (ev->cmask && n < cap)
 		n += (size_t)bp_snprintf(buf + n, cap - n, ",cmask=%u", ev->cmask);
 	if (ev->inv && n < cap)

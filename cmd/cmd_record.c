@@ -330,6 +330,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		.osrelease = firmware, .version = "bareperf " BP_VERSION, .nr_cpus_online = plat_cpu_count(),
 		.hostname = hostname[0] ? hostname : plat_name(),
 		.argc = argc, .argv = argv, .total_mem_kb = plat_memory_kb(),
+		.free_mem_kb = plat_free_memory_kb(),
 		.start_tsc = hw_rdtsc(), .tod_ns = plat_wallclock_ns(),
 	};
 	r->pd = perfdata_open(&r->sink, &cfg, NULL, 0);
@@ -373,6 +374,8 @@ static void write_failed(struct record_run *r)
 		   (unsigned long long)perfdata_samples(r->pd));
 }
 
+/* One pass over every CPU's ring, then a round mark (perf's contract for
+ * FINISHED_ROUND: see perfdata.h). */
 static void drain_ring(struct record_run *r)
 {
 	u32 n;
@@ -384,6 +387,8 @@ static void drain_ring(struct record_run *r)
 				if (perfdata_sample(r->pd, &r->batch[i]))
 					write_failed(r);
 		}
+	if (!r->write_failed && perfdata_finished_round(r->pd))
+		write_failed(r);
 }
 
 /* Samples the CPUs delivered that are not in the file (a write failed). */

@@ -7,6 +7,7 @@
  * samples outside any mapping show as [unknown], as in perf. */
 #include "cli.h"
 #include "../lib/out.h"
+#include "../lib/path.h"
 #include "../perfdata/perfdata_read.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
@@ -309,9 +310,11 @@ static int report_file(struct report *rp, const char *path, u32 limit)
 	int rc = EXIT_FAILURE_STATUS;
 
 	if (size < 0) {
-		err_printf("bareperf report: cannot open '%s' in the output folder "
-			   "(\\bareperf\\ on the ESP; $BAREPERF_OUT on the host): %s\n", path,
-			   plat_file_error());
+		/* An absolute name (the host twin takes one) is not looked for
+		 * in the output folder: say only where it was. */
+		err_printf("bareperf report: cannot open '%s'%s: %s\n", path,
+			   path_is_sep(path[0]) ? "" : " in the output folder (\\bareperf\\ on "
+			   "the ESP; $BAREPERF_OUT on the host)", plat_file_error());
 		return rc;
 	}
 	f = plat_file_open_read(path);
@@ -370,7 +373,8 @@ static const struct cli_option report_options[] = {
 	{ .name = "--sort", .kind = CLI_ENUM, CLI_AT(struct report_opts, sort),
 	  .words = sort_words, .expect = "use sym or dso" },
 	{ .short_name = "-n", .kind = CLI_NUMBER, CLI_AT(struct report_opts, limit),
-	  .min = 1, .max = ~0ULL, .expect = "need a row count of 1 or more" },
+	  .min = 1, .max = ~0ULL, .expect = "need a row count: a whole number from 1 "
+	  "to 18446744073709551615" },
 	{ .name = "--help", .short_name = "-h", .kind = CLI_FLAG, CLI_AT(struct report_opts, help),
 	  .ends = true },
 };

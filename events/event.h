@@ -41,6 +41,7 @@ struct pmu_event {
 	u8 umask, cmask;
 	bool inv, edge, any;
 	u8 umask_ext;		/* IA32_PERFEVTSELx[47:40] (Lion Cove UMASK2); 0 elsewhere */
+	bool eq;		/* IA32_PERFEVTSELx[36] (EQ): count cycles equal to cmask */
 	u32 extra_msr;		/* MSR_OFFCORE_RSP_x, MSR_PEBS_LD_LAT_THRESHOLD or
 				 * MSR_PEBS_FRONTEND; 0: none */
 	u64 extra_value;

@@ -503,8 +503,8 @@ static int resolve_raw(struct ctx *c, const char *s, struct pmu_event *ev)
 struct terms {
 	const char *base;	/* an event name given as a term */
 	bool have_event, have_umask;
-	u64 event, umask, cmask, ldlat, offcore, frontend, period;
-	bool set_cmask, inv, edge, any, set_ldlat, set_offcore, set_frontend;
+	u64 event, umask, umask2, cmask, ldlat, offcore, frontend, period;
+	bool set_cmask, inv, edge, any, eq, set_umask2, set_ldlat, set_offcore, set_frontend;
 	char name[EVENT_NAME_MAX];
 };
 
@@ -544,6 +544,10 @@ static int parse_term(struct ctx *c, char *term, struct terms *tm)
 		return (tm->have_event = true), term_number(c, term, val, 0xff, &tm->event);
 	if (!bp_strcmp(term, "umask"))
 		return (tm->have_umask = true), term_number(c, term, val, 0xff, &tm->umask);
+	if (!bp_strcmp(term, "umask2"))
+		return (tm->set_umask2 = true), term_number(c, term, val, 0xff, &tm->umask2);
+	if (!bp_strcmp(term, "eq"))
+		return parse_flag_term(c, term, val, &tm->eq);
 	if (!bp_strcmp(term, "cmask"))
 		return (tm->set_cmask = true), term_number(c, term, val, 0xff, &tm->cmask);
 	if (!bp_strcmp(term, "ldlat"))
@@ -568,8 +572,8 @@ static int parse_term(struct ctx *c, char *term, struct terms *tm)
 		return 0;
 	}
 	if (val)
-		return fail(c, "unknown term '%s' (known: event, umask, cmask, inv, edge, "
-			    "any, ldlat, offcore_rsp, frontend, period, name)", term);
+		return fail(c, "unknown term '%s' (known: event, umask, umask2, cmask, inv, "
+			    "edge, eq, any, ldlat, offcore_rsp, frontend, period, name)", term);
 	if (tm->base)
 		return fail(c, "two event names in cpu/.../ ('%s' and '%s')", tm->base, term);
 	tm->base = term;
@@ -612,6 +616,9 @@ static int build_from_terms(struct ctx *c, struct terms *tm, struct pmu_event *e
 		ev->umask = (u8)tm->umask;
 		resolve_encoding(c, ev);
 	}
+	if (tm->set_umask2)
+		ev->umask_ext = (u8)tm->umask2;
+	ev->eq |= tm->eq;
 	if (apply_extra_term(c, ev, tm->set_ldlat, tm->ldlat, MSR_PEBS_LD_LAT_THRESHOLD,
 			     "ldlat", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4") ||
 	    apply_extra_term(c, ev, tm->set_offcore, tm->offcore, MSR_OFFCORE_RSP_0,
@@ -646,6 +653,23 @@ static int resolve_cpu_terms(struct ctx *c, char *body, struct pmu_event *ev,
 		term = comma ? comma + 1 : NULL;
 	}
 	return build_from_terms(c, &tm, ev);
+}
+
+/* The PERFEVTSEL extension (UMASK2, EQ) exists where CPUID.23H.0:EBX
+ * says so; elsewhere those bits are reserved and the write #GPs (Linux
+ * refuses them through x86_pmu.config_mask, intel_pmu_init). Checked
+ * against the CPU, not a --cpu table (which has no CPUID). */
+static int check_evtsel_extension(struct ctx *c, const struct pmu_event *ev)
+{
+	if (!c->caps || !c->caps->intel)
+		return 0;
+	if (ev->umask_ext && !c->caps->umask2)
+		return fail(c, "needs UMASK2=0x%x (IA32_PERFEVTSELx[47:40]), which this CPU "
+			    "does not have (CPUID.23H.0:EBX[0] = 0)", ev->umask_ext);
+	if (ev->eq && !c->caps->evtsel_eq)
+		return fail(c, "needs EQ (IA32_PERFEVTSELx[36]), which this CPU does not "
+			    "have (CPUID.23H.0:EBX[1] = 0)");
+	return 0;
 }
 
 /* The last step every event takes: extra MSR values the user must give. */
@@ -720,6 +744,7 @@ int evparse_event(const char *text, const struct event_table *t,
 	}
 	if (rc || parse_mods(&c, mods, &m) || apply_caps(&c, out) ||
 	    check_extra_value(&c, out) || check_offcore_value(&c, out) ||
+	    check_evtsel_extension(&c, out) ||
 	    apply_precise(&c, out, m.p))
 		return -1;
 	apply_rings(out, &m);

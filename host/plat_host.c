@@ -420,6 +420,12 @@ u64 plat_memory_kb(void)
 	return pages > 0 && size > 0 ? (u64)pages * (u64)size / 1024 : 0;
 }
 
+u64 plat_free_memory_kb(void)
+{
+	long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (u64)pages * (u64)size / 1024 : 0;
+}
+
 u64 plat_wallclock_ns(void)
 {
 	struct timespec ts;

@@ -85,6 +85,7 @@ u32 plat_firmware_revision(void);
  * build-id; the host: its own. Each says "unknown" as "" or 0. */
 void plat_hostname(char *out, size_t cap);
 u64 plat_memory_kb(void);
+u64 plat_free_memory_kb(void);	/* free now (the firmware: EfiConventionalMemory) */
 u64 plat_wallclock_ns(void);		/* ns since 1970-01-01 UTC */
 u32 plat_image_build_id(u8 *out, u32 cap);	/* bytes, for plat_image_path() */
 /* Number of logical CPUs (UEFI MP services; sysconf on the host). */

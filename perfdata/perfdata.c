@@ -44,6 +44,7 @@ static void copy_config(struct perfdata *pd, const struct perfdata_config *cfg)
 	pd->start_tsc = cfg->start_tsc;
 	pd->tod_ns = cfg->tod_ns;
 	pd->total_mem_kb = cfg->total_mem_kb;
+	pd->free_mem_kb = cfg->free_mem_kb;
 	pd->argc = MIN(cfg->argv ? cfg->argc : 0, PERFDATA_MAX_ARGS);
 	for (u32 i = 0; i < pd->argc; i++)
 		bp_strlcpy(pd->args[i], cfg->argv[i] ? cfg->argv[i] : "", MAX_STRING);
@@ -469,6 +470,19 @@ int perfdata_lost_samples(struct perfdata *pd, u64 count)
 	end = put_sample_id(pd, p + 2, pd->last_sample_ns, 0);
 	p[0] = record_header(PERF_RECORD_LOST_SAMPLES, 0, (size_t)(end - p) * 8);
 	commit(pd, (size_t)(end - p) * 8);
+	return 0;
+}
+
+int perfdata_finished_round(struct perfdata *pd)
+{
+	u64 *p;
+	if (pd->samples == pd->samples_at_round)
+		return pd->status;
+	if (ready_for_record(pd) || !(p = reserve(pd, 8)))
+		return pd->status;
+	p[0] = record_header(PERF_RECORD_FINISHED_ROUND, 0, 8);
+	commit(pd, 8);
+	pd->samples_at_round = pd->samples;
 	return 0;
 }
 

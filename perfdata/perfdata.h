@@ -87,6 +87,7 @@
 #define PERF_RECORD_MMAP2	10
 #define PERF_RECORD_LOST_SAMPLES 13
 #define PERF_RECORD_HEADER_BUILD_ID	67
+#define PERF_RECORD_FINISHED_ROUND	68
 #define PERF_RECORD_EVENT_UPDATE	78
 #define PERF_EVENT_UPDATE_NAME		2	/* enum perf_event_update_type */
 #define PERF_RECORD_MISC_KERNEL		1
@@ -162,6 +163,7 @@ struct perfdata_config {
 	u32 argc;
 	const char *const *argv;
 	u64 total_mem_kb;	/* HEADER_TOTAL_MEM and the NUMA node; 0: omitted */
+	u64 free_mem_kb;	/* the NUMA node's free memory at the start */
 	/* The clock (HEADER_CLOCKID, HEADER_CLOCK_DATA): the TSC read at
 	 * start_tsc was wall-clock time tod_ns (ns since 1970, UTC); 0:
 	 * omitted. start_tsc also times the COMM and MMAP2 records. */
@@ -245,6 +247,16 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s);
  * per-event count matters. */
 int perfdata_lost(struct perfdata *pd, u32 event, u64 count);
 int perfdata_lost_samples(struct perfdata *pd, u64 count);
+
+/* PERF_RECORD_FINISHED_ROUND (a header alone), written as perf record
+ * writes it after each pass over its CPUs' buffers: perf's ordered-events
+ * queue then sorts and frees what came before the previous round as it
+ * reads, instead of holding the whole file until the end
+ * (tools/perf/util/ordered-events.c, OE_FLUSH__ROUND). Written only when
+ * samples came since the last one. The writer's contract: no sample after
+ * round N+1 is older than the newest sample before round N, which a pass
+ * that drains every CPU's ring keeps, as perf's own mmap pass does. */
+int perfdata_finished_round(struct perfdata *pd);
 
 /* Pushes buffered bytes to the sink and rewrites the header's data size:
  * the file is readable by perf up to here even if nothing more is written. */

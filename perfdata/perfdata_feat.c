@@ -116,7 +116,8 @@ static void feat_cpu_topology(struct feat_out *o, const struct perfdata *pd)
 		feat_u32(o, 0);		/* die_id */
 }
 
-/* One node with all CPUs and all memory (free memory unknown: 0). */
+/* One node with all CPUs and all memory, and the memory free at the
+ * start (perf record reads it from the node's meminfo at its start). */
 static void feat_numa_topology(struct feat_out *o, const struct perfdata *pd)
 {
 	char all[32];
@@ -124,7 +125,7 @@ static void feat_numa_topology(struct feat_out *o, const struct perfdata *pd)
 	feat_u32(o, 1);
 	feat_u32(o, 0);
 	feat_u64(o, pd->total_mem_kb);
-	feat_u64(o, 0);
+	feat_u64(o, MIN(pd->free_mem_kb, pd->total_mem_kb));
 	feat_string(o, all);
 }
 

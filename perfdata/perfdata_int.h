@@ -34,6 +34,7 @@ struct perfdata {
 	u64 tsc_hz;
 	u64 start_tsc, tod_ns;
 	u64 total_mem_kb;
+	u64 free_mem_kb;
 	u32 pid;
 	u32 nr_cpus_online, nr_cpus_avail;
 	char comm[32];
@@ -52,6 +53,7 @@ struct perfdata {
 	u64 data_offset;	/* where the data section starts */
 	u64 sunk;		/* bytes handed to the sink so far */
 	u64 samples;
+	u64 samples_at_round;	/* samples when the last FINISHED_ROUND went */
 	u64 buffered_samples;	/* of samples, those not yet sunk */
 	u64 records_end;	/* finishing: where the records end (the
 				 * feature sections follow); 0 before */

@@ -457,6 +457,28 @@ static int decode_name(struct perfdata_reader *r, struct perfdata_record *rec, s
 	return 0;
 }
 
+/* PERF_RECORD_EVENT_UPDATE of type NAME names its attr where no
+ * EVENT_DESC did (a file cut before its features), as perf's
+ * perf_event__process_event_update does. The name is copied: the
+ * record's window may be read over. */
+static int decode_event_update(struct perfdata_reader *r, struct perfdata_record *rec,
+			       struct body *b)
+{
+	u64 type = take(b, 8), id = take(b, 8);
+	if (b->short_read || type != PERF_EVENT_UPDATE_NAME)
+		return 0;
+	if (decode_name(r, rec, b))
+		return -1;
+	int at = find_attr_by_id(r, id);
+	if (at < 0 || r->attrs[at].name)
+		return 0;
+	struct perfdata_rattr *a = &r->attrs[at];
+	a->name_len = (u32)bp_strlcpy(a->update_name, rec->name, sizeof(a->update_name));
+	a->name_len = MIN(a->name_len, (u32)sizeof(a->update_name) - 1);
+	a->name = a->update_name;
+	return 0;
+}
+
 static int decode(struct perfdata_reader *r, struct perfdata_record *rec, struct body *b)
 {
 	switch (rec->type) {
@@ -486,6 +508,8 @@ static int decode(struct perfdata_reader *r, struct perfdata_record *rec, struct
 		rec->pgoff = take(b, 8);
 		skip(b, 8 + 8 + 8 + 4 + 4);	/* maj/min, ino, generation, prot, flags */
 		return decode_name(r, rec, b);
+	case PERF_RECORD_EVENT_UPDATE:
+		return decode_event_update(r, rec, b);
 	default:
 		return 0;	/* other records: header only */
 	}

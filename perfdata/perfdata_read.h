@@ -18,8 +18,10 @@ struct perfdata_rattr {
 	u64 flags;		/* the bitfield word (PERF_ATTR_FLAG_*) */
 	u32 nr_ids;
 	u64 ids[PERFDATA_READ_MAX_IDS];
-	const char *name;	/* from HEADER_EVENT_DESC (in the buffer) or NULL */
+	const char *name;	/* from HEADER_EVENT_DESC (in the buffer), from an
+				 * EVENT_UPDATE record (in update_name), or NULL */
 	u32 name_len;
+	char update_name[PERFDATA_MAX_NAME];
 };
 
 /* Chunked input: reads up to len bytes at off, returns the count read or

@@ -166,6 +166,11 @@ static u64 amd_read_enabled(const struct pmu *p)
 	return enabled;
 }
 
+static const char *amd_enable_reg_name(const struct pmu_caps *c)
+{
+	return caps_has_global_ctrl(c) ? "PerfCntrGlobalCtl" : "the PERF_CTL En bits";
+}
+
 /* PerfCntrGlobalStatusClr: a 1 clears that status bit. Without a status
  * register the preset that follows is the acknowledgement. */
 static void amd_ack_status(const struct pmu *p, u64 bits)
@@ -212,6 +217,7 @@ const struct pmu_arch pmu_arch_amd = {
 	.enable_all = amd_enable_all,
 	.read_status = amd_read_status,
 	.read_enabled = amd_read_enabled,
+	.enable_reg_name = amd_enable_reg_name,
 	.ack_status = amd_ack_status,
 	.pmi_mid_ack = amd_pmi_mid_ack,
 	.max_period = amd_max_period,

@@ -43,8 +43,9 @@ struct pmu_arch {
 	void (*enable_all)(const struct pmu *p, u64 counters);
 	u64 (*read_status)(const struct pmu *p);
 	/* The counters the hardware has enabled now (status layout), to
-	 * see whether enable_all's write took. */
+	 * see whether enable_all's write took, and what holds that state. */
 	u64 (*read_enabled)(const struct pmu *p);
+	const char *(*enable_reg_name)(const struct pmu_caps *c);
 	void (*ack_status)(const struct pmu *p, u64 bits);
 
 	/* The PMI: whether LVT PC is unmasked before the counters run again

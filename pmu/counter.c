@@ -18,7 +18,10 @@ u64 counter_evtsel_fields(const struct pmu_event *e)
 
 u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m)
 {
-	u64 v = counter_evtsel_fields(e) | EVTSEL_EN;
+	u64 v = counter_evtsel_fields(e) | EVTSEL_EN |
+		(u64)e->umask_ext << EVTSEL_UMASK2_SHIFT;
+	if (e->eq)
+		v |= EVTSEL_EQ;
 	if (e->any)
 		v |= EVTSEL_ANY;
 	if (m.interrupt)

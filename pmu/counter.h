@@ -15,7 +15,8 @@ struct counter_mode {
  * bits 7:0, unit mask, CntMask, OS, USR, Edge, Inv (SDM Vol. 3B 20.2.1.1;
  * APM Vol. 2, "PerfEvtSeln"). */
 u64 counter_evtsel_fields(const struct pmu_event *e);
-/* IA32_PERFEVTSELx for an event, EN set. Firmware runs in ring 0, so OS
+/* IA32_PERFEVTSELx for an event, EN set, with the perfmon v6 extension
+ * (UMASK2 in 47:40, EQ in 36) where the event has it. Firmware runs in ring 0, so OS
  * counts it; USR counts ring 3 (none in firmware). :u clears OS, :k USR. */
 u64 counter_evtsel(const struct pmu_event *e, struct counter_mode m);
 /* The 4-bit IA32_FIXED_CTR_CTRL field for fixed counter i (shifted into

@@ -199,6 +199,12 @@ static u64 intel_read_enabled(const struct pmu *p)
 	return hw_rdmsr(p->caps.msr_global_ctrl);
 }
 
+static const char *intel_enable_reg_name(const struct pmu_caps *c)
+{
+	(void)c;
+	return "IA32_PERF_GLOBAL_CTRL";
+}
+
 /* IA32_PERF_GLOBAL_OVF_CTRL (STATUS_RESET from version 4): a 1 clears
  * that status bit. */
 static void intel_ack_status(const struct pmu *p, u64 bits)
@@ -220,15 +226,16 @@ static u64 intel_max_period(const struct pmu_caps *c, int counter, const char **
 }
 
 /* perf's cpu PMU format on Intel (arch/x86/events/intel: event, umask,
- * edge, any, inv, cmask and umask2 in config; the enable, ring and
+ * edge, any, inv, cmask, eq (36) and umask2 (47:40) in config; the enable, ring and
  * interrupt bits are the attr's own fields; ldlat, offcore_rsp and
  * frontend in config1). */
 static u64 intel_perf_config(const struct pmu_event *e, u64 *config1)
 {
 	u64 evtsel = counter_evtsel(e, (struct counter_mode){ 0 });
-	u64 config = evtsel & GENMASK(31, 0) & ~(u64)(EVTSEL_EN | EVTSEL_INT | EVTSEL_USR | EVTSEL_OS);
+	u64 config = evtsel & (GENMASK(31, 0) | EVTSEL_EQ | GENMASK(47, EVTSEL_UMASK2_SHIFT)) &
+		     ~(u64)(EVTSEL_EN | EVTSEL_INT | EVTSEL_USR | EVTSEL_OS);
 	*config1 = e->extra_msr ? e->extra_value : 0;
-	return config | (u64)e->umask_ext << EVTSEL_UMASK2_SHIFT;
+	return config;
 }
 
 const struct pmu_arch pmu_arch_intel = {
@@ -242,6 +249,7 @@ const struct pmu_arch pmu_arch_intel = {
 	.enable_all = intel_enable_all,
 	.read_status = intel_read_status,
 	.read_enabled = intel_read_enabled,
+	.enable_reg_name = intel_enable_reg_name,
 	.ack_status = intel_ack_status,
 	.pmi_mid_ack = caps_pmi_mid_ack,
 	.max_period = intel_max_period,

@@ -344,7 +344,8 @@ void pmu_enable(struct pmu *p)
 struct pmu_start_check pmu_check_started(const struct pmu *p)
 {
 	struct pmu_start_check c = { .wrote = p->sh_global_ctrl,
-				     .found = p->arch->read_enabled(p) };
+				     .found = p->arch->read_enabled(p),
+				     .reg = p->arch->enable_reg_name(&p->caps) };
 	c.held = (c.found & c.wrote) != c.wrote;
 	return c;
 }

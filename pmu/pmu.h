@@ -112,6 +112,7 @@ void pmu_remove(struct pmu *p, int id);
 struct pmu_start_check {
 	bool held;		/* the write did not take */
 	u64 wrote, found;	/* what pmu_enable wrote, what reads back */
+	const char *reg;	/* the register's name (the architecture's) */
 };
 struct pmu_start_check pmu_check_started(const struct pmu *p);
 

@@ -491,10 +491,13 @@ bool percpu_report_held_on(const char *cmd, int cpu, const struct pmu_start_chec
 	char where[24] = "";
 	if (cpu >= 0)
 		bp_snprintf(where, sizeof(where), "CPU %d: ", cpu);
-	err_printf("bareperf %s: %sIA32_PERF_GLOBAL_CTRL reads 0x%llx after bareperf wrote 0x%llx: "
-		   "something else holds the PMU (firmware, SMM, a BMC or a hypervisor), and "
-		   "nothing was counted%s\n", cmd, where, (unsigned long long)c->found,
-		   (unsigned long long)c->wrote, cpu >= 0 ? " there" : "");
+	/* Counters the holder leaves enabled may count, at its will; those
+	 * it turned off count nothing. Neither gives a count to trust. */
+	err_printf("bareperf %s: %s%s reads 0x%llx after bareperf wrote 0x%llx: something "
+		   "else holds the PMU (firmware, SMM, a BMC or a hypervisor): counters "
+		   "0x%llx did not start, and no count%s is to be trusted\n", cmd, where,
+		   c->reg, (unsigned long long)c->found, (unsigned long long)c->wrote,
+		   (unsigned long long)(c->wrote & ~c->found), cpu >= 0 ? " there" : "");
 	return true;
 }
 

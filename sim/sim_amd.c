@@ -165,9 +165,10 @@ static void write_global(struct sim_cpu *c, u32 msr, u64 val)
 }
 
 /* DebugCtl (APM Vol. 2, "Debug-Control MSR"): LBR, BTF, PB0-3 in bits
- * 5:0; with LbrAndPmcFreeze, the freeze-on-PMI bits 11 and 12 too (Linux's
- * amd_pmu_lbr_enable_all sets DEBUGCTLMSR_FREEZE_LBRS_ON_PMI), which the
- * model does not emulate: setting them is loud. */
+ * 5:0; with LbrAndPmcFreeze also the freeze-on-PMI bits: 11 for the LBRs
+ * (Linux's amd_pmu_lbr_enable_all sets DEBUGCTLMSR_FREEZE_LBRS_ON_PMI) and,
+ * taken in Intel's layout, 12 for the counters. The model does not
+ * emulate freezing: setting them is loud. */
 static int write_debugctl(struct sim_cpu *c, u64 val, struct hw_fault *f)
 {
 	u64 freeze = DEBUGCTL_FREEZE_LBRS_ON_PMI | DEBUGCTL_FREEZE_PERFMON_ON_PMI;
@@ -210,7 +211,11 @@ int sim_amd_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
  * count it (arch/msr.h, AMD section). Branches: ex_ret_brn and
  * ex_ret_brn_misp; loads and stores: ls_dispatch's sub-events and
  * ls_dc_accesses; a load served by the last-level cache or by memory: a
- * demand fill from the CCX's L3 or from near DRAM. Taken branches (0xC4)
+ * demand fill from the CCX's L3 or from near DRAM. The machine's one
+ * level between L1 and memory stands for L2 in Linux's cache-references
+ * (L2 requests, 0xFF60) and cache-misses (L2 misses, 0x0964): a
+ * reference is a data read request, a miss a data request that missed
+ * (amd_zen2/zen4_perfmon_event_map). Taken branches (0xC4)
  * have no Intel counterpart here: inject them with sim_event. */
 static const struct intel_to_amd {
 	u8 event, umask;
@@ -229,6 +234,10 @@ static const struct intel_to_amd {
 	  AMD_EVENT_LS_DMND_FILLS, AMD_UMASK_FILLS_LOCAL_CCX },
 	{ EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L3_MISS,
 	  AMD_EVENT_LS_DMND_FILLS, AMD_UMASK_FILLS_DRAM_NEAR },
+	{ ARCH_CODE_LLC_REFERENCES, ARCH_UMASK_LLC_REFERENCES,
+	  AMD_EVENT_L2_REQUEST_G1, AMD_UMASK_L2_RD_BLK_L },
+	{ ARCH_CODE_LLC_MISSES, ARCH_UMASK_LLC_MISSES,
+	  AMD_EVENT_L2_CACHE_REQ_STAT, AMD_UMASK_L2_LS_RD_BLK_C },
 };
 
 void sim_event_from_intel(const struct sim_occ *o)
@@ -252,5 +261,6 @@ bool sim_amd_memory_event(u64 sel)
 {
 	u16 ev = AMD_EVTSEL_EVENT_12BIT(sel);
 	return ev == AMD_EVENT_LS_DISPATCH || ev == AMD_EVENT_LS_DC_ACCESSES ||
-	       ev == AMD_EVENT_LS_DMND_FILLS;
+	       ev == AMD_EVENT_LS_DMND_FILLS || ev == AMD_EVENT_L2_REQUEST_G1 ||
+	       ev == AMD_EVENT_L2_CACHE_REQ_STAT;
 }

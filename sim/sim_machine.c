@@ -156,6 +156,8 @@ uint64_t sim_machine_misc_enable_bits(uint32_t cpu, uint64_t *mask)
 {
 	*mask = MISC_ENABLE_PERF_MON_AVAILABLE | MISC_ENABLE_BTS_UNAVAILABLE |
 		MISC_ENABLE_PEBS_UNAVAILABLE;
+	if (sim.open && sim_amd())
+		*mask = 0;	/* no IA32_MISC_ENABLE on AMD: the machine's own stays */
 	return select_cpu(cpu) ? sim_cur()->r.misc_enable & *mask : 0;
 }
 

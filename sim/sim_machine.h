@@ -37,17 +37,17 @@ uint32_t sim_machine_cpus(void);
 /* CPUID as the modelled part reports it. */
 void sim_machine_cpuid(uint32_t cpu, uint32_t leaf, uint32_t sub, uint32_t out[4]);
 /* True for the MSRs the PMU owns (counters, controls, DS, PEBS,
- * PERF_CAPABILITIES, DEBUGCTL, offcore; on an AMD part also its core
- * counters, legacy and PerfCtrExtCore, the PerfMonV2 globals and IBS's
- * registers): the machine sends those here and keeps every other MSR,
- * the APIC's included. */
+ * PERF_CAPABILITIES, DEBUGCTL, offcore; on an AMD model its PERF_CTL/CTR
+ * pairs, legacy aliases, PerfMonV2 globals and DebugCtl): the machine
+ * sends those here and keeps every other MSR, the APIC's included. */
 bool sim_machine_owns_msr(uint32_t msr);
 /* 0, or 1 for a #GP with the SDM rule in why. */
 int sim_machine_rdmsr(uint32_t cpu, uint32_t msr, uint64_t *val, char *why, size_t whylen);
 int sim_machine_wrmsr(uint32_t cpu, uint32_t msr, uint64_t val, char *why, size_t whylen);
 int sim_machine_rdpmc(uint32_t cpu, uint32_t ecx, uint64_t *val, char *why, size_t whylen);
 /* IA32_MISC_ENABLE bits the PMU defines (perfmon, BTS, PEBS available):
- * the machine keeps the MSR and takes these from the model. */
+ * the machine keeps the MSR and takes these from the model (none on an
+ * AMD model, which has no such MSR: *mask is 0). */
 uint64_t sim_machine_misc_enable_bits(uint32_t cpu, uint64_t *mask);
 
 /* What retired on a CPU since the last call, at one privilege level. */

@@ -6,7 +6,7 @@ bits 64
 default rel
 section .text
 
-%include "workload/loop8.inc"
+%include "loop8.inc"
 
 LOOP8_FN irqoff_masked
 LOOP8_FN irqoff_open

@@ -70,6 +70,8 @@ static int soak_run(int argc, char **argv, struct workload_result *r)
 		r->truth.part_name[k] = parts[k].name;
 		r->truth.part_instructions[k] = SOAK_ROUNDS *
 			(per_round[k] * SOAK_INSNS_PER_ITER + SOAK_INSNS_PER_CALL);
+		/* the loop's jnz each iteration and the ret of each call */
+		r->truth.branches += SOAK_ROUNDS * (per_round[k] + 1);
 	}
 	/* By construction: one branch (the loop's jnz) per 8 instructions,
 	 * mispredicted once per call. The dependent ALU chain retires about

@@ -8,7 +8,7 @@ bits 64
 default rel
 section .text
 
-%include "workload/loop8.inc"
+%include "loop8.inc"
 
 LOOP8_FN soak_hot
 LOOP8_FN soak_warm

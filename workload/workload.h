@@ -17,7 +17,7 @@ struct workload_truth {
 	u64 working_set;	/* chase, stream: bytes touched */
 	u64 stores;		/* stream: stores */
 	u64 bytes;		/* stream: bytes moved (loads + stores) x 8 */
-	u64 branches;		/* branchy: branch instructions retired */
+	u64 branches;		/* branchy, soak: branch instructions retired */
 	u64 cond_branches;	/* branchy: conditional branches retired */
 	u64 taken;		/* branchy: times the data branch was taken */
 	u64 data_branches;	/* branchy: data-dependent branches executed */

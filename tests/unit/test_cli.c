@@ -210,6 +210,11 @@ static void test_held_pmu_says_so(void **state)
 	assert_int_equal(run("--pmu=sim:icx,held stat soak -n 20000", NULL), EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "stat: IA32_PERF_GLOBAL_CTRL reads 0xff after bareperf wrote "
 				    "0x300000003: something else holds the PMU"));
+	/* GP0-1 ran under the holder's 0xff: not "nothing was counted"
+	 * (issue 39 item 17); the fixed counters did not start */
+	assert_non_null(strstr(out, "counters 0x300000000 did not start, and no count is to "
+				    "be trusted"));
+	assert_null(strstr(out, "nothing was counted"));
 	assert_int_equal(run("--pmu=sim:icx,held,cpus=2 stat -a soak -n 20000", NULL),
 			 EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "stat: CPU 1: IA32_PERF_GLOBAL_CTRL reads 0xff"));

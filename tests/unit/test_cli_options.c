@@ -163,9 +163,11 @@ static void test_rest(void **state)
 	assert_int_equal(parse("-a --workload soak -n 5 --bogus"), EXIT_OK);
 	assert_int_equal(o.rest_at, 3);
 	assert_int_equal(next, 7);
-	/* with nothing after it, it names no workload */
+	/* with nothing after it, it names no workload, and says so (issue
+	 * 39 item 17: it was called an unknown option) */
 	assert_int_equal(parse("--workload"), EXIT_USAGE);
-	assert_string_equal(out, "bareperf t: unknown option '--workload'\n");
+	assert_string_equal(out, "bareperf t: --workload needs a workload after it "
+			    "(--workload WORKLOAD [ITS OPTIONS])\n");
 }
 
 static void test_unknown_option(void **state)

@@ -172,6 +172,8 @@ static const struct perfdata_config perf_cfg = {
 	.hostname = "uefi",
 	.osrelease = "EDK II",
 	.version = "bareperf test",
+	.total_mem_kb = 4194304,
+	.free_mem_kb = 1048576,
 };
 
 static const struct perfdata_event insts_ev = {
@@ -305,6 +307,12 @@ static void test_report_shares_and_names(void **state)
 	assert_non_null(strstr(r.out, "# cpudesc : Intel(R) Xeon(R) Platinum 8380"));
 	assert_non_null(strstr(r.out, "name = cycles:pp"));
 	assert_non_null(strstr(r.out, "precise_ip = 2"));
+	perf_out_free(&r);
+	/* the node's free memory (issue 39 item 22: it read 0 kB); perf
+	 * shows NUMA_TOPOLOGY with -I */
+	snprintf(args, sizeof(args), "report --stdio --header-only -I -i %s", o.path);
+	r = run_perf(args);
+	assert_non_null(strstr(r.out, "node0 meminfo  : total = 4194304 kB, free = 1048576 kB"));
 	perf_out_free(&r);
 }
 
@@ -449,6 +457,50 @@ static void test_cut_short_file(void **state)
 	perf_out_free(&r);
 }
 
+static unsigned count_text(const char *s, const char *what)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* FINISHED_ROUND after each pass (issue 39 item 22): perf's ordered
+ * events flush what is older than the previous round's newest sample
+ * as they read. A pass may hold samples older than the previous pass's
+ * newest (another CPU's ring read later), as perf's mmap passes do; perf
+ * must take them all without "Timestamp below last timeslice flush". A
+ * round with no sample since the last one is not written. */
+static void test_finished_rounds(void **state)
+{
+	const struct perfdata_event *evs[] = { &cycles_ev };
+	struct out_file o;
+	struct perf_out r;
+	char args[256];
+
+	require_perf();
+	out_open(&o, "rounds.data", NULL, evs, 1);
+	static const u64 pass_times[3][4] = { { 10, 20, 30, 40 }, { 35, 50, 60, 70 },
+					       { 65, 80, 90, 100 } };
+	for (int pass = 0; pass < 3; pass++) {
+		for (int i = 0; i < 4; i++)
+			sample_at(&o, 0, (i % 2 ? fx.func_a : fx.func_b) + 4, pass_times[pass][i]);
+		assert_int_equal(perfdata_finished_round(o.pd), 0);
+		assert_int_equal(perfdata_finished_round(o.pd), 0);	/* nothing new: no record */
+	}
+	out_close(&o, true);
+	snprintf(args, sizeof(args), "report -D -i %s", o.path);
+	r = run_perf(args);
+	assert_int_equal(count_text(r.out, "PERF_RECORD_FINISHED_ROUND"), 3);
+	perf_out_free(&r);
+	snprintf(args, sizeof(args), "report --stdio --no-children -i %s", o.path);
+	r = run_perf(args);
+	assert_no_warnings(&r);
+	assert_non_null(strstr(r.out, "# Samples: 12  of event 'cycles:pp'"));
+	assert_float_equal(report_share(r.out, "cycles:pp", "func_a"), 50.0, 0.01);
+	perf_out_free(&r);
+}
+
 /* LOST_SAMPLES goes to perf report's header line; LOST (per event id) is
  * perf's ring-overflow record, which it always warns about. */
 static void test_lost_records(void **state)
@@ -503,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_mem_report),
 		cmocka_unit_test(test_cut_short_file),
 		cmocka_unit_test(test_lost_records),
+		cmocka_unit_test(test_finished_rounds),
 		cmocka_unit_test(test_annotate),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -297,6 +297,27 @@ static void test_big_file_in_chunks(void **state)
 	assert_float_equal(report_share(out, "cycles:pp", "report_fn_e"), 25.0, 0.001);
 }
 
+/* A recording cut short (the machine reset mid-run): the header covers
+ * the data flushed so far, and no feature section exists yet. The
+ * event is named from the EVENT_UPDATE record the writer puts before the
+ * first sample, as perf names it (issue 39 item 11: the name was 'raw
+ * 0x3c' where perf said 'cycles:pp'). */
+static void test_cut_short_file_names_its_event(void **state)
+{
+	const struct perfdata_event *evs[] = { &cycles_ev };
+	struct writer w;
+	w_open(&w, "short.data", evs, 1);
+	for (int i = 0; i < 300; i++)
+		w_sample(&w, 0, ip_in(i % 3 ? report_fn_a : report_fn_b, (u64)(i % 8)), 10);
+	assert_int_equal(perfdata_flush(w.pd), 0);
+	perfdata_close(w.pd);
+	assert_int_equal(plat_file_close(w.f), 0);
+	assert_int_equal(run("-i short.data"), EXIT_OK);
+	assert_non_null(strstr(out, "# Samples: 300  of event 'cycles:pp'"));
+	assert_null(strstr(out, "raw 0x"));
+	assert_float_equal(report_share(out, "cycles:pp", "report_fn_a"), 66.67, 0.01);
+}
+
 static void corrupt_copy(const char *from, const char *to, long at, u8 byte, long cut)
 {
 	static u8 buf[1 << 20];
@@ -311,6 +332,13 @@ static void test_errors(void **state)
 	write_known_shares("good.data");
 	assert_int_equal(run("-i missing.data"), EXIT_FAILURE_STATUS);
 	assert_non_null(strstr(out, "cannot open 'missing.data' in the output folder"));
+	/* an absolute name is not looked for in the output folder (issue 39
+	 * item 17), and a row count past 2^64 - 1 says the range */
+	assert_int_equal(run("-i /nonexistent/x.data"), EXIT_FAILURE_STATUS);
+	assert_non_null(strstr(out, "cannot open '/nonexistent/x.data': "));
+	assert_null(strstr(out, "output folder"));
+	assert_int_equal(run("-n 99999999999999999999"), EXIT_USAGE);
+	assert_non_null(strstr(out, "a whole number from 1 to 18446744073709551615"));
 	/* 150 bytes: the text, zero padded (the literal alone is 149) */
 	static const char text[150] = "hello, this is not perf data at all, but long "
 				      "enough to hold a header ...";
@@ -383,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_recorded_attrs),
 		cmocka_unit_test(test_big_file_in_chunks),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_cut_short_file_names_its_event),
 		cmocka_unit_test(test_top5_equal_perf),
 		cmocka_unit_test(test_own_recording_named),
 	};

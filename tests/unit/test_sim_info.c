@@ -106,6 +106,21 @@ static void test_info_nopmu_and_x2apic(void **state)
 	expect_lines("sim:icx,x2apic", x2);
 }
 
+/* The AMD models through `info`: vendor, family/model and the counter
+ * MSRs caps decodes from their CPUID (sim/README.md, AMD models). */
+static void test_info_amd(void **state)
+{
+	static const char *const zen4[] = {
+		"cpu:          AuthenticAMD, family 0x19 model 0x11 stepping 0x1 (signature 0x00a10f11)",
+		"core counters: 6 x 48 bits (mask 0x3f) at PERF_CTL/PERF_CTR C001_0200H+ [PerfCtrExtCore]",
+		"PerfMonV2:    yes", NULL };
+	static const char *const zen2[] = {
+		"cpu:          AuthenticAMD, family 0x17 model 0x31 stepping 0x0 (signature 0x00830f10)",
+		"brand:        AMD EPYC 7742 64-Core Processor", "PerfMonV2:    no", NULL };
+	expect_lines("sim:zen4", zen4);
+	expect_lines("sim:zen2", zen2);
+}
+
 static void test_info_unknown_model(void **state)
 {
 	int rc;
@@ -121,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_info_adl_hybrid),
 		cmocka_unit_test(test_info_skl_nhm_core2_hsw),
 		cmocka_unit_test(test_info_nopmu_and_x2apic),
+		cmocka_unit_test(test_info_amd),
 		cmocka_unit_test(test_info_unknown_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
