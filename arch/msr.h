@@ -361,13 +361,21 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 #define   APIC_ICR_DEST_SELF         (0x1 << 18)	/* destination shorthand */
 #define   APIC_ICR_LEVEL_ASSERT      BIT(14)
 /* AMD's extended APIC space (APM Vol. 2, "Extended APIC Registers"):
- * the feature register says how many extended LVT entries there are; entry
- * n, at APIC_EILVT0 + 16n, routes IBS and other sources the way LVT PC
- * routes counter overflows. No x2APIC MSR alias. */
+ * APIC_VERSION[31] says it is there; the feature register says how many
+ * extended LVT entries there are; entry n, at APIC_EILVT0 + 16n, routes
+ * IBS and other sources the way LVT PC routes counter overflows (vector,
+ * message type fixed/SMI/NMI/ExtINT in 10:8 as APIC_LVT_DELIVERY_*, mask
+ * 16). In x2APIC mode they are MSRs 0x800 + off/16 as the others are (APM
+ * Vol. 2, "x2APIC Register Address Space": 840h, 850h-853h), which is how
+ * Linux's setup_APIC_eilvt reaches them through apic_read/apic_write. */
+#define APIC_VERSION_EXT_APIC_SPACE  BIT(31)
 #define APIC_EXT_FEATURE             0x400	/* [23:16] extended LVT count */
+#define   APIC_EXT_FEATURE_XLC_SHIFT 16
+#define   APIC_EXT_FEATURE_XLC_MASK  GENMASK(23, 16)
 #define APIC_EXT_CTRL                0x410
 #define APIC_EILVT0                  0x500
 #define APIC_EILVT_COUNT_MAX         4
+#define APIC_EILVT_WRITABLE          (APIC_LVT_VECTOR_MASK | APIC_LVT_DELIVERY_MASK | APIC_LVT_MASKED)
 static inline u32 apic_eilvt(unsigned n) { return APIC_EILVT0 + 16 * n; }
 static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (xapic_offset >> 4); }
 #define MSR_X2APIC_SELF_IPI          0x83F
@@ -455,6 +463,13 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define AMD_EVENT_RETIRED_BRANCH_MISPRED 0x0C3	/* ex_ret_brn_misp */
 #define AMD_EVENT_RETIRED_TAKEN_BRANCHES 0x0C4	/* ex_ret_brn_tkn */
 
+/* The core events Linux forwards to IBS op sampling when asked for them
+ * precisely (arch/x86/events/amd/ibs.c, core_pmu_ibs_config): cycles
+ * (PERF_COUNT_HW_CPU_CYCLES, raw 0x76, counting cycles) and raw 0xC1
+ * (retired ops, counting dispatched ops: IbsOpCntCtl). */
+#define AMD_EVENT_CPU_CYCLES         0x76
+#define AMD_EVENT_RETIRED_OPS        0xC1
+
 /* IBS registers */
 #define MSR_AMD_IBS_FETCH_CTL        0xC0011030u
 #define MSR_AMD_IBS_FETCH_LINADDR    0xC0011031u
@@ -468,6 +483,8 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define MSR_AMD_IBS_DC_PHYSADDR      0xC0011039u
 #define MSR_AMD_IBS_CTL              0xC001103Au
 #define MSR_AMD_IBS_BR_TARGET        0xC001103Bu
+#define MSR_AMD_IC_IBS_EXTD_CTL      0xC001103Cu	/* IBS_CAPS_FETCHCTLEXTD */
+#define MSR_AMD_IBS_OP_DATA4         0xC001103Du	/* IBS_CAPS_OPDATA4 */
 /* IBS_CTL: the extended LVT entry the IBS interrupt uses */
 #define IBS_CTL_LVT_OFFSET_MASK      GENMASK(3, 0)
 #define IBS_CTL_LVT_OFFSET_VALID     BIT(8)
@@ -478,8 +495,34 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define IBS_OP_VAL                   BIT(18)
 #define IBS_OP_CNT_CTL               BIT(19)	/* 1: count dispatched ops */
 #define IBS_OP_MAX_CNT_EXT_MASK      GENMASK(26, 20)	/* period bits 26:20 */
+#define IBS_OP_MAX_CNT_EXT_SHIFT     20
 #define IBS_OP_CUR_CNT_SHIFT         32
 #define IBS_OP_CUR_CNT_MASK          GENMASK(58, 32)
+/* CurCnt's low bits that the hardware preloads at random; Linux's
+ * IBS_OP_CUR_CNT_RAND (arch/x86/include/asm/perf_event.h) is 7 bits. */
+#define IBS_OP_CUR_CNT_RAND_MASK     GENMASK(38, 32)
+#define IBS_OP_CTL_RESERVED          (GENMASK(63, 59) | GENMASK(31, 27))
+/* The period's granularity: MaxCnt holds period bits 19:4 (and 26:20
+ * with OpCntExt); the low 4 bits are 0 (APM Vol. 2, IbsOpMaxCnt). */
+#define IBS_PERIOD_SHIFT             4
+#define IBS_PERIOD_MIN               0x10	/* Linux perf_ibs_init: at least 0x10 */
+/* IBS_OP_DATA (Linux union ibs_op_data, arch/x86/include/asm/amd-ibs.h) */
+#define IBS_OP_DATA_COMP_TO_RET_MASK GENMASK(15, 0)
+#define IBS_OP_DATA_TAG_TO_RET_SHIFT 16
+#define IBS_OP_DATA_TAG_TO_RET_MASK  GENMASK(31, 16)
+#define IBS_OP_DATA_RETURN           BIT(34)
+#define IBS_OP_DATA_BRN_TAKEN        BIT(35)
+#define IBS_OP_DATA_BRN_MISP         BIT(36)
+#define IBS_OP_DATA_BRN_RET          BIT(37)
+#define IBS_OP_DATA_RIP_INVALID      BIT(38)
+/* IBS_OP_DATA3 (union ibs_op_data3) */
+#define IBS_OP_DATA3_LD_OP           BIT(0)
+#define IBS_OP_DATA3_ST_OP           BIT(1)
+#define IBS_OP_DATA3_DC_MISS         BIT(7)
+#define IBS_OP_DATA3_LIN_ADDR_VALID  BIT(17)
+#define IBS_OP_DATA3_PHY_ADDR_VALID  BIT(18)
+#define IBS_OP_DATA3_MISS_LAT_SHIFT  32
+#define IBS_OP_DATA3_MISS_LAT_MASK   GENMASK(47, 32)
 /* IBS_FETCH_CTL */
 #define IBS_FETCH_MAX_CNT_MASK       GENMASK(15, 0)	/* period >> 4 */
 #define IBS_FETCH_CNT_SHIFT          16
@@ -492,6 +535,7 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define IBS_FETCH_IC_MISS            BIT(51)
 #define IBS_FETCH_PHY_ADDR_VALID     BIT(52)
 #define IBS_FETCH_RAND_EN            BIT(57)
-#define IBS_FETCH_L3_MISS_ONLY       BIT(59)
+#define IBS_FETCH_L3_MISS_ONLY       BIT(59)	/* IBS_CAPS_ZEN4 */
+#define IBS_FETCH_CTL_RESERVED       GENMASK(63, 60)
 
 #endif

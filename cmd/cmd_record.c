@@ -19,6 +19,7 @@
 #include "../arch/hw.h"
 #include "../sampling/sampling.h"
 #include "../pmu/arch.h"
+#include "../pmu/precise.h"
 #include "../workload/workload.h"
 
 #define RECORD_DEFAULT_EVENTS "cycles"
@@ -278,11 +279,16 @@ static int durable_flush(struct record_run *r)
 }
 
 /* The attr config (and config1) perf itself would write for the event on
- * the cpu PMU: the PMU architecture's (pmu/arch.h perf_config). */
+ * the cpu PMU: the PMU architecture's (pmu/arch.h perf_config); an IBS
+ * event on Linux's ibs_op or ibs_fetch PMU instead, a type of its own. */
 static void attr_encoding(const struct pmu_arch *arch, const struct pmu_event *e,
 			  struct perfdata_event *pe)
 {
-	pe->config = arch->perf_config(e, &pe->config1);
+	pe->pmu_name = precise_ibs_perf_pmu(e, &pe->config);
+	if (pe->pmu_name)
+		pe->type = PERFDATA_TYPE_DYNAMIC + e->ibs;
+	else
+		pe->config = arch->perf_config(e, &pe->config1);
 	pe->exclude_user = e->exclude_user;
 	pe->exclude_kernel = e->exclude_kernel;
 }

@@ -31,6 +31,10 @@ static inline int extra_msr_slot(u32 msr)
 	}
 }
 
+/* AMD's Instruction-Based Sampling units (pmu/precise_ibs.c): an event
+ * of one of them is sampled by the IBS engine alone, on no core counter. */
+enum event_ibs { EVENT_IBS_NONE, EVENT_IBS_OP, EVENT_IBS_FETCH };
+
 #define EVENT_NAME_MAX 96
 #define PEBS_ALIAS_EXTENDED "extended PEBS"	/* pmu_event.pebs_alias */
 
@@ -71,6 +75,15 @@ struct pmu_event {
 	/* cycles:p sampled through another encoding or facility (the table
 	 * event's name, or PEBS_ALIAS_EXTENDED); NULL: as typed. */
 	const char *pebs_alias;
+	/* ibs_op// and ibs_fetch// (and cycles:p on AMD): the IBS unit that
+	 * samples it; ibs_cnt_ctl: the op counter counts dispatched ops
+	 * (IbsOpCntCtl, Linux's ibs_op/cnt_ctl=1/). */
+	u8 ibs;			/* enum event_ibs */
+	bool ibs_cnt_ctl;
 };
+
+/* Whether the event takes a core counter (the precise engine samples
+ * some events on no counter at all: IBS). */
+static inline bool event_needs_counter(const struct pmu_event *e) { return e->ibs == EVENT_IBS_NONE; }
 
 #endif

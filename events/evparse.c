@@ -391,6 +391,69 @@ static int alias_precise_cycles(struct ctx *c, struct pmu_event *ev)
 	return 0;
 }
 
+/* ---- AMD: precise means IBS ------------------------------------------- */
+
+static const char *const ibs_unit_name[] = { [EVENT_IBS_OP] = "ibs_op", [EVENT_IBS_FETCH] = "ibs_fetch" };
+
+/* Whether the CPU in use can sample with this IBS unit: IBS at all
+ * (CPUID.80000001H:ECX[10]) and the unit (8000001BH:EAX). */
+static int check_ibs_unit(struct ctx *c, u8 unit)
+{
+	u32 need = unit == EVENT_IBS_OP ? IBS_CAPS_OPSAM : IBS_CAPS_FETCHSAM;
+	if (!c->caps)
+		return fail(c, "%s samples the CPU in use; it cannot be checked against a "
+			    "model named with --cpu", ibs_unit_name[unit]);
+	if (!c->caps->amd || !c->caps->ibs)
+		return fail(c, "%s needs AMD's Instruction-Based Sampling, which this CPU does "
+			    "not have (CPUID.80000001H:ECX[10] = 0)", ibs_unit_name[unit]);
+	if (!(c->caps->ibs_caps & need))
+		return fail(c, "this CPU's IBS has no %s unit (CPUID.8000001BH:EAX = 0x%x)",
+			    ibs_unit_name[unit], c->caps->ibs_caps);
+	return 0;
+}
+
+/* An event the IBS unit samples on no core counter; op samples carry the
+ * data address when the op accessed memory (IbsDcLinAd). */
+static void make_ibs(struct pmu_event *ev, u8 unit, bool cnt_ctl)
+{
+	ev->ibs = unit;
+	ev->ibs_cnt_ctl = cnt_ctl;
+	ev->precise = ev->precise ? ev->precise : 1;
+	ev->data_la = unit == EVENT_IBS_OP;
+	ev->gp_allowed = ev->fixed_allowed = ev->pebs_gp = ev->pebs_fixed = 0;
+}
+
+static int check_cnt_ctl(struct ctx *c)
+{
+	if (!(c->caps->ibs_caps & IBS_CAPS_OPCNT))
+		return fail(c, "cnt_ctl=1 (count dispatched ops) needs IBS OpCnt (CPUID."
+			    "8000001BH:EAX[4]), which this CPU lacks");
+	return 0;
+}
+
+/* cycles:p and cycles:pp on AMD: IBS op sampling, as Linux forwards them
+ * (forward_event_to_ibs, core_pmu_ibs_config): cycles and raw 0x76 count
+ * cycles, raw 0xC1 dispatched ops; precise levels 1 and 2 only; any other
+ * event has no precise sampling. */
+static int apply_precise_amd(struct ctx *c, struct pmu_event *ev, u8 p)
+{
+	bool cycles = !is_qualified(ev) && !ev->umask &&
+		      (ev->event == AMD_EVENT_CPU_CYCLES || is_plain_cycles(ev));
+	bool ops = !is_qualified(ev) && !ev->umask && ev->event == AMD_EVENT_RETIRED_OPS;
+	if (p > 2)
+		return fail(c, ":ppp: on AMD precise sampling is IBS, which gives levels 1 and 2 "
+			    "(Linux forward_event_to_ibs); use :p or :pp");
+	if (!cycles && !ops)
+		return fail(c, "cannot be sampled precisely on AMD: only cycles (r76) and r0C1 "
+			    "map to IBS op sampling (Linux core_pmu_ibs_config); use ibs_op// "
+			    "or ibs_fetch//, or drop the :%.*s modifier", p, "pp");
+	if (check_ibs_unit(c, EVENT_IBS_OP) || (ops && check_cnt_ctl(c)))
+		return -1;
+	make_ibs(ev, EVENT_IBS_OP, ops);
+	ev->pebs_alias = ibs_unit_name[EVENT_IBS_OP];
+	return 0;
+}
+
 /* Precise sampling needs PEBS on a counter that can take the event; a
  * request that cannot be met is an error, never a silent downgrade. */
 static int apply_precise(struct ctx *c, struct pmu_event *ev, u8 p)
@@ -398,6 +461,8 @@ static int apply_precise(struct ctx *c, struct pmu_event *ev, u8 p)
 	ev->precise = p;
 	if (!p)
 		return 0;
+	if (c->caps && c->caps->amd)
+		return apply_precise_amd(c, ev, p);
 	if (!c->t)
 		return fail(c, "precise sampling (:%.*s) needs the event table of this "
 			    "CPU model, and the model is not in the tables (PEBS "
@@ -655,6 +720,96 @@ static int resolve_cpu_terms(struct ctx *c, char *body, struct pmu_event *ev,
 	return build_from_terms(c, &tm, ev);
 }
 
+static int refuse_ring_filter(struct ctx *c, const struct mods *m)
+{
+	if (!m->u && !m->k)
+		return 0;
+	return fail(c, "sampled by IBS, which cannot count one ring only (Linux's perf_ibs_init "
+		    "refuses exclude_user/exclude_kernel); drop :%s", m->u ? "u" : "k");
+}
+
+/* perf's cycles:p on AMD (PERF_COUNT_HW_CPU_CYCLES with precise_ip, which
+ * Linux forwards to ibs_op before any core counter is looked at): 0 when
+ * forwarded, -1 on error, 1 when the event is not that. */
+static int forward_cycles_to_ibs(struct ctx *c, const char *name, const char *mods,
+				 struct pmu_event *ev)
+{
+	const struct generic_event *g = find_generic(name);
+	struct mods m = { false, false, 0 };
+	if (!c->caps || !c->caps->amd || !g || g->arch != ARCH_EVENT_CORE_CYCLES || !g->gp)
+		return 1;
+	if (parse_mods(c, mods, &m))
+		return -1;
+	if (!m.p)
+		return 1;
+	ev->event = AMD_EVENT_CPU_CYCLES;
+	if (apply_precise(c, ev, m.p) || refuse_ring_filter(c, &m))
+		return -1;
+	return 0;
+}
+
+/* "ibs_op/TERMS/MODS", "ibs_fetch/TERMS/MODS": Linux's IBS PMUs and
+ * their format terms (arch/x86/events/amd/ibs.c: cnt_ctl config:19 for
+ * ibs_op), plus bareperf's period= and name=. */
+static u8 ibs_prefix(const char *s, size_t *len)
+{
+	if (bp_strncasecmp(s, "ibs_op/", 7) == 0)
+		return (*len = 7), EVENT_IBS_OP;
+	if (bp_strncasecmp(s, "ibs_fetch/", 10) == 0)
+		return (*len = 10), EVENT_IBS_FETCH;
+	return EVENT_IBS_NONE;
+}
+
+static int ibs_term(struct ctx *c, u8 unit, char *term, struct pmu_event *ev)
+{
+	char *eq = bp_strchr(term, '=');
+	const char *val = eq ? eq + 1 : NULL;
+	u64 v = 1;
+	if (eq)
+		*eq = 0;
+	if (unit == EVENT_IBS_OP && !bp_strcmp(term, "cnt_ctl")) {
+		if ((val && term_number(c, term, val, 1, &v)) || (v && check_cnt_ctl(c)))
+			return -1;
+		ev->ibs_cnt_ctl = v;
+		return 0;
+	}
+	if (!bp_strcmp(term, "period"))
+		return term_number(c, term, val, ~0ULL >> 1, &ev->period);
+	if (!bp_strcmp(term, "name") && val && *val) {
+		bp_strlcpy(ev->name, val, sizeof(ev->name));
+		return 0;
+	}
+	return fail(c, "unknown term '%s' for %s// (known: %speriod, name)", term,
+		    ibs_unit_name[unit], unit == EVENT_IBS_OP ? "cnt_ctl, " : "");
+}
+
+static int resolve_ibs(struct ctx *c, char *buf, u8 unit, size_t prefix, struct pmu_event *ev)
+{
+	char *body = buf + prefix, *end = bp_strchr(body, '/');
+	struct mods m = { false, false, 0 };
+	if (!end)
+		return fail(c, "missing closing '/' of %s/.../", ibs_unit_name[unit]);
+	*end = 0;
+	if (check_ibs_unit(c, unit) ||
+	    parse_mods(c, end[1] == ':' ? end + 2 : end + 1, &m))
+		return -1;
+	if (refuse_ring_filter(c, &m))
+		return -1;
+	if (m.p > 2)
+		return fail(c, "IBS samples with precise levels 1 and 2; drop one 'p'");
+	for (char *term = body; term && *term;) {
+		char *comma = bp_strchr(term, ',');
+		if (comma)
+			*comma = 0;
+		if (ibs_term(c, unit, term, ev))
+			return -1;
+		term = comma ? comma + 1 : NULL;
+	}
+	ev->precise = m.p;
+	make_ibs(ev, unit, ev->ibs_cnt_ctl);
+	return 0;
+}
+
 /* The PERFEVTSEL extension (UMASK2, EQ) exists where CPUID.23H.0:EBX
  * says so; elsewhere those bits are reserved and the write #GPs (Linux
  * refuses them through x86_pmu.config_mask, intel_pmu_init). Checked
@@ -730,6 +885,10 @@ int evparse_event(const char *text, const struct event_table *t,
 	if (bp_strlcpy(buf, text, sizeof(buf)) >= sizeof(buf))
 		return fail(&c, "longer than %d characters", TOKEN_MAX - 1);
 	bp_strlcpy(out->name, text, sizeof(out->name));
+	size_t prefix;
+	u8 unit = ibs_prefix(buf, &prefix);
+	if (unit != EVENT_IBS_NONE)
+		return resolve_ibs(&c, buf, unit, prefix, out);
 	if (bp_strncasecmp(buf, "cpu/", 4) == 0) {
 		rc = resolve_cpu_terms(&c, buf + 4, out, &mods);
 	} else {
@@ -740,12 +899,16 @@ int evparse_event(const char *text, const struct event_table *t,
 		}
 		if (!buf[0])
 			return fail(&c, "no event name before ':'");
+		if ((rc = forward_cycles_to_ibs(&c, buf, mods, out)) <= 0)
+			return rc;
 		rc = is_raw(buf) ? resolve_raw(&c, buf, out) : resolve_name(&c, buf, out);
 	}
 	if (rc || parse_mods(&c, mods, &m) || apply_caps(&c, out) ||
 	    check_extra_value(&c, out) || check_offcore_value(&c, out) ||
 	    check_evtsel_extension(&c, out) ||
 	    apply_precise(&c, out, m.p))
+		return -1;
+	if (out->ibs && refuse_ring_filter(&c, &m))
 		return -1;
 	apply_rings(out, &m);
 	return 0;
@@ -762,6 +925,8 @@ static size_t event_length(const char *s)
 
 	if (bp_strncasecmp(s, "cpu/", 4) == 0) {
 		n = 4;
+		in_terms = true;
+	} else if (ibs_prefix(s, &n) != EVENT_IBS_NONE) {
 		in_terms = true;
 	}
 	for (; s[n]; n++) {

@@ -6,6 +6,10 @@
 #include "types.h"
 
 #define BP_MAX_CALLCHAIN 32
+/* PERF_SAMPLE_RAW words a sample can carry: IBS op's MSRs as Linux's
+ * perf_ibs_handle_irq reads them (IBS_OP_CTL .. IBS_DC_PHYSADDR, then
+ * IBS_BR_TARGET and IBS_OP_DATA4 where the part has them). */
+#define BP_SAMPLE_RAW_MAX 9
 
 /* Sample fields: which ones a sample holds, and which ones a session asks
  * its samples to carry (sampling_fields(), the PEBS threshold policy),
@@ -42,7 +46,7 @@ enum bp_sample_flags {
  * writes them, the reader accepts them), in perf's order of sample_type. */
 #define BP_SAMPLE_PERFDATA_FIELDS (BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME | \
 	BP_SAMPLE_ADDR | BP_SAMPLE_CALLCHAIN | BP_SAMPLE_CPU | BP_SAMPLE_PERIOD | \
-	BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC)
+	BP_SAMPLE_RAW | BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC)
 
 struct bp_sample {
 	u64 ip;
@@ -55,7 +59,10 @@ struct bp_sample {
 	u32 cpu;
 	u32 flags;		/* enum bp_sample_flags */
 	u32 callchain_len;
+	u32 raw_words;		/* raw[] entries that count (BP_SAMPLE_RAW) */
+	u32 raw_head;		/* the u32 before them (IBS: the IBS caps) */
 	u64 callchain[BP_MAX_CALLCHAIN];	/* return addresses, innermost first */
+	u64 raw[BP_SAMPLE_RAW_MAX];	/* PERF_SAMPLE_RAW's words after raw_head */
 };
 
 /* How every producer (the PMI handler in PMI mode, the PEBS drain) starts

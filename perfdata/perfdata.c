@@ -514,6 +514,20 @@ static u64 *put_callchain(u64 *p, const struct bp_sample *s)
 	return p;
 }
 
+/* PERF_SAMPLE_RAW: u32 size, then size bytes, which make the pair a
+ * whole number of u64s (perf_sample_save_raw_data pads to it): here the
+ * sample's raw_head and its raw words, as Linux's IBS driver stores its
+ * perf_ibs_data (caps, then the MSRs). A sample without them has the
+ * head alone. */
+static u64 *put_raw(u64 *p, const struct bp_sample *s)
+{
+	u32 words = (s->flags & BP_SAMPLE_RAW) ? MIN(s->raw_words, BP_SAMPLE_RAW_MAX) : 0;
+	*p++ = (u64)(4 + 8 * words) | (u64)s->raw_head << 32;
+	for (u32 i = 0; i < words; i++)
+		*p++ = s->raw[i];
+	return p;
+}
+
 /* The sample's time in ns, kept for HEADER_SAMPLE_TIME (the first and the
  * last sample's time). */
 static u64 sample_time(struct perfdata *pd, const struct bp_sample *s)
@@ -542,8 +556,9 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
 	if (s->event >= pd->nr_events)
 		return fail(pd, -1, "perf.data: sample for event %u of %u",
 			    s->event, pd->nr_events);
-	/* Fits: 8 header + 11 fields + callchain (3 + BP_MAX_CALLCHAIN). */
-	if (!(start = reserve(pd, 8 * (1 + 11 + 3 + BP_MAX_CALLCHAIN))))
+	/* Fits: 8 header + 11 fields + callchain (3 + BP_MAX_CALLCHAIN) +
+	 * raw (1 + BP_SAMPLE_RAW_MAX). */
+	if (!(start = reserve(pd, 8 * (1 + 11 + 3 + BP_MAX_CALLCHAIN + 1 + BP_SAMPLE_RAW_MAX))))
 		return pd->status;
 	type = event_sample_type(pd, s->event);
 	id = perfdata_event_id(pd, s->event);
@@ -567,6 +582,8 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
 		*p++ = s->period;
 	if (type & BP_SAMPLE_CALLCHAIN)
 		p = put_callchain(p, s);
+	if (type & BP_SAMPLE_RAW)
+		p = put_raw(p, s);
 	if (type & BP_SAMPLE_WEIGHT)
 		*p++ = (s->flags & BP_SAMPLE_WEIGHT) ? s->weight : 0;
 	if (type & BP_SAMPLE_DATA_SRC)

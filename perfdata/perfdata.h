@@ -66,6 +66,10 @@
 /* perf_event_attr.type values. */
 #define PERF_TYPE_HARDWARE	0
 #define PERF_TYPE_RAW		4
+/* The types bareperf gives the PMUs Linux numbers at registration
+ * (perf_pmu_register: from PERF_TYPE_MAX on, in registration order, so
+ * they differ between machines); HEADER_PMU_MAPPINGS names them. */
+#define PERFDATA_TYPE_DYNAMIC	10
 
 /* perf_event_attr flag bits (the bitfield word at offset 40). */
 #define PERF_ATTR_FLAG_DISABLED		BIT(0)
@@ -175,7 +179,11 @@ struct perfdata_config {
  * IDENTIFIER is added automatically when the file has several events. */
 struct perfdata_event {
 	const char *name;	/* as the user typed it, copied */
-	u32 type;		/* PERF_TYPE_RAW for bareperf's raw events */
+	u32 type;		/* PERF_TYPE_RAW for bareperf's raw events; from
+				 * PERFDATA_TYPE_DYNAMIC on, a PMU Linux registers
+				 * at run time, named by pmu_name */
+	const char *pmu_name;	/* that PMU's name ("ibs_op"; a static string),
+				 * for HEADER_PMU_MAPPINGS */
 	u64 config, config1, config2;
 	u8 precise;		/* precise_ip 0..3 (the :p count) */
 	bool exclude_user;	/* ring 3 not counted (:k) */

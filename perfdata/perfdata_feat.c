@@ -146,9 +146,37 @@ static void feat_mem_topology(struct feat_out *o, const struct perfdata *pd)
 		feat_u64(o, blocks - w * 64 >= 64 ? ~0ULL : (1ULL << (blocks - w * 64)) - 1);
 }
 
-static void feat_pmu_mappings(struct feat_out *o)
+/* Whether an earlier event than i has i's dynamic type. */
+static bool type_seen(const struct perfdata *pd, u32 i)
 {
-	feat_u32(o, 2);
+	for (u32 j = 0; j < i; j++)
+		if (pd->events[j].ev.type == pd->events[i].ev.type)
+			return true;
+	return false;
+}
+
+/* The events' dynamic PMUs (perf's IBS decoder finds ibs_op and
+ * ibs_fetch here, evlist__has_amd_ibs), then cpu and software. */
+static u32 dynamic_pmus(const struct perfdata *pd, struct feat_out *o)
+{
+	u32 n = 0;
+	for (u32 i = 0; i < pd->nr_events; i++) {
+		const struct perfdata_event *ev = &pd->events[i].ev;
+		if (ev->type < PERFDATA_TYPE_DYNAMIC || !ev->pmu_name || type_seen(pd, i))
+			continue;
+		n++;
+		if (o) {
+			feat_u32(o, ev->type);
+			feat_string(o, ev->pmu_name);
+		}
+	}
+	return n;
+}
+
+static void feat_pmu_mappings(struct feat_out *o, const struct perfdata *pd)
+{
+	feat_u32(o, 2 + dynamic_pmus(pd, NULL));
+	dynamic_pmus(pd, o);
 	feat_u32(o, PERF_TYPE_RAW);
 	feat_string(o, "cpu");
 	feat_u32(o, 1);			/* PERF_TYPE_SOFTWARE */
@@ -218,7 +246,7 @@ bool pd_feature(struct feat_out *o, const struct perfdata *pd, int bit)
 				feat_cpu_topology(o, pd); return true;
 	case HEADER_NUMA_TOPOLOGY: if (!pd->nr_cpus_avail || !pd->total_mem_kb) return false;
 				feat_numa_topology(o, pd); return true;
-	case HEADER_PMU_MAPPINGS: feat_pmu_mappings(o); return true;
+	case HEADER_PMU_MAPPINGS: feat_pmu_mappings(o, pd); return true;
 	case HEADER_GROUP_DESC:	if (!group_count(pd)) return false;
 				feat_group_desc(o, pd); return true;
 	case HEADER_SAMPLE_TIME: if (!pd->first_sample_ns) return false;

@@ -429,6 +429,11 @@ static int decode_sample(struct perfdata_reader *r, struct perfdata_record *rec,
 		b->p += 8 * rec->nr_callchain;
 		b->left -= 8 * rec->nr_callchain;
 	}
+	if (type & BP_SAMPLE_RAW) {
+		rec->raw_size = (u32)take(b, 4);
+		rec->raw = b->p;
+		skip(b, rec->raw_size);
+	}
 	if (type & BP_SAMPLE_WEIGHT)
 		rec->weight = take(b, 8);
 	if (type & BP_SAMPLE_DATA_SRC)

@@ -70,6 +70,8 @@ struct perfdata_record {
 	u32 pid, tid, cpu;
 	u64 nr_callchain;
 	const u8 *callchain;	/* nr_callchain little-endian u64 */
+	u32 raw_size;		/* PERF_SAMPLE_RAW: its bytes at raw */
+	const u8 *raw;
 	/* MMAP2 (start, len, pgoff), COMM, LOST (id, lost), LOST_SAMPLES (lost) */
 	u64 start, len, pgoff, lost;
 	const char *name;	/* MMAP2 filename or COMM name */

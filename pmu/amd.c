@@ -10,6 +10,7 @@
  * seen as its top bit clear after a negative preset, as Linux's
  * x86_pmu_handle_irq sees it (arch/x86/events/core.c). */
 #include "pmu_int.h"
+#include "precise.h"
 #include "../arch/hw.h"
 #include "../lib/fmt.h"
 
@@ -147,11 +148,23 @@ static u64 overflowed_by_sign(const struct pmu *p)
 	return status;
 }
 
+/* An IBS unit the engine armed holds a sample (IbsOpVal, IbsFetchVal):
+ * the engine's drain reads it and re-arms (Linux perf_ibs_handle_irq). */
+static u64 ibs_status(const struct pmu *p)
+{
+	if ((p->ibs_units & PMU_IBS_OP) && (hw_rdmsr(MSR_AMD_IBS_OP_CTL) & IBS_OP_VAL))
+		return PMU_STATUS_PRECISE;
+	if ((p->ibs_units & PMU_IBS_FETCH) && (hw_rdmsr(MSR_AMD_IBS_FETCH_CTL) & IBS_FETCH_VAL))
+		return PMU_STATUS_PRECISE;
+	return 0;
+}
+
 static u64 amd_read_status(const struct pmu *p)
 {
+	u64 ibs = p->ibs_units ? ibs_status(p) : 0;
 	if (caps_has_global_ctrl(&p->caps))
-		return hw_rdmsr(p->caps.msr_global_status);
-	return overflowed_by_sign(p);
+		return hw_rdmsr(p->caps.msr_global_status) | ibs;
+	return overflowed_by_sign(p) | ibs;
 }
 
 static u64 amd_read_enabled(const struct pmu *p)
@@ -172,10 +185,12 @@ static const char *amd_enable_reg_name(const struct pmu_caps *c)
 }
 
 /* PerfCntrGlobalStatusClr: a 1 clears that status bit. Without a status
- * register the preset that follows is the acknowledgement. */
+ * register the preset that follows is the acknowledgement. The IBS bit is
+ * no status bit: the drain's re-arm clears Val. */
 static void amd_ack_status(const struct pmu *p, u64 bits)
 {
-	if (caps_has_global_ctrl(&p->caps))
+	bits &= ~PMU_STATUS_PRECISE;
+	if (caps_has_global_ctrl(&p->caps) && bits)
 		hw_wrmsr(p->caps.msr_global_status_reset, bits);
 }
 
@@ -222,5 +237,5 @@ const struct pmu_arch pmu_arch_amd = {
 	.pmi_mid_ack = amd_pmi_mid_ack,
 	.max_period = amd_max_period,
 	.perf_config = amd_perf_config,
-	.precise = NULL,
+	.precise = &precise_ibs,
 };

@@ -69,7 +69,12 @@ struct pmu {
 	s8 event_on[PMU_MAX_COUNTERS];	/* counter -> slot, -1: none */
 	struct pmu_saved saved;
 	bool open;
+	/* AMD IBS units the precise engine armed (PMU_IBS_*): the status
+	 * reads their Val bits as PMU_STATUS_PRECISE (pmu/amd.c). */
+	u8 ibs_units;
 };
+#define PMU_IBS_OP    BIT(0)
+#define PMU_IBS_FETCH BIT(1)
 
 /* Counters the firmware (or an OS before us) left enabled, as a
  * GLOBAL_CTRL-layout mask; 0 when the PMU is idle. */

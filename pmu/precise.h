@@ -18,6 +18,7 @@
 #include "../pebs/ds.h"
 #include "../pebs/drain.h"
 #include "../pebs/threshold.h"
+#include "../arch/apic.h"
 
 struct pmu;
 
@@ -35,6 +36,39 @@ struct precise_opts {
 	struct pebs_threshold_opt threshold;
 	size_t buffer_bytes;	/* 0: the engine's default */
 	u32 cpu;		/* what samples carry in their CPU field */
+	u8 vector;		/* the PMI's vector (LVT PC's), for engines */
+	bool nmi;		/* ... or NMI delivery: with their own LVT entry */
+};
+
+/* AMD IBS (pmu/precise_ibs.c): one unit, op or fetch. */
+enum { PRECISE_IBS_OP, PRECISE_IBS_FETCH, PRECISE_IBS_UNITS };
+struct precise_ibs_unit {
+	bool on;
+	u32 event;		/* bp_sample.event of its samples */
+	u64 period;		/* as armed: a multiple of 16 */
+	u64 period_asked;	/* as the session asked */
+	u64 ctl;		/* the control value that arms it (En set) */
+	u64 found;		/* the control register as found */
+	u32 fields;		/* enum bp_sample_flags its samples carry */
+	u64 samples;		/* tagged samples read */
+};
+struct precise_ibs_loss {
+	u64 found, delivered;
+	u64 ring_full, throttled, rip_invalid;
+};
+struct precise_ibs {
+	struct pmu *pmu;
+	struct apic_state apic;
+	u32 caps;		/* CPUID.8000001BH:EAX */
+	u32 cpu;
+	u64 ibs_ctl;		/* IBS_CTL as read at setup */
+	unsigned offset;	/* the extended LVT entry IBS_CTL names */
+	u32 eilvt_found;	/* that entry as found, put back at teardown */
+	bool eilvt_taken;
+	bool running;		/* armed between enable(true) and enable(false) */
+	u64 rand;		/* the CurCnt randomisation's state */
+	struct precise_ibs_unit unit[PRECISE_IBS_UNITS];
+	struct precise_ibs_loss loss;
 };
 
 /* One CPU's engine state. The members after ops belong to the engine
@@ -43,11 +77,15 @@ struct precise {
 	const struct precise_ops *ops;
 	bool ready;
 	u64 counters;		/* status-layout bits of the precise counters */
-	/* DS-based PEBS */
-	struct pebs_ds ds;
-	struct pebs_ctx pebs;
-	struct pebs_loss loss;
-	struct pebs_threshold_choice threshold;
+	union {
+		struct {	/* DS-based PEBS */
+			struct pebs_ds ds;
+			struct pebs_ctx pebs;
+			struct pebs_loss loss;
+			struct pebs_threshold_choice threshold;
+		};
+		struct precise_ibs ibs;	/* AMD IBS */
+	};
 };
 
 struct precise_ops {
@@ -79,6 +117,12 @@ struct precise_ops {
 	/* One line on what was delivered and lost, by reason. */
 	int (*describe_loss)(const struct precise *pr, char *buf, size_t len);
 	void (*teardown)(struct precise *pr);
+	/* An engine that samples apart from the core counters (IBS) starts
+	 * and stops with the session (sampling_start/stop, hold/release), and
+	 * stops itself when a drain finds sampling throttled, to be enabled
+	 * again at the unthrottle; NULL: it follows the counters' global
+	 * enable. */
+	void (*enable)(struct precise *pr, bool on);
 };
 
 /* The engine of the PMU that caps describe (its architecture's), or NULL
@@ -86,5 +130,12 @@ struct precise_ops {
 const struct precise_ops *precise_engine_for(const struct pmu_caps *c, const char **why);
 
 extern const struct precise_ops precise_ds_pebs;
+extern const struct precise_ops precise_ibs;
+
+/* For perf.data: the Linux PMU that samples an IBS event ("ibs_op",
+ * "ibs_fetch") and the attr config perf gives it there (the control
+ * register's bits the session sets: cnt_ctl config:19, rand_en config:57,
+ * arch/x86/events/amd/ibs.c's format); NULL for any other event. */
+const char *precise_ibs_perf_pmu(const struct pmu_event *e, u64 *config);
 
 #endif

@@ -80,6 +80,11 @@ static int check_each_fits(struct stat_engine *e, char *err, size_t errlen)
 	for (int u = 0; u < e->n; u++) {
 		if (sched_unit_of(e->ev, e->n, u) != u)
 			continue;
+		if (!event_needs_counter(&e->ev[u])) {
+			bp_snprintf(err, errlen, "cannot count %s: it samples with the precise engine "
+				    "(IBS), on no counter; use record", e->ev[u].name);
+			return -1;
+		}
 		if (add_unit(e, u, why, sizeof(why))) {
 			bp_snprintf(err, errlen, "cannot count %s on this CPU: %s", e->ev[u].name, why);
 			return -1;

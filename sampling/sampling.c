@@ -24,12 +24,16 @@ static u64 event_period(const struct pmu_event *e, const struct sampling_opts *o
 static int add_events(struct sampling *s, const struct sampling_opts *o, char *err, size_t errlen)
 {
 	for (int i = 0; i < s->n; i++) {
+		if (!event_needs_counter(&s->ev[i])) {
+			s->period[i] = event_period(&s->ev[i], o);	/* the engine's alone */
+			continue;
+		}
 		if (s->ev[i].group >= 0 && s->ev[i].group != i)
 			continue;	/* added with its leader */
 		int members[PMU_MAX_EVENTS], k = 0;
 		struct pmu_event group[PMU_MAX_EVENTS];
 		for (int j = i; j < s->n; j++)
-			if (j == i || s->ev[j].group == i) {
+			if (j == i || (s->ev[j].group == i && event_needs_counter(&s->ev[j]))) {
 				members[k] = j;
 				group[k++] = s->ev[j];
 			}
@@ -54,6 +58,8 @@ u32 sampling_fields(const struct pmu_event *e, const struct sampling_opts *o)
 		     BP_SAMPLE_PERIOD;
 	if (e->precise && e->data_la)
 		fields |= PEBS_MEM_FIELDS;
+	if (!event_needs_counter(e))	/* IBS: its MSRs, as perf record -R has them */
+		fields |= BP_SAMPLE_RAW;
 	if (o->callchain)
 		fields |= BP_SAMPLE_CALLCHAIN;
 	return fields;
@@ -62,7 +68,8 @@ u32 sampling_fields(const struct pmu_event *e, const struct sampling_opts *o)
 static struct precise_opts precise_opts_of(const struct sampling_opts *o)
 {
 	return (struct precise_opts){ .threshold = o->threshold,
-				      .buffer_bytes = o->pebs_buffer_bytes, .cpu = o->cpu };
+				      .buffer_bytes = o->pebs_buffer_bytes, .cpu = o->cpu,
+				      .vector = o->pmi_vector, .nmi = o->pmi_nmi };
 }
 
 /* The precise events of ev[0..n) as the engine sees them; counters are
@@ -78,7 +85,7 @@ static unsigned precise_events_of(const struct pmu_event *ev, int n, const struc
 		out[k++] = (struct precise_event){
 			.ev = &ev[i], .sample_event = (u32)i, .fields = sampling_fields(&ev[i], o),
 			.freq_mode = o->freq != 0,
-			.counter = pmu ? pmu_counter_of(pmu, id[i]) : COUNTER_NONE,
+			.counter = pmu && id[i] >= 0 ? pmu_counter_of(pmu, id[i]) : COUNTER_NONE,
 			.period = period ? period[i] : 0,
 		};
 	}
@@ -154,7 +161,7 @@ static int check_precise_possible(struct sampling *s, char *err, size_t errlen)
 		s->precise.ops = precise_engine_for(&s->pmu->caps, &why);
 		if (s->precise.ops)
 			return 0;
-		bp_snprintf(err, errlen, "%s: PEBS is not available on this CPU (%s); "
+		bp_snprintf(err, errlen, "%s: precise sampling is not available on this CPU (%s); "
 			    "drop the :p modifier to sample in PMI mode", s->ev[i].name, why);
 		return -1;
 	}
@@ -169,6 +176,8 @@ static int check_periods(const struct sampling *s, char *err, size_t errlen)
 	if (s->freq)
 		return 0;	/* -F: periods are clamped as they adapt */
 	for (int i = 0; i < s->n; i++) {
+		if (s->id[i] < 0)
+			continue;	/* on no counter: the precise engine checks it */
 		int counter = pmu_counter_of(s->pmu, s->id[i]);
 		const char *why;
 		u64 max = pmu_arch_of(s->pmu)->max_period(&s->pmu->caps, counter, &why);
@@ -209,7 +218,8 @@ int sampling_setup(struct sampling *s, struct pmu *pmu, const struct pmu_event *
 				   .callchain = o->callchain, .nmi = o->pmi_nmi,
 				   .mid_ack = pmu_arch_of(pmu)->pmi_mid_ack(&pmu->caps) };
 	for (int i = 0; i < n; i++)
-		s->pmi.event_of_slot[s->id[i]] = (u32)i;
+		if (s->id[i] >= 0)
+			s->pmi.event_of_slot[s->id[i]] = (u32)i;
 	s->pmi.window_ticks = plat_ticks_per_second() / 100;	/* 10 ms windows */
 	s->pmi.max_pmis_per_window = SAMPLING_MAX_PMIS_PER_S / 100;
 	s->pmi.window_start = plat_ticks();
@@ -225,14 +235,24 @@ fail:
 	return -1;
 }
 
+/* An engine that samples apart from the counters starts and stops with
+ * them (pmu/precise.h enable). */
+static void precise_enable(struct sampling *s, bool on)
+{
+	if (s->pmi.precise && s->precise.ops->enable)
+		s->precise.ops->enable(&s->precise, on);
+}
+
 void sampling_start(struct sampling *s)
 {
 	s->last_adjust = plat_ticks();
 	pmu_enable(s->pmu);
+	precise_enable(s, true);
 }
 
 void sampling_stop(struct sampling *s)
 {
+	precise_enable(s, false);
 	pmu_disable(s->pmu);
 	/* Counting has stopped, so no PMI can come: drain what is left.
 	 * Our buffer is read by our own bounds, even if the CPU was
@@ -295,7 +315,12 @@ void sampling_tick(struct sampling *s)
 		adjust_periods(s, now);
 		pmu_enable(s->pmu);
 	}
+	bool was_throttled = s->pmi.throttled;
 	pmi_unthrottle(&s->pmi);
+	/* A throttled engine of its own stopped itself (precise.h enable):
+	 * it starts again with the sampling counters. */
+	if (was_throttled && !s->pmi.throttled && !s->held && pmu_is_enabled(s->pmu))
+		precise_enable(s, true);
 }
 
 void sampling_set_tsc_clock(struct sampling *s, u64 tsc_per_second)
@@ -314,6 +339,7 @@ void sampling_hold(struct sampling *s)
 {
 	if (s->held || s->pmi.stopped)
 		return;
+	precise_enable(s, false);
 	pmu_disable(s->pmu);
 	pmi_hold_clock(&s->pmi, true);
 	s->held = true;
@@ -328,6 +354,7 @@ void sampling_release(struct sampling *s)
 	if (s->pmi.stopped)	/* a PMI raised before the hold stopped it: stay so */
 		return;
 	pmu_enable(s->pmu);
+	precise_enable(s, true);
 }
 
 u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max)

@@ -125,6 +125,8 @@ static int seam_rdmsr(u32 msr, u64 *val, struct hw_fault *f)
 		return sim_gp(f, "injected: this MSR is advertised but faults when read");
 	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
 		return sim_apic_rdmsr(c, msr, val, f);
+	if (sim_ibs_msr(msr))
+		return sim_ibs_rdmsr(c, msr, val, f);
 	return sim_pmu_rdmsr(c, msr, val, f);
 }
 
@@ -156,6 +158,8 @@ static int seam_wrmsr(u32 msr, u64 val, struct hw_fault *f)
 		return 0;	/* injected: the write "succeeds" but does not stick */
 	if (msr == MSR_IA32_APIC_BASE || is_x2apic_msr(msr))
 		return sim_apic_wrmsr(c, msr, val, f);
+	if (sim_ibs_msr(msr))
+		return sim_ibs_wrmsr(c, msr, val, f);
 	return sim_pmu_wrmsr(c, msr, val, f);
 }
 
@@ -289,6 +293,7 @@ static void reset_cpu(struct sim_cpu *c, u32 index, bool x2apic)
 	c->core = sim.model->core[index % sim.model->ncpus];	/* cpus=N repeats the pattern */
 	sim_pmu_reset(c);
 	sim_apic_reset(c, x2apic);
+	sim_ibs_reset(c);
 }
 
 const struct hw_ops *sim_open(const char *spec, char *err, size_t errlen)
@@ -444,7 +449,11 @@ static const struct reg_field {
 	REG_FIELD(apic_icr_low, 1), REG_FIELD(apic_icr_high, 1),
 	REG_FIELD(lvt_timer, 1), REG_FIELD(lvt_pc, 1), REG_FIELD(lvt_lint0, 1),
 	REG_FIELD(lvt_lint1, 1), REG_FIELD(lvt_error, 1), REG_FIELD(isr, 8),
-	REG_FIELD(irr, 8),
+	/* IBS's controls; its sample registers hold the last sample's
+	 * data, which no sampler puts back (Linux's ibs.c never writes
+	 * them), so they are not compared. */
+	REG_FIELD(irr, 8), REG_FIELD(eilvt, 4), REG_FIELD(ibs_fetch_ctl, 1),
+	REG_FIELD(ibs_op_ctl, 1),
 };
 
 static u64 field_value(const struct sim_cpu_regs *r, const struct reg_field *f, unsigned i)

@@ -91,6 +91,10 @@ void sim_event_from_intel(const struct sim_occ *o);
  * and topdown slots advance together. PMIs raised on the way are delivered
  * when they happen, so a handler sees the counters as they were then. */
 void sim_run(u64 cycles, u64 instructions, u64 ip);
+/* As sim_run, with the instructions loading from data_addr, each load
+ * taking `latency` cycles (0: an L1 hit): what IBS op sampling latches
+ * (IbsDcLinAd, DcMissLat) for an op it tags in the run. */
+void sim_run_load(u64 cycles, u64 instructions, u64 ip, u64 data_addr, u64 latency);
 /* As sim_run, but stops right after the overflow that raises a PMI, as a
  * core stops retiring the interrupted code when it takes the PMI. Returns
  * the cycles run (all of them when no PMI came); *inst_done receives the
@@ -137,6 +141,9 @@ struct sim_stats {
 	u64 pmis_delivered;	/* reached the hook */
 	u64 pmis_masked;	/* dropped: LVT PC masked */
 	u64 ipis;		/* IPIs delivered */
+	u64 ibs_tags;		/* IBS samples latched (op and fetch) */
+	u64 ibs_irqs;		/* IBS interrupts delivered through an EILVT entry */
+	u64 ibs_irqs_masked;	/* dropped: the entry masked, or no valid offset */
 	u64 faults;		/* accesses that #GP'd */
 	u64 model_errors;	/* things the model refused to emulate */
 	u64 reserved_dropped;	/* AMD PERF_CTL writes whose reserved bits the
@@ -167,6 +174,11 @@ struct sim_cpu_regs {
 	u32 apic_tpr, apic_spiv, apic_icr_low, apic_icr_high;
 	u32 lvt_timer, lvt_pc, lvt_lint0, lvt_lint1, lvt_error;
 	u32 isr[8], irr[8];	/* 256-bit in-service and request registers */
+	/* AMD: the extended LVT entries and IBS (sim_ibs.c) */
+	u32 eilvt[4];
+	u64 ibs_fetch_ctl, ibs_fetch_linad, ibs_fetch_physad;
+	u64 ibs_op_ctl, ibs_op_rip, ibs_op_data[3], ibs_dc_linad, ibs_dc_physad;
+	u64 ibs_br_target;
 };
 struct sim_snapshot {
 	u32 ncpus;
@@ -232,5 +244,8 @@ void sim_inject_ds_area_taken(u64 records, u64 area);
  * IA32_PERF_GLOBAL_CTRL and its unmasking LVT PC, a counter can overflow
  * into a masked LVT PC. */
 void sim_inject_access_cycles(u64 cycles);
+/* IBS_CTL as "the firmware" left it on every CPU (default: LVT offset 1,
+ * valid, as a BIOS assigns it); e.g. 0 for a firmware that assigned none. */
+void sim_inject_ibs_ctl(u64 value);
 
 #endif

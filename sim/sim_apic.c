@@ -43,6 +43,8 @@ static void lvt_reset(struct sim_cpu *c)
 	c->r.lvt_lint0 = bsp ? 0x700 : 0x10700;
 	c->r.lvt_lint1 = bsp ? 0x400 : 0x10400;
 	c->r.lvt_error = APIC_LVT_MASKED;
+	for (unsigned i = 0; i < APIC_EILVT_COUNT_MAX; i++)
+		c->r.eilvt[i] = APIC_LVT_MASKED;	/* APM: reset value masked */
 	c->r.apic_spiv = 0x1FF;
 	c->r.apic_tpr = 0;
 	bp_memset(c->r.isr, 0, sizeof(c->r.isr));
@@ -153,6 +155,55 @@ void sim_apic_pmi(struct sim_cpu *c)
 	}
 }
 
+/* AMD parts have the extended APIC space (APM Vol. 2, "Extended APIC
+ * Registers"). */
+bool sim_apic_ext_space(void) { return sim_amd(); }
+
+/* An extended LVT entry delivers as LVT PC does, fixed vector or NMI;
+ * unlike LVT PC it is not masked by the delivery (APM Vol. 2; Linux's
+ * perf_ibs_handle_irq never unmasks it). */
+bool sim_apic_eilvt(struct sim_cpu *c, unsigned n)
+{
+	if (n >= APIC_EILVT_COUNT_MAX || !sim_apic_ext_space())
+		return false;
+	u32 lvt = c->r.eilvt[n];
+	if (!apic_enabled(c) || !(c->r.apic_spiv & APIC_SPIV_ENABLE) || (lvt & APIC_LVT_MASKED))
+		return false;
+	switch (lvt & APIC_LVT_DELIVERY_MASK) {
+	case APIC_LVT_DELIVERY_FIXED:
+		accept_fixed(c, (u8)(lvt & APIC_LVT_VECTOR_MASK));
+		return true;
+	case APIC_LVT_DELIVERY_NMI:
+		accept_nmi(c);
+		return true;
+	default:
+		sim_model_error("extended LVT %u delivery mode %u is not modelled (fixed and NMI are)",
+				n, (unsigned)((lvt & APIC_LVT_DELIVERY_MASK) >> 8));
+		return false;
+	}
+}
+
+static int eilvt_index(u32 off)
+{
+	if (off < APIC_EILVT0 || off >= apic_eilvt(APIC_EILVT_COUNT_MAX) || !sim_apic_ext_space())
+		return -1;
+	return (int)((off - APIC_EILVT0) >> 4);
+}
+
+/* The extended space's registers: 0 and the value, or -1 when absent. */
+static int ext_read(struct sim_cpu *c, u32 off, u64 *val)
+{
+	int n = eilvt_index(off);
+	if (n >= 0) {
+		*val = c->r.eilvt[n];
+		return 0;
+	}
+	if (!sim_apic_ext_space() || (off != APIC_EXT_FEATURE && off != APIC_EXT_CTRL))
+		return -1;
+	*val = off == APIC_EXT_FEATURE ? (u64)APIC_EILVT_COUNT_MAX << APIC_EXT_FEATURE_XLC_SHIFT : 0;
+	return 0;
+}
+
 static void eoi(struct sim_cpu *c)
 {
 	int v = highest_vector(c->r.isr);
@@ -201,7 +252,9 @@ static int reg_read(struct sim_cpu *c, u32 off, bool x2, u64 *val)
 	}
 	switch (off) {
 	case APIC_ID:           *val = x2 ? c->index : c->index << 24; return 0;
-	case APIC_VERSION:      *val = APIC_VERSION_VALUE; return 0;
+	case APIC_VERSION:
+		*val = APIC_VERSION_VALUE | (sim_apic_ext_space() ? APIC_VERSION_EXT_APIC_SPACE : 0);
+		return 0;
 	case APIC_TPR:          *val = c->r.apic_tpr; return 0;
 	case APIC_SPIV:         *val = c->r.apic_spiv; return 0;
 	case APIC_ICR_LOW:
@@ -222,7 +275,7 @@ static int reg_read(struct sim_cpu *c, u32 off, bool x2, u64 *val)
 	default:
 		if (off >= APIC_TMR0 && off < APIC_TMR0 + 0x80)
 			return 0;
-		return -1;
+		return ext_read(c, off, val);
 	}
 }
 
@@ -281,6 +334,10 @@ static int reg_write(struct sim_cpu *c, u32 off, u64 val, bool x2)
 	case APIC_TIMER_INITIAL: case APIC_TIMER_DIVIDE: case APIC_LDR:
 		return 0;	/* accepted, not modelled */
 	default:
+		if (eilvt_index(off) >= 0)
+			return lvt_write(&c->r.eilvt[eilvt_index(off)], val, APIC_EILVT_WRITABLE, x2);
+		if (off == APIC_EXT_CTRL && sim_apic_ext_space())
+			return 0;	/* accepted, not modelled */
 		return -1;	/* read-only or reserved */
 	}
 }

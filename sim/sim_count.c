@@ -439,12 +439,16 @@ static u64 run_chunks(u64 cycles, u64 instructions, const struct sim_point *pt,
 	u64 done = 0;
 	*inst_done = 0;
 	while (cycles) {
-		u64 len = MIN(cycles, RUN_CHUNK_CYCLES);
+		/* A chunk ends where an IBS counter reaches its maximum, so
+		 * the op it tags is at this point (sim_ibs.c). */
+		u64 len = sim_ibs_cycles_until_tag(c, MIN(cycles, RUN_CHUNK_CYCLES),
+						   instructions * MIN(cycles, RUN_CHUNK_CYCLES) / cycles);
 		u64 inst = instructions * len / cycles;
 		struct segment s = { .run = true, .len = len, .inst = inst, .stop_at_pmi = stop_at_pmi,
 				     .pt = *pt };
 		run_segment(c, &s);
 		u64 inst_run = occurrences(c, &s, SRC_INST, s.done);
+		sim_ibs_advance(c, s.done, inst_run, pt);
 		done += s.done;
 		*inst_done += inst_run;
 		cycles -= s.done;
@@ -466,6 +470,13 @@ void sim_run_at(u64 cycles, u64 instructions, const struct sim_point *pt)
 void sim_run(u64 cycles, u64 instructions, u64 ip)
 {
 	struct sim_point pt = { .ip = ip, .insn_len = RUN_INSN_LEN };
+	sim_run_at(cycles, instructions, &pt);
+}
+
+void sim_run_load(u64 cycles, u64 instructions, u64 ip, u64 data_addr, u64 latency)
+{
+	struct sim_point pt = { .ip = ip, .insn_len = RUN_INSN_LEN, .data_addr = data_addr,
+				.latency = latency };
 	sim_run_at(cycles, instructions, &pt);
 }
 

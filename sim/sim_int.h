@@ -83,6 +83,10 @@ struct sim_cpu {
 	bool in_access_run;		/* running them (accesses inside do not) */
 	u32 hook_depth;
 	bool nmi_pending;
+	u64 ibs_ctl;			/* IBS_CTL (read-only; "the firmware's") */
+	u64 ibs_rand;			/* the model's random tagging state */
+	u64 ibs_fetch_count;		/* fetches counted; IbsFetchCnt shows
+					 * bits 19:4 of it */
 };
 
 struct sim_state {
@@ -189,5 +193,23 @@ void sim_apic_mmio_write(struct sim_cpu *c, u64 addr, u32 val);
 /* The LVT PC path: drops the PMI if masked, else sets the mask and
  * delivers it. */
 void sim_apic_pmi(struct sim_cpu *c);
+/* An interrupt through extended LVT entry n (AMD): false when the entry
+ * is masked (nothing delivered). */
+bool sim_apic_eilvt(struct sim_cpu *c, unsigned n);
+/* AMD's extended APIC space is there (the model is an AMD part). */
+bool sim_apic_ext_space(void);
+
+/* sim_ibs.c: Instruction-Based Sampling (AMD). */
+bool sim_ibs_msr(u32 msr);
+int sim_ibs_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f);
+int sim_ibs_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f);
+void sim_ibs_reset(struct sim_cpu *c);
+/* Of a run of `cycles` cycles retiring `instructions`: how many cycles
+ * may run before an enabled IBS counter reaches its maximum (cycles when
+ * none does). */
+u64 sim_ibs_cycles_until_tag(const struct sim_cpu *c, u64 cycles, u64 instructions);
+/* Advances the IBS counters by a run's cycles and ops; tags at pt when
+ * one reaches its maximum. */
+void sim_ibs_advance(struct sim_cpu *c, u64 cycles, u64 ops, const struct sim_point *pt);
 
 #endif

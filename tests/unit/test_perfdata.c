@@ -195,6 +195,42 @@ static void test_records_round_trip(void **state)
 	mem_file_free(f);
 }
 
+/* PERF_SAMPLE_RAW: a u32 size, then raw_head and the raw words, a whole
+ * number of u64s with the size (perf_sample_save_raw_data); a sample
+ * without them carries the head alone. */
+static void test_raw_round_trip(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	struct perfdata_event ev = cycles_ev;
+	struct bp_sample s = make_sample(0, 0x1000, 5);
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+	u64 word;
+
+	ev.sample_type |= BP_SAMPLE_RAW;
+	assert_int_equal(perfdata_add_event(pd, &ev), 0);
+	s.flags |= BP_SAMPLE_RAW;
+	s.raw_head = 0xBFF;
+	s.raw_words = 3;
+	s.raw[0] = 0x11, s.raw[1] = 0x22, s.raw[2] = 0x33;
+	perfdata_sample(pd, &s);
+	s.flags &= ~BP_SAMPLE_RAW;
+	perfdata_sample(pd, &s);
+	perfdata_finish(pd);
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.raw_size, 4 + 3 * 8);
+	assert_int_equal(rec.raw[0] | rec.raw[1] << 8, 0xBFF);
+	memcpy(&word, rec.raw + 4 + 16, 8);
+	assert_int_equal(word, 0x33);
+	assert_int_equal(rec.nr_callchain, 4);	/* RAW after the callchain */
+	assert_int_equal(perfdata_read_next(&r, &rec), 1);
+	assert_int_equal(rec.raw_size, 4);
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
 /* A sample field the attr asks for but the sample lacks is written as 0,
  * and the record size still matches the sample_type. */
 static void test_missing_fields_are_zero(void **state)
@@ -306,7 +342,7 @@ static void test_bad_input_is_refused(void **state)
 	u8 small[64] __attribute__((aligned(8)));
 
 	assert_null(perfdata_open(&f->sink, &test_cfg, small, sizeof(small)));
-	ev.sample_type |= 1ULL << 10;	/* PERF_SAMPLE_RAW: not supported */
+	ev.sample_type |= 1ULL << 11;	/* PERF_SAMPLE_BRANCH_STACK: not supported */
 	assert_int_equal(perfdata_add_event(pd, &ev), -1);
 	assert_non_null(strstr(perfdata_error(pd), "cycles:pp"));
 	assert_non_null(strstr(perfdata_error(pd), "sample_type"));
@@ -552,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_frequency_event),
 		cmocka_unit_test(test_flush_makes_cut_file_readable),
 		cmocka_unit_test(test_bad_input_is_refused),
+		cmocka_unit_test(test_raw_round_trip),
 		cmocka_unit_test(test_sink_failure_is_reported),
 		cmocka_unit_test(test_salvage_after_full_disk),
 		cmocka_unit_test(test_cut_in_features_reads_whole),

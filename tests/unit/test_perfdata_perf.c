@@ -8,6 +8,7 @@
 #include "test.h"
 #include <elf.h>
 #include <unistd.h>
+#include "arch/msr.h"
 #include "perfdata/perfdata.h"
 #include "test_perfdata.h"
 #include "report_rows.h"
@@ -183,9 +184,10 @@ static const struct perfdata_event insts_ev = {
 		       BP_SAMPLE_PERIOD,
 };
 
-/* Opens F in the scratch dir with the given events, COMM and MMAP2. */
-static void out_open(struct out_file *o, const char *name, const char *mmap_name,
-		     const struct perfdata_event *const *evs, int nr)
+/* Opens F in the scratch dir with the given events, COMM and MMAP2, as
+ * the CPU cfg describes. */
+static void out_open_cfg(struct out_file *o, const struct perfdata_config *cfg, const char *name,
+			 const char *mmap_name, const struct perfdata_event *const *evs, int nr)
 {
 	struct perfdata_mmap m = { mmap_name ? mmap_name : fx.elf, runtime(fx.text_vaddr),
 				   fx.text_size, fx.text_offset };
@@ -193,12 +195,18 @@ static void out_open(struct out_file *o, const char *name, const char *mmap_name
 	o->f = fopen(o->path, "w+b");
 	assert_non_null(o->f);
 	o->sink = (struct perfdata_sink){ .append = file_append, .write_at = file_write_at, .ctx = o->f };
-	o->pd = perfdata_open(&o->sink, &perf_cfg, NULL, 0);
+	o->pd = perfdata_open(&o->sink, cfg, NULL, 0);
 	assert_non_null(o->pd);
 	for (int i = 0; i < nr; i++)
 		assert_int_equal(perfdata_add_event(o->pd, evs[i]), i);
 	assert_int_equal(perfdata_comm(o->pd), 0);
 	assert_int_equal(perfdata_mmap2(o->pd, &m), 0);
+}
+
+static void out_open(struct out_file *o, const char *name, const char *mmap_name,
+		     const struct perfdata_event *const *evs, int nr)
+{
+	out_open_cfg(o, &perf_cfg, name, mmap_name, evs, nr);
 }
 
 static void out_close(struct out_file *o, bool finish)
@@ -401,6 +409,63 @@ static void test_script_load_latency(void **state)
 	perf_out_free(&r);
 }
 
+/* IBS op samples as Linux's perf_ibs_handle_irq stores them: the ibs_op
+ * PMU's type named in HEADER_PMU_MAPPINGS, PERF_SAMPLE_RAW holding the
+ * IBS caps and then IBS_OP_CTL .. IBS_DC_PHYSADDR, IBS_BR_TARGET. perf
+ * report -D decodes them with its AMD IBS decoder (tools/perf/util/
+ * amd-sample-raw.c: an AuthenticAMD cpuid, an ibs_op mapping, En and Val
+ * set in the control word). */
+static const struct perfdata_config amd_cfg = {
+	.tsc_hz = 2000000000ULL, .cpudesc = "AMD EPYC 9654 96-Core Processor",
+	.cpuid = "AuthenticAMD,25,17,1", .nr_cpus_online = 2, .hostname = "uefi",
+	.osrelease = "EDK II", .version = "bareperf test",
+};
+static const struct perfdata_event ibs_op_ev = {
+	.name = "ibs_op//", .type = PERFDATA_TYPE_DYNAMIC + 1, .pmu_name = "ibs_op",
+	.precise = 1, .sample_period = 100000,
+	.sample_type = BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME | BP_SAMPLE_PERIOD |
+		       BP_SAMPLE_RAW,
+};
+
+static void test_ibs_raw_samples_decoded(void **state)
+{
+	const struct perfdata_event *evs[] = { &ibs_op_ev };
+	struct out_file o;
+	struct perf_out r;
+	char args[256], expect[64];
+	struct bp_sample s = { 0 };
+
+	require_perf();
+	out_open_cfg(&o, &amd_cfg, "ibs.data", NULL, evs, 1);
+	s.ip = runtime(fx.func_a);
+	s.tsc = 1000000;
+	s.period = 100000;
+	s.flags = BP_SAMPLE_TIME | BP_SAMPLE_EXACT_IP | BP_SAMPLE_RAW;
+	s.raw_head = 0xBFF;
+	s.raw_words = 8;
+	s.raw[0] = IBS_OP_ENABLE | IBS_OP_VAL | (100000 >> 4);
+	s.raw[1] = s.ip;
+	s.raw[4] = IBS_OP_DATA3_LD_OP | IBS_OP_DATA3_LIN_ADDR_VALID;
+	s.raw[5] = 0xabc000;
+	assert_int_equal(perfdata_sample(o.pd, &s), 0);
+	out_close(&o, true);
+
+	snprintf(args, sizeof(args), "report -D -i %s", o.path);
+	r = run_perf(args);
+	assert_non_null(strstr(r.out, "ibs_op_ctl:"));
+	assert_non_null(strstr(r.out, "MaxCnt    100000 En 1 Val 1"));
+	snprintf(expect, sizeof(expect), "IbsOpRip:\t%016llx", (unsigned long long)s.ip);
+	assert_non_null(strstr(r.out, expect));
+	assert_non_null(strstr(r.out, "IbsDCLinAd:\t0000000000abc000"));
+	perf_out_free(&r);
+	snprintf(args, sizeof(args), "script -F event,ip,sym -i %s", o.path);
+	r = run_perf(args);
+	assert_no_warnings(&r);
+	if (!strstr(r.out, "ibs_op//") || !strstr(r.out, "func_a"))
+		fail_msg("perf script: %s", r.out);
+	perf_out_free(&r);
+}
+
 static void test_mem_report(void **state)
 {
 	struct out_file o;
@@ -553,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_report_callchain),
 		cmocka_unit_test(test_script_load_latency),
 		cmocka_unit_test(test_mem_report),
+		cmocka_unit_test(test_ibs_raw_samples_decoded),
 		cmocka_unit_test(test_cut_short_file),
 		cmocka_unit_test(test_lost_records),
 		cmocka_unit_test(test_finished_rounds),
