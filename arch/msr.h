@@ -385,6 +385,7 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define CPUID_LEAF_AMD_FEATURES      0x80000001	/* ECX: PerfCtrExtCore, IBS */
 #define CPUID_LEAF_AMD_IBS           0x8000001B	/* EAX: IBS feature flags */
 #define CPUID_LEAF_AMD_PERFMON       0x80000022	/* PerfMonV2, counter counts */
+#define CPUID_8000_0001_ECX_EXT_APIC_SPACE BIT(3)	/* ExtApicSpace: APIC 400H-530H */
 #define CPUID_8000_0001_ECX_IBS      BIT(10)	/* Instruction-Based Sampling */
 #define CPUID_8000_0001_ECX_PERFCTR_CORE BIT(23)	/* PerfCtrExtCore: 6 counters at C001_0200H */
 /* CPUID.80000022H */

@@ -1,5 +1,6 @@
 /*
- * bareperf's TCG PMU: QEMU's side of an Intel PMU per vCPU, under -icount.
+ * bareperf's TCG PMU: QEMU's side of an Intel or AMD PMU per vCPU, under
+ * -icount.
  *
  * The rules (MSRs, counting, overflow, freeze, the PEBS assist) are
  * bareperf's PMU model, sim/, reached through sim/sim_machine.h. This
@@ -9,7 +10,8 @@
  *   - where to stop: each vCPU's icount budget is cut so that execution
  *     ends right before, then right after, the instruction at which a
  *     counter overflows, so the PMI and the PEBS record fall exactly there;
- *   - the guest's memory (PEBS records) and the local APIC (LVT PC).
+ *   - the guest's memory (PEBS records) and the local APIC (LVT PC, and on
+ *     AMD parts the extended LVT entries, IBS's interrupt).
  * See qemu/README.md for the model names, the cost model and the limits.
  */
 #include "qemu/osdep.h"
@@ -92,6 +94,7 @@ typedef struct TCGPMUCpu {
     uint64_t slice_ip;          /* linear IP where the slice began */
     uint64_t tsc;               /* the TSC at the last safe read */
     bool pmi_pending;           /* requested, to deliver where we may */
+    uint32_t eilvt_pending;     /* extended LVT entries requested (bit n) */
     MemCounts mem;
     CacheModel cache;
 } TCGPMUCpu;
@@ -101,6 +104,7 @@ static CPUState *settling;      /* the vCPU whose retirement is counted */
 static char pmu_model[32];      /* "" until the first vCPU opens it */
 static bool pmu_translating;    /* some vCPU has the PMU: emit counting */
 static bool pmu_tracking_memory;        /* a memory event was enabled */
+static bool pmu_amd;            /* the part is AMD's (CPUID vendor) */
 
 static TCGPMUCpu *pmu_of(CPUState *cs)
 {
@@ -129,10 +133,20 @@ static void request_pmi(void *ctx, uint32_t cpu)
     pmu_cpu[cpu].pmi_pending = true;
 }
 
+/* An interrupt through extended LVT entry n (AMD: IBS's, at the offset
+ * IBS_CTL holds), delivered as the PMI is. */
+static void request_eilvt(void *ctx, uint32_t cpu, uint32_t n)
+{
+    if (n < APIC_EILVT_COUNT_MAX) {
+        pmu_cpu[cpu].eilvt_pending |= 1u << n;
+    }
+}
+
 static const struct sim_machine_ops machine_ops = {
     .read = guest_read,
     .write = guest_write,
     .pmi = request_pmi,
+    .eilvt = request_eilvt,
 };
 
 /* Raising an interrupt from the vCPU's own thread needs can_do_io under
@@ -144,17 +158,27 @@ static void deliver_pmi(X86CPU *cpu)
     TCGPMUCpu *p = pmu_of(cs);
     bool locked;
 
-    if (!p || !p->pmi_pending || !cs->can_do_io) {
+    if (!p || !(p->pmi_pending || p->eilvt_pending) || !cs->can_do_io) {
         return;
     }
-    p->pmi_pending = false;
-    qemu_log_mask(CPU_LOG_INT, "tcg-pmu: PMI on CPU %d, IF %d\n", cs->cpu_index,
-                  !!(cpu->env.eflags & IF_MASK));
+    qemu_log_mask(CPU_LOG_INT, "tcg-pmu: PMI on CPU %d (LVT PC %d, extended "
+                  "LVT 0x%x), IF %d\n", cs->cpu_index, p->pmi_pending,
+                  p->eilvt_pending, !!(cpu->env.eflags & IF_MASK));
     locked = qemu_mutex_iothread_locked();
     if (!locked) {
         qemu_mutex_lock_iothread();
     }
-    apic_deliver_pmi(cpu->apic_state);
+    if (p->pmi_pending) {
+        /* Intel parts mask LVT PC as they deliver, AMD parts do not. */
+        apic_deliver_pmi(cpu->apic_state, !pmu_amd);
+    }
+    for (int n = 0; n < APIC_EILVT_COUNT_MAX; n++) {
+        if (p->eilvt_pending & (1u << n)) {
+            apic_deliver_eilvt(cpu->apic_state, n);
+        }
+    }
+    p->pmi_pending = false;
+    p->eilvt_pending = 0;
     if (!locked) {
         qemu_mutex_unlock_iothread();
     }
@@ -344,7 +368,45 @@ static const char *model_for_class(X86CPU *cpu)
     if (g_str_has_prefix(name, "Skylake-Client")) {
         return "skl";
     }
+    if (g_str_has_prefix(name, "EPYC-Rome")) {
+        return "zen2";
+    }
     return NULL;
+}
+
+/*
+ * What the part says of itself before anything else: its vendor (CPUID
+ * leaf 0, and leaf 80000000H on AMD parts), so that QEMU's own vendor
+ * checks and the guest agree with the model; how far its basic and
+ * extended leaves go (0AH, 1AH, 23H; AMD's 8000001BH, 80000022H); on AMD
+ * parts the brand string (80000002H-80000004H). An AMD part's local APIC has the extended space (APM Vol. 2, "Extended APIC
+ * Registers": APIC version bit 31, the feature register at 400H, four
+ * extended LVT entries at 500H-530H), where IBS's interrupt is routed.
+ */
+static void adopt_part(X86CPU *cpu)
+{
+    CPUX86State *env = &cpu->env;
+    uint32_t idx = CPU(cpu)->cpu_index;
+    uint32_t leaf0[4], ext0[4];
+
+    sim_machine_cpuid(idx, CPUID_LEAF_VENDOR, 0, leaf0);
+    sim_machine_cpuid(idx, CPUID_LEAF_EXT_MAX, 0, ext0);
+    env->cpuid_level = MAX(env->cpuid_level, leaf0[0]);
+    env->cpuid_xlevel = MAX(env->cpuid_xlevel, ext0[0]);
+    env->cpuid_vendor1 = leaf0[1];
+    env->cpuid_vendor2 = leaf0[3];
+    env->cpuid_vendor3 = leaf0[2];
+    pmu_amd = IS_AMD_CPU(env);
+    if (!pmu_amd) {
+        return;
+    }
+    /* The brand string too: zen4 runs on EPYC-Milan, which is not one. */
+    for (int i = 0; i < 3; i++) {
+        sim_machine_cpuid(idx, CPUID_LEAF_BRAND0 + i, 0, &env->cpuid_model[4 * i]);
+    }
+    if (cpu->apic_state) {
+        apic_enable_ext_space(cpu->apic_state, APIC_EILVT_COUNT_MAX);
+    }
 }
 
 void tcg_pmu_realize(X86CPU *cpu, Error **errp)
@@ -352,7 +414,6 @@ void tcg_pmu_realize(X86CPU *cpu, Error **errp)
     CPUState *cs = CPU(cpu);
     const char *model = cpu->tcg_pmu_model;
     char err[TCG_PMU_WHY_LEN];
-    uint32_t leaf0[4];
 
     if (!tcg_enabled() || (!model && !cpu->enable_pmu)) {
         return;
@@ -362,7 +423,8 @@ void tcg_pmu_realize(X86CPU *cpu, Error **errp)
     }
     if (!model) {
         error_setg(errp, "tcg-pmu: pmu=on under TCG names its part with "
-                   "tcg-pmu=MODEL (icx, skl, spr, adl, bdw, srf; qemu/README.md)");
+                   "tcg-pmu=MODEL (icx, skl, spr, adl, bdw, srf, zen4, zen2; "
+                   "qemu/README.md)");
         return;
     }
     if (!icount_enabled()) {
@@ -391,9 +453,7 @@ void tcg_pmu_realize(X86CPU *cpu, Error **errp)
     pmu_cpu[cs->cpu_index] = (TCGPMUCpu){ .on = true };
     pmu_translating = true;
     cpu->enable_pmu = true;
-    /* The part's leaves (0AH, 1AH, ...) must be reachable. */
-    sim_machine_cpuid(cs->cpu_index, CPUID_LEAF_VENDOR, 0, leaf0);
-    cpu->env.cpuid_level = MAX(cpu->env.cpuid_level, leaf0[0]);
+    adopt_part(cpu);
 }
 
 void tcg_pmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
@@ -402,8 +462,9 @@ void tcg_pmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
     CPUState *cs = env_cpu(env);
     uint32_t m[4];
 
-    if (!pmu_of(cs)) {
-        return;
+    if (!pmu_of(cs) || index > (index >= CPUID_LEAF_EXT_MAX ?
+                                env->cpuid_xlevel : env->cpuid_level)) {
+        return;     /* QEMU answered it as the last basic leaf */
     }
     sim_machine_cpuid(cs->cpu_index, index, count, m);
     switch (index) {
@@ -419,9 +480,23 @@ void tcg_pmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
             *edx = (*edx & ~CPUID_07_EDX_HYBRID) | (m[3] & CPUID_07_EDX_HYBRID);
         }
         break;
+    case CPUID_LEAF_AMD_FEATURES:
+        /* AMD's signature again, PerfCtrExtCore and IBS (APM Vol. 3,
+         * CPUID Fn8000_0001); the extended APIC space adopt_part gave. */
+        if (pmu_amd) {
+            *eax = m[0];
+            *ecx = (*ecx & ~(CPUID_8000_0001_ECX_PERFCTR_CORE |
+                             CPUID_8000_0001_ECX_IBS)) |
+                   (m[2] & (CPUID_8000_0001_ECX_PERFCTR_CORE |
+                            CPUID_8000_0001_ECX_IBS)) |
+                   CPUID_8000_0001_ECX_EXT_APIC_SPACE;
+        }
+        break;
     case CPUID_LEAF_ARCH_PERFMON:
     case CPUID_LEAF_HYBRID:
     case CPUID_LEAF_ARCH_PERFMON_EXT:
+    case CPUID_LEAF_AMD_IBS:
+    case CPUID_LEAF_AMD_PERFMON:
         *eax = m[0];
         *ebx = m[1];
         *ecx = m[2];
@@ -467,7 +542,8 @@ int tcg_pmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
         return TCG_PMU_MSR_NOT_MINE;
     }
     settle(cpu, true, true);
-    if (msr == MSR_IA32_PERF_GLOBAL_CTRL) {     /* when each CPU counts */
+    if (msr == MSR_IA32_PERF_GLOBAL_CTRL ||     /* when each CPU counts */
+        msr == MSR_AMD_PERF_CNTR_GLOBAL_CTL) {
         qemu_log_mask(CPU_LOG_INT, "tcg-pmu: CPU %d GLOBAL_CTRL 0x%" PRIx64 "\n",
                       cs->cpu_index, val);
     }

@@ -166,6 +166,12 @@ bool sim_apic_eilvt(struct sim_cpu *c, unsigned n)
 {
 	if (n >= APIC_EILVT_COUNT_MAX || !sim_apic_ext_space())
 		return false;
+	if (sim.machine) {	/* the machine's APIC holds the entries */
+		if (!sim.machine->eilvt)
+			return false;
+		sim.machine->eilvt(sim.machine_ctx, c->index, n);
+		return true;
+	}
 	u32 lvt = c->r.eilvt[n];
 	if (!apic_enabled(c) || !(c->r.apic_spiv & APIC_SPIV_ENABLE) || (lvt & APIC_LVT_MASKED))
 		return false;

@@ -90,7 +90,7 @@ static bool in_block(u32 msr, u32 first, u32 n) { return msr >= first && msr < f
 bool sim_machine_owns_msr(uint32_t msr)
 {
 	if (sim.open && sim_amd())
-		return sim_amd_pmu_msr(msr) || msr == MSR_IA32_DEBUGCTL;
+		return sim_amd_pmu_msr(msr) || msr == MSR_IA32_DEBUGCTL || sim_ibs_msr(msr);
 	switch (msr) {
 	case MSR_IA32_DEBUGCTL:
 	case MSR_IA32_PERF_CAPABILITIES:
@@ -128,7 +128,8 @@ int sim_machine_rdmsr(uint32_t cpu, uint32_t msr, uint64_t *val, char *why, size
 	if (!select_cpu(cpu))
 		return access_result(sim_gp(&f, "no PMU model for CPU %u", cpu), &f, why, whylen);
 	u64 v = 0;
-	int rc = sim_pmu_rdmsr(sim_cur(), msr, &v, &f);
+	int rc = sim_ibs_msr(msr) ? sim_ibs_rdmsr(sim_cur(), msr, &v, &f) :
+				    sim_pmu_rdmsr(sim_cur(), msr, &v, &f);
 	*val = v;
 	return access_result(rc, &f, why, whylen);
 }
@@ -138,8 +139,18 @@ int sim_machine_wrmsr(uint32_t cpu, uint32_t msr, uint64_t val, char *why, size_
 	struct hw_fault f = { .msr = msr, .value = val, .write = true };
 	if (!select_cpu(cpu))
 		return access_result(sim_gp(&f, "no PMU model for CPU %u", cpu), &f, why, whylen);
-	return access_result(sim_pmu_wrmsr(sim_cur(), msr, val, &f), &f, why, whylen);
+	int rc = sim_ibs_msr(msr) ? sim_ibs_wrmsr(sim_cur(), msr, val, &f) :
+				    sim_pmu_wrmsr(sim_cur(), msr, val, &f);
+	return access_result(rc, &f, why, whylen);
 }
+
+/* An IBS unit counts (IbsOpEn, IbsFetchEn): retirement drives it too. */
+static bool ibs_counting(const struct sim_cpu *c)
+{
+	return (c->r.ibs_op_ctl & IBS_OP_ENABLE) || (c->r.ibs_fetch_ctl & IBS_FETCH_ENABLE);
+}
+
+static bool counting_or_sampling(void) { return sim_any_counting() || ibs_counting(sim_cur()); }
 
 int sim_machine_rdpmc(uint32_t cpu, uint32_t ecx, uint64_t *val, char *why, size_t whylen)
 {
@@ -218,7 +229,7 @@ void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r)
 	struct sim_cpu *c = sim_cur();
 	c->cpl = r->cpl;
 	c->tsc = r->tsc;
-	if (!sim_any_counting())
+	if (!counting_or_sampling())
 		return;
 	set_registers(r);
 	if (r->instructions) {
@@ -250,10 +261,14 @@ uint64_t sim_machine_distance(uint32_t cpu, uint64_t limit)
 	if (!select_cpu(cpu) || limit == 0)
 		return limit;
 	u64 d = sim_events_until_overflow(limit);
+	/* The op an IBS counter tags (one cycle per instruction here) ends
+	 * a slice as an overflow does: IbsOpRip is then that op's. */
+	if (ibs_counting(sim_cur()))
+		d = MIN(d, sim_ibs_cycles_until_tag(sim_cur(), limit, limit));
 	return d ? d : 1;
 }
 
-bool sim_machine_active(uint32_t cpu) { return select_cpu(cpu) && sim_any_counting(); }
+bool sim_machine_active(uint32_t cpu) { return select_cpu(cpu) && counting_or_sampling(); }
 
 static bool is_memory_event(u64 sel)
 {

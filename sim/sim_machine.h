@@ -22,6 +22,10 @@ struct sim_machine_ops {
 	void (*write)(void *ctx, uint64_t la, const void *buf, uint32_t len);
 	/* The PMU requests a PMI on this CPU: the machine's LVT PC decides. */
 	void (*pmi)(void *ctx, uint32_t cpu);
+	/* An interrupt through extended LVT entry n (AMD's extended APIC
+	 * space: IBS's, at the offset IBS_CTL holds): the machine's entry
+	 * decides. NULL where the machine has no extended space. */
+	void (*eilvt)(void *ctx, uint32_t cpu, uint32_t n);
 };
 
 /* Opens model `spec` ("icx", "adl", ...) with ncpus logical CPUs and

@@ -20,7 +20,10 @@ static void host_write(void *ctx, uint64_t la, const void *buf, uint32_t len)
 
 static void host_pmi(void *ctx, uint32_t cpu) { }	/* LVT PC masked: dropped */
 
-static const struct sim_machine_ops machine = { host_read, host_write, host_pmi };
+static const struct sim_machine_ops machine = {
+	.read = host_read, .write = host_write, .pmi = host_pmi,
+	.eilvt = NULL,	/* an Intel part: no extended APIC space */
+};
 
 static void fail(const char *what, uint32_t msr, const char *why)
 {

@@ -1,0 +1,64 @@
+# Linux's AMD PMU driver as the QEMU AMD PMU's client: Debian's 6.1
+# kernel boots on zen4 and zen2 (tools/linux-guest) and takes the part as
+# the real one: "Performance Events: ... core perfctr, AMD PMU driver"
+# with 6 counters of 48 bits, version 2 on zen4 (Linux prints PerfMonV2
+# as version 2, arch/x86/events/amd/core.c) and none on zen2; no "Broken
+# PMU hardware" (check_hw_exists) and no fallback to software events.
+# perf stat counts soak exactly, once the program's own start and exit
+# cancel between two run lengths (as linux_guest.sh), and perf record of
+# cycles:u (0x76, no PEBS on AMD) takes one sample per PMI, delivered
+# through LVT PC as NMI, with soak's 50/30/15/5 split; IBS op samples
+# come through the extended LVT entry IBS_CTL names.
+. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/linux_guest.bash"
+{ job_start; cat <<'JOB'; } >"$tmp/job.sh"
+a=$(pmi)
+perf record -q -e cycles:u -c 6007 -o c.data bp-workload soak -n 5000000 >/dev/null 2>&1
+echo "pmis $(( $(pmi) - a ))"
+echo "samples $(perf script -i c.data -F ip 2>/dev/null | wc -l)"
+perf report -i c.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/share /'
+# IBS op sampling (Linux 6.1's IBS PMU counts system-wide only, -a).
+dmesg | grep "AMD IBS detected"
+nmi() { awk '/NMI:/ { print $2 }' /proc/interrupts; }
+a=$(nmi)
+perf record -a -q -e ibs_op/cnt_ctl=1/ -c 100000 -o o.data bp-workload soak -n 5000000 >/dev/null 2>&1
+echo "ibs nmis $(( $(nmi) - a ))"
+echo "ibs samples $(perf script -i o.data -F ip 2>/dev/null | wc -l)"
+perf report -i o.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/ibs_share /'
+JOB
+
+declare -A version=([zen4]=2 [zen2]=0)
+declare -A ibs_caps=([zen4]=00000bff [zen2]=000003ff)
+for model in zen4 zen2; do
+	boot $model
+	expect_console "Performance Events: .*core perfctr, AMD PMU driver"
+	expect_console "version:                ${version[$model]}\$"
+	expect_console "bit width:              48"
+	expect_console "generic registers:      6"
+	check_stat $model
+
+	# soak -n 5 M retires 40 M user instructions: 6,659 periods of 6007.
+	p=$(awk '$1 == "pmis" { print $2 }' "$tmp/console")
+	s=$(awk '$1 == "samples" { print $2 }' "$tmp/console")
+	echo "$model: cycles:u -c 6007: $s samples, $p PMIs"
+	near "$model: samples" "$s" 6660 40
+	[ "$p" -ge "$s" ] || fail "$model: $p PMIs for $s samples: not one PMI per sample"
+	check_split $model
+
+	# IBS: the IBS MSRs reach the model, IBS_CTL holds the offset "the
+	# firmware" assigned (Linux warns of a firmware bug without one), and
+	# each tagged op's NMI comes through QEMU's extended LVT entry, which
+	# Linux's setup_APIC_eilvt programmed: soak -n 5 M dispatches 40 M ops,
+	# more than 300 periods of 100,000 (the model's op counter rests from
+	# the tag until the handler re-arms it), the rest is the kernel's.
+	expect_console "perf: AMD IBS detected (0x${ibs_caps[$model]})"
+	grep -q "invalid IBS interrupt offset" "$tmp/console" && fail "$model: Linux found no IBS LVT offset"
+	in=$(awk '$1 == "ibs" && $2 == "nmis" { print $3 }' "$tmp/console")
+	is=$(awk '$1 == "ibs" && $2 == "samples" { print $3 }' "$tmp/console")
+	echo "$model: ibs_op/cnt_ctl=1/ -c 100000: $is samples, $in NMIs"
+	[ -n "$is" ] && [ "$is" -ge 300 ] && [ "$in" -ge "$is" ] ||
+		fail "$model: IBS took '$is' samples in '$in' NMIs"
+	soak=$(awk '$1 == "ibs_share" && $NF ~ /^soak_/ { sub("%", "", $2); t += $2 } END { print t + 0 }' "$tmp/console")
+	awk -v t="$soak" 'BEGIN { exit !(t >= 80) }' || fail "$model: IBS samples in soak only $soak %"
+	echo "PASS: $model"
+done
