@@ -1,14 +1,19 @@
-/* `bareperf bench overhead|error`: the studies behind large PEBS.
+/* `bareperf bench overhead|error`: the studies behind large PEBS, and
+ * their IBS counterparts on AMD.
  *
- * overhead: the workload unsampled, then for each period with plain
- * (threshold 1) and multi (large threshold) PEBS, each several times
- * (median): the elapsed time of the workload's own timed part, PMIs,
- * samples and losses. The seed's table (Linux, kernbench) shows plain
+ * overhead: the workload unsampled, then for each period in the two modes
+ * the PMU's precise engine offers (struct bench_study), each several
+ * times (median): the elapsed time of the workload's own timed part,
+ * PMIs, samples and losses. With PEBS, plain (threshold 1) against multi
+ * (large threshold): the seed's table (Linux, kernbench) shows plain
  * costing about twice multi at period 10003 and both meeting from about
- * 800003 on; this measures the same for our own handler.
+ * 800003 on; this measures the same for our own handler. IBS has no
+ * buffer and no threshold (one sample per interrupt), so there the study
+ * is PMI mode (a core counter's overflow) against IBS.
  *
  * error: per function of soak, the share of samples against the share of
- * instructions by construction, in PMI mode and with PEBS, per period.
+ * instructions by construction, in PMI mode and with the precise engine
+ * (PEBS or IBS), per period.
  *
  * Each sampled run opens the PMU of this CPU through the per-CPU engine
  * (sampling/percpu.h), as record does without -a/-C, and gives it back.
@@ -25,6 +30,7 @@
 #include "../events/evparse.h"
 #include "../arch/exec.h"
 #include "../arch/hw.h"
+#include "../pmu/precise.h"
 #include "../sampling/percpu.h"
 #include "../sampling/sampling.h"
 #include "../workload/workload.h"
@@ -44,8 +50,42 @@
  * instructions:pp where the table allows it (icx, spr), else the
  * precise-distribution event (skl). */
 static const char *const default_events[] = { "instructions:pp", "INST_RETIRED.PREC_DIST:ppp" };
+/* An engine with one sample per interrupt (IBS): perf's default precise
+ * event, which Linux forwards to ibs_op (forward_event_to_ibs). */
+static const char *const default_events_one[] = { "cycles:p" };
 
+/* MODE_MULTI: the precise engine as it collects best (PEBS: the large
+ * threshold; IBS, which has none: IBS as it is). */
 enum bench_mode { MODE_NONE, MODE_PMI, MODE_PLAIN, MODE_MULTI };
+
+/* The two modes a study compares and their names, as the PMU's precise
+ * engine allows (pmu/precise.h multi_record): a threshold engine is
+ * compared with itself, one record per PMI against many; a one sample
+ * per interrupt engine with PMI mode. */
+struct bench_study {
+	const char *engine;	/* without an engine: the name it would have */
+	bool threshold;
+	enum bench_mode mode[2];
+	const char *col[2];	/* the modes' column names */
+	const char *lost_col;	/* the lost column's "a/b" */
+	const char *compares;	/* for the usage error on a non-precise event */
+	const char *assist;	/* the hardware's per-sample work */
+	const char *const *defaults;
+	size_t ndefaults;
+};
+
+static const struct bench_study study_threshold = {
+	.engine = "PEBS", .threshold = true, .mode = { MODE_PLAIN, MODE_MULTI },
+	.col = { "plain", "multi" }, .lost_col = "p/m", .compares = "PEBS thresholds",
+	.assist = "PEBS assist",
+	.defaults = default_events, .ndefaults = ARRAY_SIZE(default_events),
+};
+static const struct bench_study study_one = {
+	.engine = "IBS", .threshold = false, .mode = { MODE_PMI, MODE_MULTI },
+	.col = { "PMI", "IBS" }, .lost_col = "PMI/IBS", .compares = "PMI mode with IBS",
+	.assist = "IBS tagging",
+	.defaults = default_events_one, .ndefaults = ARRAY_SIZE(default_events_one),
+};
 
 struct bench_opts {
 	const char *event;	/* NULL: the default for this CPU */
@@ -67,9 +107,15 @@ struct bench_run {
 
 struct bench_ctx {
 	struct session s;
+	const struct bench_study *study;
+	const char *engine;	/* the precise engine's name: "PEBS", "IBS" */
 	struct pmu_event ev;
 	const char *event;	/* the text ev was parsed from */
 	struct percpu_types types;	/* ev, what each run samples on this CPU */
+	/* PMI mode's event: ev itself with a threshold engine (its precise
+	 * level dropped at setup), ev's core twin with IBS (pmi_twin) */
+	struct pmu_event pmi_ev;
+	struct percpu_types pmi_types;
 	bool force;		/* --force: take a PMU that is in use */
 	struct percpu pc;	/* one CPU, this one, while a sampled run runs */
 	const struct workload *w;
@@ -250,7 +296,8 @@ static int sampled_once(struct bench_ctx *b, const struct bench_opts *o, enum be
 	struct sampling_opts so = { .period = period, .ring_samples = BENCH_RING };
 	struct workload_result wr;
 	so.threshold.mode = mode == MODE_PLAIN ? PEBS_THRESHOLD_ONE : PEBS_THRESHOLD_MAX;
-	if (percpu_open_self(&b->pc, &b->types, b->force, &so, ops_for(mode), "bench"))
+	struct percpu_types *types = mode == MODE_PMI ? &b->pmi_types : &b->types;
+	if (percpu_open_self(&b->pc, types, b->force, &so, ops_for(mode), "bench"))
 		return EXIT_FAILURE_STATUS;
 	b->polled = 0;
 	plat_timer_start(BENCH_POLL_MS, on_timer, b);
@@ -312,21 +359,67 @@ static int run_median(struct bench_ctx *b, const struct bench_opts *o, enum benc
 
 /* ---- setup ----------------------------------------------------------------------- */
 
+/* The study this PMU's precise engine allows. Without an engine, the
+ * threshold study: its default events fail to parse and say why. */
+static void study_for(struct bench_ctx *b)
+{
+	const char *why;
+	const struct precise_ops *engine = precise_engine_for(&b->s.caps, &why);
+	b->study = engine && !engine->multi_record ? &study_one : &study_threshold;
+	b->engine = engine ? engine->name : b->engine;
+}
+
 static int pick_event(struct bench_ctx *b, const struct bench_opts *o)
 {
 	char err[512];
+	const struct bench_study *st = b->study;
 	b->event = o->event;
 	if (o->event)
 		return session_parse_events(&b->s, "bench", o->event, &b->ev, 1) == 1 ? EXIT_OK
 										       : EXIT_USAGE;
-	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
-		b->event = default_events[i];
+	for (size_t i = 0; i < st->ndefaults; i++) {
+		b->event = st->defaults[i];
 		if (evparse_list(b->event, b->s.table, &b->s.caps, &b->ev, 1, err, sizeof(err)) == 1)
 			return EXIT_OK;
 	}
-	err_printf("bareperf bench: no PEBS-capable instructions event on this CPU (%s); "
-		   "name one with --event\n", err);
+	err_printf("bareperf bench: no %s-capable %sevent on this CPU (%s); name one with "
+		   "--event\n", b->engine, st->threshold ? "instructions " : "", err);
 	return EXIT_FAILURE_STATUS;
+}
+
+/* IBS op's PMI-mode twin: the core event that counts what the op unit
+ * counts to its period, as Linux's core_pmu_ibs_config maps them the
+ * other way (arch/x86/events/amd/ibs.c): cnt_ctl=0 counts cycles, the
+ * twin of cycles and r76 (PMCx076, cycles not in halt); cnt_ctl=1
+ * counts dispatched ops, which Linux gives r0C1 (PMCx0C1, retired ops:
+ * the nearest core count, APM Vol. 2 and the PPR). ibs_fetch has none. */
+static const char *ibs_twin(const struct pmu_event *ev)
+{
+	if (ev->ibs != EVENT_IBS_OP)
+		return NULL;
+	return ev->ibs_cnt_ctl ? "r0C1" : "cycles";
+}
+
+static int pick_pmi_event(struct bench_ctx *b)
+{
+	char err[512];
+	const char *twin = ibs_twin(&b->ev);
+	b->pmi_ev = b->ev;
+	if (event_needs_counter(&b->ev))	/* the same event, precise dropped at setup */
+		return (percpu_types_init(&b->pmi_types, &b->s.caps, b->event, &b->pmi_ev, 1),
+			EXIT_OK);
+	if (!twin) {
+		err_printf("bareperf bench: %s: no core event counts what this IBS unit counts, so "
+			   "there is no PMI mode to compare it with; use ibs_op// or cycles:p\n",
+			   b->ev.name);
+		return EXIT_USAGE;
+	}
+	if (evparse_list(twin, b->s.table, &b->s.caps, &b->pmi_ev, 1, err, sizeof(err)) != 1) {
+		err_printf("bareperf bench: %s: its PMI-mode twin %s: %s\n", b->ev.name, twin, err);
+		return EXIT_FAILURE_STATUS;
+	}
+	percpu_types_init(&b->pmi_types, &b->s.caps, twin, &b->pmi_ev, 1);
+	return EXIT_OK;
 }
 
 static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const struct global_opts *g)
@@ -338,18 +431,17 @@ static int bench_begin(struct bench_ctx *b, const struct bench_opts *o, const st
 	backend_banner();
 	if ((rc = session_probe(&b->s, "bench")) != EXIT_OK)
 		return rc;
+	study_for(b);
 	if ((rc = pick_event(b, o)) != EXIT_OK)
 		return rc;
 	if (!b->ev.precise) {
-		err_printf("bareperf bench: %s: the event must be precise (:p, :pp or :ppp) "
-			   "to compare PEBS thresholds\n", b->ev.name);
+		err_printf("bareperf bench: %s: the event must be precise (%s) to compare %s\n",
+			   b->ev.name, b->study->threshold ? ":p, :pp or :ppp" : ":p or :pp, or ibs_op//",
+			   b->study->compares);
 		return EXIT_USAGE;
 	}
-	if (!event_needs_counter(&b->ev)) {
-		err_printf("bareperf bench: %s: IBS has no buffer and no threshold to compare: "
-			   "one interrupt per sample (bench takes a PEBS event)\n", b->ev.name);
-		return EXIT_USAGE;
-	}
+	if ((rc = pick_pmi_event(b)) != EXIT_OK)
+		return rc;
 	char err[160];
 	for (u32 i = 0; i < o->nperiods; i++)
 		if (!sampling_check_period(&b->s.caps, o->periods[i], "--periods:", err,
@@ -382,11 +474,32 @@ static double pct_over(u64 t, u64 base)
 	return base ? 100.0 * ((double)t - (double)base) / (double)base : 0.0;
 }
 
+static void print_overhead_title(const struct bench_ctx *b)
+{
+	if (b->study->threshold)
+		out_printf("\nSampling overhead, %s %s: plain (threshold 1) vs multi (large "
+			   "threshold), %s (%s)\n", b->ev.name, b->engine, pmu_kind(b),
+			   hw_current()->name);
+	else
+		out_printf("\nSampling overhead, PMI mode vs %s: PMI (%s on a core counter) vs %s "
+			   "(%s, one sample per interrupt), %s (%s)\n", b->engine,
+			   b->pmi_ev.name, b->engine, b->ev.name, pmu_kind(b),
+			   hw_current()->name);
+}
+
+/* A mode's time column: "plain (s)". */
+static const char *secs(char *buf, size_t len, const char *mode)
+{
+	bp_snprintf(buf, len, "%s (s)", mode);
+	return buf;
+}
+
 static void print_overhead_header(const struct bench_ctx *b, const struct bench_opts *o,
 				  const struct bench_run *base)
 {
-	out_printf("\nSampling overhead, %s PEBS: plain (threshold 1) vs multi (large threshold), "
-		   "%s (%s)\n", b->ev.name, pmu_kind(b), hw_current()->name);
+	const struct bench_study *st = b->study;
+	char s0[24], s1[24], d[24];
+	print_overhead_title(b);
 	print_workload(o);
 	out_printf("elapsed: the workload's timed part, median of %u run%s (plat_ticks: %s)\n",
 		   o->runs, o->runs > 1 ? "s" : "",
@@ -396,14 +509,16 @@ static void print_overhead_header(const struct bench_ctx *b, const struct bench_
 		out_printf(" (model %.6f s)", session_seconds(base->model_ticks));
 	out_printf("\n\n");
 	out_printf("%10s %10s %10s %10s %9s %9s %9s %9s %9s %9s %7s",
-		   "period", "plain (s)", "multi (s)", "delta (s)", "plain", "multi",
+		   "period", secs(s0, sizeof(s0), st->col[0]),
+		   secs(s1, sizeof(s1), st->col[1]), "delta (s)", st->col[0], st->col[1],
 		   "PMIs", "PMIs", "samples", "samples", "lost");
 	if (b->s.emulated)
-		out_printf(" %9s %9s %9s %9s", "model (s)", "model (s)", "plain", "multi");
-	out_printf("\n%10s %10s %10s %10s %9s %9s %9s %9s %9s %9s %7s", "", "", "", "plain-multi",
-		   "overhead", "overhead", "plain", "multi", "plain", "multi", "p/m");
+		out_printf(" %9s %9s %9s %9s", "model (s)", "model (s)", st->col[0], st->col[1]);
+	out_printf("\n%10s %10s %10s %10s %9s %9s %9s %9s %9s %9s %7s", "", "", "",
+		   (bp_snprintf(d, sizeof(d), "%s-%s", st->col[0], st->col[1]), d), "overhead", "overhead", st->col[0], st->col[1],
+		   st->col[0], st->col[1], st->lost_col);
 	if (b->s.emulated)
-		out_printf(" %9s %9s %9s %9s", "plain", "multi", "net ovh", "net ovh");
+		out_printf(" %9s %9s %9s %9s", st->col[0], st->col[1], "net ovh", "net ovh");
 	out_printf("\n");
 }
 
@@ -434,11 +549,12 @@ static void print_overhead_row(const struct bench_ctx *b, u64 period, const stru
 static int overhead_table(struct bench_ctx *b, const struct bench_opts *o)
 {
 	struct bench_run base, plain[BENCH_MAX_PERIODS], multi[BENCH_MAX_PERIODS];
+	const enum bench_mode *mode = b->study->mode;	/* plain: the first, multi: the second */
 	int rc = run_median(b, o, MODE_NONE, 0, &base);
 	for (u32 i = 0; i < o->nperiods && rc == EXIT_OK; i++) {
-		rc = run_median(b, o, MODE_PLAIN, o->periods[i], &plain[i]);
+		rc = run_median(b, o, mode[0], o->periods[i], &plain[i]);
 		if (rc == EXIT_OK)
-			rc = run_median(b, o, MODE_MULTI, o->periods[i], &multi[i]);
+			rc = run_median(b, o, mode[1], o->periods[i], &multi[i]);
 	}
 	if (rc != EXIT_OK)
 		return rc;
@@ -446,10 +562,11 @@ static int overhead_table(struct bench_ctx *b, const struct bench_opts *o)
 	for (u32 i = 0; i < o->nperiods; i++)
 		print_overhead_row(b, o->periods[i], &base, &plain[i], &multi[i]);
 	if (b->s.emulated)
-		out_printf("\nmodel: time the emulated PMU itself took (counting, its PEBS assist), "
+		out_printf("\nmodel: time the emulated PMU itself took (counting, its %s), "
 			   "included in the elapsed times;\nnet ovh: overhead with the model's time "
 			   "taken out of both runs: our PMI handler's cost.\nThe hardware's own "
-			   "PEBS assist cost is not modelled (BENCHMARKS.md).\n");
+			   "%s cost is not modelled (BENCHMARKS.md).\n", b->study->assist,
+			   b->study->assist);
 	return EXIT_OK;
 }
 
@@ -463,6 +580,11 @@ struct error_col {
 	u64 samples[WORKLOAD_MAX_PARTS + 1];
 	u64 total, lost;
 };
+
+static const char *mode_name(const struct bench_ctx *b, enum bench_mode m)
+{
+	return m == MODE_PMI ? "PMI" : b->engine;
+}
 
 static double share(u64 part, u64 total)
 {
@@ -495,11 +617,16 @@ static void print_error_table(const struct bench_ctx *b, const struct bench_opts
 	out_printf("\nSampling error per function of soak, %s (%s): sample share vs instruction "
 		   "share by construction\n", pmu_kind(b), hw_current()->name);
 	print_workload(o);
-	out_printf("event %s; PMI: the same event without PEBS; samples of %u run%s per column\n\n",
-		   b->ev.name, o->runs, o->runs > 1 ? "s" : "");
+	if (b->study->threshold)
+		out_printf("event %s; PMI: the same event without %s; samples of %u run%s per "
+			   "column\n\n", b->ev.name, b->engine, o->runs, o->runs > 1 ? "s" : "");
+	else
+		out_printf("event %s (%s); PMI: %s on a core counter, the count %s samples on; "
+			   "samples of %u run%s per column\n\n", b->ev.name, b->engine,
+			   b->pmi_ev.name, b->engine, o->runs, o->runs > 1 ? "s" : "");
 	out_printf("%-10s %7s", "function", "truth");
 	for (u32 j = 0; j < ncols; j++)
-		out_printf(" %4s %-8llu", c[j].mode == MODE_PMI ? "PMI" : "PEBS",
+		out_printf(" %4s %-8llu", mode_name(b, c[j].mode),
 			   (unsigned long long)c[j].period);
 	out_printf("\n");
 	for (u32 k = 0; k <= t->parts; k++) {
@@ -572,7 +699,7 @@ static int error_table(struct bench_ctx *b, const struct bench_opts *o)
 		if (!cols[j].total) {
 			err_printf("bareperf bench error: %s period %llu: no samples (the workload "
 				   "retired fewer events than the period), so no error figure\n",
-				   cols[j].mode == MODE_PMI ? "PMI" : "PEBS",
+				   mode_name(b, cols[j].mode),
 				   (unsigned long long)cols[j].period);
 			rc = EXIT_FAILURE_STATUS;
 		}
@@ -617,15 +744,18 @@ static int bench_main(int argc, char **argv, const struct global_opts *g)
 
 const struct command cmd_bench = {
 	.name = "bench",
-	.summary = "sampling overhead (plain vs large PEBS) and sampling error studies",
+	.summary = "sampling overhead (plain vs large PEBS; PMI mode vs IBS) and sampling error "
+		   "studies",
 	.usage = " overhead [--event EV] [--periods LIST] [--runs N] [--workload W [ARGS]]\n"
 		 "       bareperf bench error [--periods LIST] [--runs N] [--workload soak [ARGS]]\n\n"
 		 "  overhead   the workload unsampled, then per period with PEBS threshold 1\n"
-		 "             (plain) and large (multi): elapsed, overhead, PMIs, samples, lost\n"
+		 "             (plain) and large (multi), or on AMD in PMI mode and with IBS:\n"
+		 "             elapsed, overhead, PMIs, samples, lost\n"
 		 "  error      per soak function: sample share vs its share of instructions,\n"
-		 "             in PMI mode and with PEBS\n"
+		 "             in PMI mode and with PEBS (AMD: IBS)\n"
 		 "  --event EV       a precise event (default instructions:pp, or\n"
-		 "                   INST_RETIRED.PREC_DIST:ppp where that is the PEBS one)\n"
+		 "                   INST_RETIRED.PREC_DIST:ppp where that is the PEBS one;\n"
+		 "                   AMD: cycles:p, or ibs_op//, PMI mode on its core twin)\n"
 		 "  --periods LIST   comma separated (overhead default " BENCH_DEFAULT_PERIODS ";\n"
 		 "                   error default " BENCH_ERROR_PERIODS ")\n"
 		 "  --runs N         runs per cell, median (overhead) or summed (error); default 3\n"

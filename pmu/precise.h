@@ -93,6 +93,10 @@ struct precise {
 
 struct precise_ops {
 	const char *name;	/* "PEBS" */
+	/* Whether records gather in a buffer until a threshold the session
+	 * chooses (PEBS: threshold 1 against a large one, pebs/threshold.h);
+	 * false: one sample per interrupt (IBS keeps one sample in MSRs). */
+	bool multi_record;
 	/* Why the engine cannot run on this CPU ("no Debug Store", ...);
 	 * NULL when it can. */
 	const char *(*missing)(const struct pmu_caps *c);

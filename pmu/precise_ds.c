@@ -168,6 +168,7 @@ static void ds_teardown(struct precise *pr)
 
 const struct precise_ops precise_ds_pebs = {
 	.name = "PEBS",
+	.multi_record = true,
 	.missing = caps_pebs_missing,
 	.check = ds_check,
 	.setup = ds_setup,

@@ -102,6 +102,78 @@ static void test_bad_input(void **state)
 	assert_non_null(strstr(out, "unknown workload 'nosuch'"));
 }
 
+/* AMD: IBS keeps one sample per interrupt, so the study is PMI mode
+ * (cycles on a core counter) against IBS (cycles:p, forwarded to ibs_op):
+ * both columns sample, and a long period loses nothing. */
+static void overhead_pmi_vs_ibs(const char *model)
+{
+	char line[160];
+	unsigned long long period, pmis_p, pmis_i, samp_p, samp_i;
+	snprintf(line, sizeof(line), "--pmu=%s bench overhead --periods 20003,2000003 "
+		    "--runs 1 --workload soak -n 2000000", model);
+	assert_int_equal(run(line), 0);
+	assert_non_null(strstr(out, "Sampling overhead, PMI mode vs IBS: PMI (cycles on a core "
+				    "counter) vs IBS (cycles:p"));
+	assert_non_null(strstr(out, "   PMI (s)    IBS (s)"));
+	assert_null(strstr(out, "plain"));
+	const char *row = strstr(out, "\n   2000003 ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row, " %llu %*f %*f %*f %*f%% %*f%% %llu %llu %llu %llu %127s",
+				&period, &pmis_p, &pmis_i, &samp_p, &samp_i, line), 6);
+	assert_true(samp_p > 0 && samp_i > 0);
+	assert_true(pmis_i <= samp_i + 1);	/* one interrupt per IBS sample */
+	assert_string_equal(line, "0/0");
+	row = strstr(out, "\n     20003 ");
+	assert_non_null(row);
+	assert_int_equal(sscanf(row, " %llu %*f %*f %*f %*f%% %*f%% %llu %llu %llu %llu", &period,
+				&pmis_p, &pmis_i, &samp_p, &samp_i), 5);
+	/* 2 M soak instructions at 20003: about 100 samples each, not 8 */
+	assert_true(samp_p > 50 && samp_i > 50);
+}
+
+static void test_overhead_zen4(void **state) { overhead_pmi_vs_ibs("sim:zen4"); }
+/* zen2 has IBS too (sim/README.md: 8000001BH EAX 0x3FF), no PerfMonV2. */
+static void test_overhead_zen2(void **state) { overhead_pmi_vs_ibs("sim:zen2"); }
+
+/* Both modes' shares near soak's truth (50/30/15/5) on zen4. */
+static void test_error_table_zen4(void **state)
+{
+	static const char *parts[] = { "soak_hot", "soak_warm", "soak_cool", "soak_cold" };
+	static const double truth[] = { 50, 30, 15, 5 };
+	double v[8];
+	assert_int_equal(run("--pmu=sim:zen4 bench error --periods 100003 "
+			     "--runs 2 --workload soak -n 60000000"), 0);
+	assert_non_null(strstr(out, "event cycles:p (IBS); PMI: cycles on a core counter"));
+	assert_non_null(strstr(out, " PMI 100003    IBS 100003"));
+	for (int k = 0; k < 4; k++) {	/* truth, PMI, IBS */
+		assert_int_equal(row_values(parts[k], v, 8), 3);
+		assert_true(v[0] == truth[k]);
+		for (int col = 1; col < 3; col++)	/* ~10,000 samples a column */
+			assert_true(v[col] > truth[k] - 3.0 && v[col] < truth[k] + 3.0);
+	}
+}
+
+/* Events IBS cannot sample, or has no PMI twin for, are usage errors. */
+static void test_bad_input_zen4(void **state)
+{
+	assert_int_equal(run("--pmu=sim:zen4 bench overhead --event instructions:p --runs 1"),
+			 EXIT_USAGE);
+	assert_non_null(strstr(out, "cannot be sampled precisely on AMD"));
+	assert_int_equal(run("--pmu=sim:zen4 bench overhead --event ibs_fetch// --runs 1"),
+			 EXIT_USAGE);
+	assert_non_null(strstr(out, "no PMI mode to compare it with"));
+	assert_int_equal(run("--pmu=sim:zen4 bench overhead --event cycles --runs 1"), EXIT_USAGE);
+	assert_non_null(strstr(out, "to compare PMI mode with IBS"));
+}
+
+/* ibs_op/cnt_ctl=1/ counts ops: its PMI-mode twin is r0C1. */
+static void test_overhead_cnt_ctl(void **state)
+{
+	assert_int_equal(run("--pmu=sim:zen4 bench overhead --event ibs_op/cnt_ctl=1/ "
+			     "--periods 100003 --runs 1 --workload soak -n 2000000"), 0);
+	assert_non_null(strstr(out, "PMI (r0C1 on a core counter) vs IBS (ibs_op/cnt_ctl=1/"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -109,6 +181,11 @@ int main(void)
 		cmocka_unit_test(test_error_without_samples),
 		cmocka_unit_test(test_overhead_table),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_overhead_zen4),
+		cmocka_unit_test(test_overhead_zen2),
+		cmocka_unit_test(test_error_table_zen4),
+		cmocka_unit_test(test_bad_input_zen4),
+		cmocka_unit_test(test_overhead_cnt_ctl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
