@@ -295,13 +295,16 @@ static void latch_op(struct sim_cpu *c, const struct sim_point *pt)
 	c->r.ibs_op_ctl = (c->r.ibs_op_ctl & ~IBS_OP_CUR_CNT_MASK) | IBS_OP_VAL;
 }
 
+/* The tag leaves IbsFetchCnt at the count that reached MaxCnt: Linux's
+ * perf_ibs_handle_irq adds it (get_ibs_fetch_count) to the event and
+ * takes the sample only when that completes the period, so a count
+ * cleared at the tag made Linux drop every fetch sample. The count
+ * starts again when software re-enables the unit. */
 static void latch_fetch(struct sim_cpu *c, const struct sim_point *pt)
 {
-	c->ibs_fetch_count = 0;
 	c->r.ibs_fetch_linad = pt->ip;
 	c->r.ibs_fetch_physad = pt->ip;	/* the firmware's identity map */
-	c->r.ibs_fetch_ctl = (c->r.ibs_fetch_ctl & ~IBS_FETCH_CNT_MASK) | IBS_FETCH_VAL |
-			     IBS_FETCH_COMP | IBS_FETCH_PHY_ADDR_VALID;
+	c->r.ibs_fetch_ctl |= IBS_FETCH_VAL | IBS_FETCH_COMP | IBS_FETCH_PHY_ADDR_VALID;
 }
 
 static bool advance_op(struct sim_cpu *c, u64 cycles, u64 ops, const struct sim_point *pt)

@@ -25,6 +25,10 @@ perf record -a -q -e ibs_op/cnt_ctl=1/ -c 100000 -o o.data bp-workload soak -n 5
 echo "ibs nmis $(( $(nmi) - a ))"
 echo "ibs samples $(perf script -i o.data -F ip 2>/dev/null | wc -l)"
 perf report -i o.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/ibs_share /'
+# IBS fetch sampling: Linux takes a sample only when IbsFetchCnt completes
+# the period (perf_ibs_handle_irq, get_ibs_fetch_count).
+perf record -a -q -e ibs_fetch// -c 100000 -o f.data bp-workload soak -n 5000000 >/dev/null 2>&1
+echo "fetch samples $(perf script -i f.data -F ip 2>/dev/null | wc -l)"
 JOB
 
 declare -A version=([zen4]=2 [zen2]=0)
@@ -58,6 +62,11 @@ for model in zen4 zen2; do
 	echo "$model: ibs_op/cnt_ctl=1/ -c 100000: $is samples, $in NMIs"
 	[ -n "$is" ] && [ "$is" -ge 300 ] && [ "$in" -ge "$is" ] ||
 		fail "$model: IBS took '$is' samples in '$in' NMIs"
+	# 40 M fetches (the model fetches as it dispatches): 400 periods; the
+	# model's count cleared at the tag made Linux drop every one
+	fs=$(awk '$1 == "fetch" && $2 == "samples" { print $3 }' "$tmp/console")
+	echo "$model: ibs_fetch// -c 100000: $fs samples"
+	[ -n "$fs" ] && [ "$fs" -ge 300 ] || fail "$model: IBS fetch took '$fs' samples"
 	soak=$(awk '$1 == "ibs_share" && $NF ~ /^soak_/ { sub("%", "", $2); t += $2 } END { print t + 0 }' "$tmp/console")
 	awk -v t="$soak" 'BEGIN { exit !(t >= 80) }' || fail "$model: IBS samples in soak only $soak %"
 	echo "PASS: $model"

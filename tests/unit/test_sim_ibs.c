@@ -207,6 +207,10 @@ static void test_fetch_sampling(void **state)
 	sim_run(1, 1, IP_B);
 	assert_true(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL) & IBS_FETCH_VAL);
 	assert_int_equal(hw_rdmsr(MSR_AMD_IBS_FETCH_LINADDR), IP_B);
+	/* the count that reached MaxCnt stays for the handler to read: Linux
+	 * (perf_ibs_handle_irq, get_ibs_fetch_count) samples only when it
+	 * completes the period */
+	assert_int_equal(FIELD(hw_rdmsr(MSR_AMD_IBS_FETCH_CTL), 31, 16), big >> 4);
 	hw_wrmsr(MSR_AMD_IBS_FETCH_CTL, 0);
 	hw_wrmsr(MSR_AMD_IBS_FETCH_CTL, IBS_FETCH_ENABLE | IBS_FETCH_RAND_EN |
 					(OP_PERIOD >> IBS_PERIOD_SHIFT));
