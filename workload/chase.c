@@ -77,6 +77,42 @@ static int chase_check(int argc, char **argv)
 	return parse(argc, argv, &size, &steps);
 }
 
+/* Where a walk over `bytes` is served from, for the emulated PMU: each
+ * step is one dependent load and about 4 instructions (load, increment,
+ * compare, branch), so the IPC is 4 over the load's latency. The sizes are
+ * a representative client part's (L1D 32 KiB, L2 1 MiB, L3 8 MiB), the
+ * latencies typical of each level, the data sources Intel's PEBS
+ * encoding (SDM Vol. 3B, "Load Latency Performance Monitoring Facility":
+ * 0x1 L1 hit, 0x3 L2 hit, 0x4 L3 hit, 0xC local DRAM). */
+static const struct chase_level {
+	u64 max_bytes;
+	u32 latency, ipc_permille, data_src;
+	u8 level_umask;		/* MEM_LOAD_RETIRED's umask for the level */
+} chase_levels[] = {
+	{ 32ULL << 10, 5, 800, 0x1, UMASK_MEM_LOAD_RETIRED_L1_HIT },
+	{ 1ULL << 20, 14, 285, 0x3, UMASK_MEM_LOAD_RETIRED_L1_MISS },
+	{ 8ULL << 20, 50, 80, 0x4, UMASK_MEM_LOAD_RETIRED_L3_HIT },
+	{ ~0ULL, 200, 20, 0xC, UMASK_MEM_LOAD_RETIRED_L3_MISS },
+};
+
+void chase_profile(struct code_profile *p, u64 base, u64 bytes)
+{
+	const struct chase_level *l = chase_levels;
+	while (bytes > l->max_bytes)
+		l++;
+	*p = (struct code_profile){
+		.ipc_permille = l->ipc_permille,
+		.nrates = 3,
+		.rate = {
+			{ EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_LOADS, 250,
+			  base, bytes, l->latency, l->data_src },
+			{ EVENT_MEM_LOAD_RETIRED, l->level_umask, 250, base, bytes, l->latency,
+			  l->data_src },
+			{ ARCH_CODE_BRANCH_RETIRED, ARCH_UMASK_BRANCH_RETIRED, 250, 0, 0, 0, 0 },
+		},
+	};
+}
+
 static int chase_run(int argc, char **argv, struct workload_result *r)
 {
 	u64 size, steps;
@@ -95,21 +131,8 @@ static int chase_run(int argc, char **argv, struct workload_result *r)
 	r->truth.part_name[0] = "chase_walk";
 	r->truth.loads = steps;
 	r->truth.working_set = n * CHASE_LINE;
-	/* Each step is one dependent load and about 4 instructions (load,
-	 * increment, compare, branch); a walk over more than the caches
-	 * misses on nearly every load: about 200 cycles each, IPC 0.02, served
-	 * by local DRAM (Intel data source 0xC: local DRAM, exclusive). */
-	struct code_profile profile = {
-		.ipc_permille = 20,
-		.nrates = 3,
-		.rate = {
-			{ EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_LOADS, 250,
-			  (u64)(uintptr_t)nodes, n * CHASE_LINE, 200, 0xC },
-			{ EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L3_MISS, 250,
-			  (u64)(uintptr_t)nodes, n * CHASE_LINE, 200, 0xC },
-			{ ARCH_CODE_BRANCH_RETIRED, ARCH_UMASK_BRANCH_RETIRED, 250, 0, 0, 0, 0 },
-		},
-	};
+	struct code_profile profile;
+	chase_profile(&profile, (u64)(uintptr_t)nodes, n * CHASE_LINE);
 	workload_begin(&profile);
 	u64 t0 = plat_ticks();
 	r->checksum = chase_walk(&nodes[0], steps);

@@ -74,4 +74,9 @@ const char *workload_names(void);
 /* Prints "unknown workload 'x'" and the list of workloads. */
 void workload_unknown(const char *name);
 
+/* chase's behaviour for the emulated PMU: the IPC, latency and data
+ * source of a walk over `bytes` at `base` (the level it fits in). */
+struct code_profile;
+void chase_profile(struct code_profile *p, u64 base, u64 bytes);
+
 #endif

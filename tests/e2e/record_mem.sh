@@ -2,7 +2,8 @@
 # carry data addresses, weights (latency) and data sources that perf script
 # and perf mem report show.
 . "$(dirname "$0")/lib.bash"
-qemu --pmu=sim:icx record -e mem_load_retired.l3_miss:p -c 1009 chase --size 4194304 --steps 2000000
+# 32 MiB: beyond the model's 8 MiB L3 (workload/chase.c), served by DRAM
+qemu --pmu=sim:icx record -e mem_load_retired.l3_miss:p -c 1009 chase --size 33554432 --steps 2000000
 expect_rc 0
 [ -s "$tmp/out/perf.data" ] || fail "no perf.data came back"
 mkdir -p "$tmp/home"

@@ -203,6 +203,28 @@ static void test_soak_truth(void **state)
 	assert_int_equal(r.truth.branches, 100 * (10000 + 4));
 }
 
+/* The emulated chase follows its working set (issue 39 item 15: an
+ * L1-sized walk was modelled at DRAM's IPC 0.02): an L1-sized walk runs
+ * at IPC 0.8 with L1 hits, the default 16 MiB one at DRAM's. */
+static void test_chase_profile_follows_size(void **state)
+{
+	struct code_profile p;
+	chase_profile(&p, 0x100000, 16 << 10);
+	assert_int_equal(p.ipc_permille, 800);
+	assert_int_equal(p.rate[1].umask, UMASK_MEM_LOAD_RETIRED_L1_HIT);
+	assert_int_equal(p.rate[0].latency, 5);
+	assert_int_equal(p.rate[0].data_src, 0x1);
+	assert_int_equal(p.rate[0].addr_size, 16 << 10);
+	chase_profile(&p, 0x100000, 512 << 10);
+	assert_int_equal(p.rate[0].latency, 14);
+	chase_profile(&p, 0x100000, 4 << 20);
+	assert_int_equal(p.rate[1].umask, UMASK_MEM_LOAD_RETIRED_L3_HIT);
+	chase_profile(&p, 0x100000, 16 << 20);
+	assert_int_equal(p.ipc_permille, 20);
+	assert_int_equal(p.rate[1].umask, UMASK_MEM_LOAD_RETIRED_L3_MISS);
+	assert_int_equal(p.rate[0].data_src, 0xC);
+}
+
 static void test_registered(void **state)
 {
 	assert_non_null(workload_find("branchy"));
@@ -220,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_branchy_bad_options),
 		cmocka_unit_test(test_branchy_taken_rate),
 		cmocka_unit_test(test_soak_truth),
+		cmocka_unit_test(test_chase_profile_follows_size),
 		cmocka_unit_test(test_branchy_truth),
 		cmocka_unit_test(test_branchy_profile),
 		cmocka_unit_test(test_stream_options),
