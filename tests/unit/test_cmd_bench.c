@@ -140,7 +140,7 @@ static void test_error_table_zen4(void **state)
 {
 	static const char *parts[] = { "soak_hot", "soak_warm", "soak_cool", "soak_cold" };
 	static const double truth[] = { 50, 30, 15, 5 };
-	double v[8];
+	double v[8], prev[3] = { 0, 0, 0 };
 	assert_int_equal(run("--pmu=sim:zen4 bench error --periods 100003 "
 			     "--runs 2 --workload soak -n 60000000"), 0);
 	assert_non_null(strstr(out, "event cycles:p (IBS); PMI: cycles on a core counter"));
@@ -148,12 +148,16 @@ static void test_error_table_zen4(void **state)
 	for (int k = 0; k < 4; k++) {	/* truth, PMI, IBS */
 		assert_int_equal(row_values(parts[k], v, 8), 3);
 		assert_true(v[0] == truth[k]);
-		/* ~10,000 samples a column; the host twin's 1 ms ticks, each
-		 * charged at one IP, spread the shares wider than that (3.2
-		 * points seen once in 5 runs): 6 points still tells soak's
-		 * parts apart */
-		for (int col = 1; col < 3; col++)
-			assert_true(v[col] > truth[k] - 6.0 && v[col] < truth[k] + 6.0);
+		/* The host twin's 1 ms ticks, each charged at one IP, and a
+		 * slow build (ASan) spread the shares: each mode must keep
+		 * soak's order (50 > 30 > 15 > 5), as the Intel table's test
+		 * asks, and come within 12 points of the truth. */
+		for (int col = 1; col < 3; col++) {
+			assert_true(v[col] > truth[k] - 12.0 && v[col] < truth[k] + 12.0);
+			if (k > 0)
+				assert_true(v[col] < prev[col]);
+			prev[col] = v[col];
+		}
 	}
 }
 
