@@ -5,47 +5,28 @@
 #include "../cmd/cli.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
+#include "../lib/undo.h"
 
 #define UNDO_MAX 64
 #define QEMU_DEBUG_EXIT_PORT 0xF4	/* -device isa-debug-exit,iobase=0xf4 */
 
-struct undo {
-	undo_fn fn;
-	void *ctx;
-};
-static struct undo undo_stack[UNDO_MAX];
-static int undo_count;
+static struct undo_entry undo_entries[UNDO_MAX];
+static struct undo_list undo_stack = { undo_entries, 0, UNDO_MAX };
 static bool qemu_exit;
 
 int boot_on_exit(undo_fn fn, void *ctx)
 {
-	for (int i = 0; i < undo_count; i++)
-		if (undo_stack[i].fn == fn && undo_stack[i].ctx == ctx)
-			return 0;	/* a command that opens the same thing per run */
-	if (undo_count == UNDO_MAX)
-		return -1;
-	undo_stack[undo_count++] = (struct undo){ fn, ctx };
-	return 0;
+	return undo_add(&undo_stack, fn, ctx);
 }
 
 void boot_on_exit_forget(const void *ctx, size_t len)
 {
-	const u8 *lo = ctx, *hi = lo + len;
-	int kept = 0;
-	for (int i = 0; i < undo_count; i++) {
-		const u8 *c = undo_stack[i].ctx;
-		if (c < lo || c >= hi)
-			undo_stack[kept++] = undo_stack[i];
-	}
-	undo_count = kept;
+	undo_forget(&undo_stack, ctx, len);
 }
 
 void boot_run_undo(void)
 {
-	while (undo_count > 0) {
-		struct undo u = undo_stack[--undo_count];
-		u.fn(u.ctx);
-	}
+	undo_run(&undo_stack);
 }
 
 void boot_set_qemu_exit(bool on) { qemu_exit = on; }

@@ -4,6 +4,7 @@
 #include "../lib/plat.h"
 #include "../lib/fmt.h"
 #include "../lib/path.h"
+#include "../lib/undo.h"
 #include "capture.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -380,41 +381,23 @@ u32 plat_cpu_count(void)
 }
 
 #define EXIT_HOOKS 32
-static struct { void (*fn)(void *); void *ctx; } exit_hooks[EXIT_HOOKS];
-static int exit_hook_count;
+static struct undo_entry exit_hook_entries[EXIT_HOOKS];
+static struct undo_list exit_hooks = { exit_hook_entries, 0, EXIT_HOOKS };
 
 int plat_on_exit(void (*fn)(void *ctx), void *ctx)
 {
-	for (int i = 0; i < exit_hook_count; i++)
-		if (exit_hooks[i].fn == fn && exit_hooks[i].ctx == ctx)
-			return 0;	/* a command that opens the same thing per run */
-	if (exit_hook_count == EXIT_HOOKS)
-		return -1;
-	exit_hooks[exit_hook_count].fn = fn;
-	exit_hooks[exit_hook_count].ctx = ctx;
-	exit_hook_count++;
-	return 0;
+	return undo_add(&exit_hooks, fn, ctx);
 }
 
 void plat_on_exit_forget(const void *ctx, size_t len)
 {
-	const char *lo = ctx, *hi = lo + len;
-	int kept = 0;
-	for (int i = 0; i < exit_hook_count; i++) {
-		const char *c = exit_hooks[i].ctx;
-		if (c < lo || c >= hi)
-			exit_hooks[kept++] = exit_hooks[i];
-	}
-	exit_hook_count = kept;
+	undo_forget(&exit_hooks, ctx, len);
 }
 
 /* Runs the exit hooks; host/main.c calls it after the command returns. */
 void host_run_exit_hooks(void)
 {
-	while (exit_hook_count > 0) {
-		exit_hook_count--;
-		exit_hooks[exit_hook_count].fn(exit_hooks[exit_hook_count].ctx);
-	}
+	undo_run(&exit_hooks);
 }
 
 void plat_abort(const char *why)

@@ -3,6 +3,7 @@
 #include "lib/fmt.h"
 #include "lib/str.h"
 #include "lib/text.h"
+#include "lib/undo.h"
 
 static void check_fmt(const char *expect, const char *fmt, ...)
 {
@@ -106,12 +107,38 @@ static void test_text_encodings(void **state)
 	assert_int_equal(decode("ab\0cd", 5, out, sizeof(out), &enc, why), 2);
 }
 
+static char undo_order[8];
+static int undo_n;
+static void note_undo(void *ctx) { undo_order[undo_n++] = *(char *)ctx; }
+
+/* Exit hooks: added once, run last first, and forgotten with the memory
+ * they point into (a command's freed state). */
+static void test_undo_list(void **state)
+{
+	struct undo_entry e[4];
+	struct undo_list l = { e, 0, 4 };
+	static char state_block[3] = { 'a', 'b', 'c' };
+	static char other = 'x';
+	assert_int_equal(undo_add(&l, note_undo, &other), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(undo_add(&l, note_undo, &state_block[i]), 0);
+	assert_int_equal(undo_add(&l, note_undo, &other), 0);	/* there already */
+	assert_int_equal(l.count, 4);
+	assert_int_equal(undo_add(&l, note_undo, NULL), -1);	/* full */
+	undo_forget(&l, &state_block[1], 2);			/* b and c */
+	undo_run(&l);
+	assert_int_equal(undo_n, 2);
+	assert_memory_equal(undo_order, "ax", 2);
+	assert_int_equal(l.count, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_integers),
 		cmocka_unit_test(test_fmt_truncates),
 		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_undo_list),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_text_encodings),
 	};
