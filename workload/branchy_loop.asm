@@ -10,8 +10,9 @@
 
 bits 64
 default rel
-section .text
+section .text align=64
 
+align 64
 global branchy_walk:function (branchy_walk.end - branchy_walk)
 branchy_walk:
 	mov r9, [rsi]

@@ -4,7 +4,7 @@
 
 bits 64
 default rel
-section .text
+section .text align=64
 
 %include "loop8.inc"
 

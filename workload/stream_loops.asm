@@ -10,8 +10,9 @@
 
 bits 64
 default rel
-section .text
+section .text align=64
 
+align 64
 global stream_copy:function (stream_copy.end - stream_copy)
 stream_copy:
 	xor ecx, ecx
@@ -23,6 +24,7 @@ stream_copy:
 	ret
 .end:
 
+align 64
 global stream_scale:function (stream_scale.end - stream_scale)
 stream_scale:
 	xor r8d, r8d
@@ -35,6 +37,7 @@ stream_scale:
 	ret
 .end:
 
+align 64
 global stream_add:function (stream_add.end - stream_add)
 stream_add:
 	xor r8d, r8d
@@ -47,6 +50,7 @@ stream_add:
 	ret
 .end:
 
+align 64
 global stream_triad:function (stream_triad.end - stream_triad)
 stream_triad:
 	xor r9d, r9d

@@ -128,6 +128,30 @@ void stream_scale(u64 *dst, const u64 *src, u64 n, u64 k);
 void stream_add(u64 *dst, const u64 *x, const u64 *y, u64 n);
 void stream_triad(u64 *dst, const u64 *x, const u64 *y, u64 n, u64 k);
 
+u64 soak_hot(u64), soak_warm(u64), soak_cool(u64), soak_cold(u64);
+u64 irqoff_masked(u64), irqoff_open(u64);
+
+/* Every NASM loop starts on a 64-byte line (workload/loop8.inc says why:
+ * a soak loop across a page ran over ten times slower under TCG, and the
+ * emulated PMU's shares followed the time, not the instructions). */
+static void test_loops_are_line_aligned(void **state)
+{
+	static const struct { const char *name; const void *at; } loops[] = {
+		{ "soak_hot", (const void *)soak_hot }, { "soak_warm", (const void *)soak_warm },
+		{ "soak_cool", (const void *)soak_cool }, { "soak_cold", (const void *)soak_cold },
+		{ "irqoff_masked", (const void *)irqoff_masked },
+		{ "irqoff_open", (const void *)irqoff_open },
+		{ "branchy_walk", (const void *)branchy_walk },
+		{ "stream_copy", (const void *)stream_copy },
+		{ "stream_scale", (const void *)stream_scale },
+		{ "stream_add", (const void *)stream_add },
+		{ "stream_triad", (const void *)stream_triad },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(loops); i++)
+		if ((uintptr_t)loops[i].at % 64)
+			fail_msg("%s at %p is not on a 64-byte line", loops[i].name, loops[i].at);
+}
+
 /* The kernels compute what STREAM defines. */
 static void test_stream_kernels(void **state)
 {
@@ -249,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_stream_truth),
 		cmocka_unit_test(test_irqoff_truth_and_options),
 		cmocka_unit_test(test_stream_kernels),
+		cmocka_unit_test(test_loops_are_line_aligned),
 		cmocka_unit_test(test_stream_profile),
 		cmocka_unit_test(test_registered),
 	};
