@@ -554,8 +554,8 @@ static int record_end(struct record_run *r)
 	int rc = ds_area_lost(r) ? EXIT_FAILURE_STATUS : EXIT_OK;
 	if (percpu_report_held(&r->pc))
 		rc = EXIT_FAILURE_STATUS;	/* the file is written, but holds nothing */
-	percpu_close(&r->pc);
 	session_stop(&r->s);
+	percpu_close(&r->pc);
 	if (r->pd && finish_output(r, r->output))
 		rc = EXIT_FAILURE_STATUS;
 	if (r->discard)
@@ -703,14 +703,17 @@ static int record_with(struct record_run *r, int argc, char **argv, const struct
 	/* A missing application fails here, before the PMU is touched. */
 	if ((rc = target_load(&t, "record")) != EXIT_OK)
 		return rc;
-	if ((rc = session_start_drive(&r->s, g, "record")) != EXIT_OK) {
-		target_release(&t);
-		return rc;
-	}
+	/* The PMU is taken before the emulated CPU runs, and given back after
+	 * it stops (session_stop first): counters found running count no
+	 * emulated time that bareperf's restore would then hide. */
 	if (percpu_open(&r->pc, mask, &r->types, g->force, &o.so, &percpu_sampling, "record")) {
-		session_stop(&r->s);
 		target_release(&t);
 		return EXIT_FAILURE_STATUS;
+	}
+	if ((rc = session_start_drive(&r->s, g, "record")) != EXIT_OK) {
+		percpu_close(&r->pc);
+		target_release(&t);
+		return rc;
 	}
 	/* One clock for samples and for throttling: the seam's TSC (measured
 	 * once the PMU is ours: an emulated machine's foreign counters would
@@ -724,8 +727,8 @@ static int record_with(struct record_run *r, int argc, char **argv, const struct
 	if (rc == EXIT_OK)
 		rc = record_target(r, &t);
 	target_release(&t);
-	percpu_close(&r->pc);
 	session_stop(&r->s);
+	percpu_close(&r->pc);
 	if (r->pd && finish_output(r, o.output))
 		rc = EXIT_FAILURE_STATUS;
 	return rc;

@@ -233,8 +233,7 @@ static int open_counting(struct stat_run *r, const struct stat_opts *o, const st
 	u64 mask;
 	struct sampling_opts none = { 0 };
 	int rc, failed;
-	if ((rc = cpus_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK ||
-	    (rc = session_start_drive(&r->s, g, "stat")) != EXIT_OK)
+	if ((rc = cpus_mask_of(o->all_cpus, o->cpu_list, "stat", &mask)) != EXIT_OK)
 		return rc;
 	if (r->every_cpu) {
 		percpu_types_add_cpus(&r->types, mask);
@@ -242,9 +241,13 @@ static int open_counting(struct stat_run *r, const struct stat_opts *o, const st
 	} else {
 		failed = percpu_open_self(&r->pc, &r->types, g->force, &none, &percpu_counting, "stat");
 	}
-	if (failed) {
-		session_stop(&r->s);
+	if (failed)
 		return EXIT_FAILURE_STATUS;
+	/* The emulated CPU runs once the PMU is ours and stops before it is
+	 * given back, as record's does. */
+	if ((rc = session_start_drive(&r->s, g, "stat")) != EXIT_OK) {
+		percpu_close(&r->pc);
+		return rc;
 	}
 	if (!r->every_cpu)
 		show_placement(r);
@@ -302,8 +305,8 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 		print_summary(r, w->name, wr.ticks, o.per_cpu);
 	/* Counts of a PMU that never started are not counts: say so, and fail. */
 	bool held = percpu_report_held(&r->pc) != 0;
-	percpu_close(&r->pc);
 	session_stop(&r->s);
+	percpu_close(&r->pc);
 	/* Its options were checked before: a workload that fails now could
 	 * not run (its memory), a failed command, not a bad line. */
 	return wrc || held ? EXIT_FAILURE_STATUS : EXIT_OK;
