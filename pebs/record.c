@@ -52,7 +52,7 @@ bool pebs_layout_init(struct pebs_layout *l, u8 format, u64 data_cfg,
 	l->format = format;
 	if (format > PEBS_FMT_MAX) {
 		set_err(err, errlen, "PEBS record format %llu is unknown to bareperf "
-			"(it decodes formats 0 to 5): PEBS is refused; drop the :p modifier "
+			"(it decodes formats 0 to 6): PEBS is refused; drop the :p modifier "
 			"to sample in PMI mode", format);
 		return false;
 	}

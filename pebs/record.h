@@ -9,7 +9,11 @@
 #include "../lib/types.h"
 #include "../lib/sample.h"
 
-#define PEBS_FMT_MAX 5		/* highest record format we decode */
+/* Highest record format we decode. Format 6 (Lunar Lake and Arrow Lake;
+ * a Lunar Lake's dmesg reads "PEBS fmt6+" where the kernel predates it)
+ * lays records out as format 5: Linux 6.12's intel_ds_init takes case 6
+ * with case 5. Architectural PEBS reports 0xF and has no DS records. */
+#define PEBS_FMT_MAX 6
 
 /* ---- formats 0..3: fixed layouts (byte offsets) ---- */
 #define PEBS_FMT0_SIZE          144

@@ -201,7 +201,7 @@ static void known_models(char *buf, size_t len)
 					  sim_model_name(i));
 }
 
-/* Options after the model name ("icx,x2apic,fmt=6,cpus=4"). cpus=N (1 to
+/* Options after the model name ("icx,x2apic,fmt=7,cpus=4"). cpus=N (1 to
  * SIM_MAX_CPUS) sets the number of logical CPUs. */
 struct model_opts {
 	bool x2apic;

@@ -57,10 +57,13 @@ static void test_unknown_format_and_cfg(void **state)
 {
 	struct pebs_layout l;
 	char err[200];
-	assert_false(pebs_layout_init(&l, 6, 0, err, sizeof(err)));
-	assert_non_null(strstr(err, "format 6"));
+	assert_false(pebs_layout_init(&l, 7, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "format 7"));
 	assert_non_null(strstr(err, "to sample in PMI mode"));
-	assert_int_equal(pebs_record_size(6, 0), 0);
+	assert_int_equal(pebs_record_size(7, 0), 0);
+	/* Format 6 is format 5's layout (Linux 6.12 intel_ds_init). */
+	assert_int_equal(pebs_record_size(6, PEBS_DATACFG_MEMINFO), pebs_record_size(5, PEBS_DATACFG_MEMINFO));
+	assert_int_not_equal(pebs_record_size(6, 0), 0);
 	assert_false(pebs_layout_init(&l, 4, BIT(4), err, sizeof(err)));
 	assert_non_null(strstr(err, "0x10"));
 	assert_int_equal(pebs_record_size(5, BIT(40)), 0);

@@ -285,15 +285,15 @@ static void test_pebs_disabled_says_why(void **state)
 		     "to sample in PMI mode");
 }
 
-/* IA32_PERF_CAPABILITIES[11:8] = 6: a record layout bareperf cannot
+/* IA32_PERF_CAPABILITIES[11:8] = 7: a record layout bareperf cannot
  * decode. PEBS is refused, PMI mode offered, and PMI mode works. */
 static void test_unknown_pebs_format(void **state)
 {
-	run_restored("icx,fmt=6", false, NULL,
+	run_restored("icx,fmt=7", false, NULL,
 		     "record -e br_inst_retired.all_branches:p -o r.data soak -n 10000",
-		     EXIT_FAILURE_STATUS, "PEBS record format 6 is unknown to bareperf (it decodes "
-		     "formats 0 to 5): PEBS is refused; drop the :p modifier to sample in PMI mode");
-	run_restored("icx,fmt=6", false, NULL, "record -c 10007 -o r.data soak -n 2000000",
+		     EXIT_FAILURE_STATUS, "PEBS record format 7 is unknown to bareperf (it decodes "
+		     "formats 0 to 6): PEBS is refused; drop the :p modifier to sample in PMI mode");
+	run_restored("icx,fmt=7", false, NULL, "record -c 10007 -o r.data soak -n 2000000",
 		     EXIT_OK, "PMI mode");
 	assert_null(strstr(out, "record: 0 samples written"));
 	assert_int_equal(cli_run_line("--pmu=sim:icx,fmt=16 info", NULL, out, sizeof(out)), EXIT_USAGE);
