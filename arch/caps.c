@@ -147,6 +147,17 @@ void caps_set_counter_msrs(struct pmu_caps *c)
 	c->msr_gp_counter_write_base = c->full_width_write ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0;
 	c->msr_gp_event_select_base = MSR_IA32_PERFEVTSEL0;
 	c->msr_fixed_counter_base = MSR_IA32_FIXED_CTR0;
+	c->msr_gp_stride = c->msr_fixed_stride = 1;
+	/* From version 6 every counter is in the 1900H block, the only one
+	 * that reaches GP counters past 7 and fixed ones past 3; Linux takes
+	 * it whenever x86_pmu.version >= 6 ("Support V6+ MSR Aliasing",
+	 * arch/x86/events/intel/core.c, intel_pmu_init). */
+	if (caps_v6_msrs(c)) {
+		c->msr_gp_counter_base = c->msr_gp_counter_write_base = MSR_IA32_PMC_GP0_CTR;
+		c->msr_gp_event_select_base = MSR_IA32_PMC_GP0_CFG_A;
+		c->msr_fixed_counter_base = MSR_IA32_PMC_FX0_CTR;
+		c->msr_gp_stride = c->msr_fixed_stride = MSR_IA32_PMC_V6_STEP;
+	}
 	c->msr_fixed_ctr_ctrl = MSR_IA32_FIXED_CTR_CTRL;
 	c->msr_global_ctrl = MSR_IA32_PERF_GLOBAL_CTRL;
 	c->msr_global_status = MSR_IA32_PERF_GLOBAL_STATUS;
@@ -195,7 +206,8 @@ void caps_decode_amd_ibs(struct pmu_caps *c, const struct cpuid_regs *r)
  * the global registers at C000_0300H. */
 void caps_set_amd_counter_msrs(struct pmu_caps *c)
 {
-	c->msr_gp_interleaved = c->perfctr_core;
+	c->msr_gp_stride = c->perfctr_core ? 2 : 1;
+	c->msr_fixed_stride = 1;
 	c->msr_gp_event_select_base = c->perfctr_core ? MSR_AMD_PERF_CTL0 : MSR_K7_EVNTSEL0;
 	c->msr_gp_counter_base = c->perfctr_core ? MSR_AMD_PERF_CTR0 : MSR_K7_PERFCTR0;
 	c->msr_gp_counter_write_base = c->msr_gp_counter_base;
@@ -257,6 +269,42 @@ static void read_amd(struct pmu_caps *c)
 	}
 }
 
+/* CPUID.07H.1 exists where CPUID.07H.0:EAX, the highest sub-leaf of
+ * leaf 7, is at least 1 (SDM Vol. 2A, CPUID). */
+static void read_leaf07_1(struct pmu_caps *c, u32 max_leaf)
+{
+	struct cpuid_regs r;
+	if (max_leaf < CPUID_LEAF_EXT_FEATURES)
+		return;
+	hw_cpuid(CPUID_LEAF_EXT_FEATURES, 0, &r);
+	if (r.eax < 1)
+		return;
+	hw_cpuid(CPUID_LEAF_EXT_FEATURES, 1, &r);
+	c->arch_perfmon_ext = r.eax & CPUID_07_1_EAX_ARCH_PERFMON_EXT;
+}
+
+void caps_decode_leaf23_main(struct pmu_caps *c, const struct cpuid_regs *r)
+{
+	c->leaf23_subleaves = r->eax;
+	c->umask2 = r->ebx & CPUID_23_EBX_UMASK2;
+	c->evtsel_eq = r->ebx & CPUID_23_EBX_EQ;
+}
+
+/* As Linux's update_pmu_cap (arch/x86/events/intel/core.c): the
+ * PERFEVTSEL extension from sub-leaf 0, and the counter bitmaps from
+ * sub-leaf 1 where sub-leaf 0 lists it. */
+static void read_leaf23(struct pmu_caps *c)
+{
+	struct cpuid_regs r;
+	hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, 0, &r);
+	caps_decode_leaf23_main(c, &r);
+	if (c->leaf23_subleaves & BIT(CPUID_23_SUBLEAF_COUNTERS)) {
+		c->has_leaf_23 = true;
+		hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, CPUID_23_SUBLEAF_COUNTERS, &r);
+		caps_decode_leaf23_counters(c, &r);
+	}
+}
+
 static void read_identity(struct pmu_caps *c, u32 *max_leaf)
 {
 	struct cpuid_regs r;
@@ -310,6 +358,7 @@ void pmu_caps_read(struct pmu_caps *c)
 		read_amd(c);
 		return;
 	}
+	read_leaf07_1(c, max_leaf);
 	if (c->hybrid && max_leaf >= CPUID_LEAF_HYBRID) {
 		hw_cpuid(CPUID_LEAF_HYBRID, 0, &r);
 		c->core_type = FIELD(r.eax, 31, 24);
@@ -318,16 +367,8 @@ void pmu_caps_read(struct pmu_caps *c)
 		hw_cpuid(CPUID_LEAF_ARCH_PERFMON, 0, &r);
 		caps_decode_leaf0a(c, &r);
 	}
-	if (max_leaf >= CPUID_LEAF_ARCH_PERFMON_EXT && c->version > 0) {
-		hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, 0, &r);
-		c->umask2 = r.ebx & CPUID_23_EBX_UMASK2;
-		c->evtsel_eq = r.ebx & CPUID_23_EBX_EQ;
-		if (r.eax & (1u << CPUID_23_SUBLEAF_COUNTERS)) {
-			c->has_leaf_23 = true;
-			hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, CPUID_23_SUBLEAF_COUNTERS, &r);
-			caps_decode_leaf23_counters(c, &r);
-		}
-	}
+	if (c->arch_perfmon_ext && max_leaf >= CPUID_LEAF_ARCH_PERFMON_EXT && c->version > 0)
+		read_leaf23(c);
 	caps_add_hybrid_core_counters(c);
 	if (c->pdcm) {
 		u64 v;

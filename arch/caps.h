@@ -37,7 +37,9 @@ struct pmu_caps {
 	u8 arch_events_len;	/* CPUID.0AH:EAX[31:24] */
 	u32 arch_events;	/* bit i: architectural event i available */
 	bool anythread_deprecated;
-	bool has_leaf_23;
+	bool arch_perfmon_ext;	/* CPUID.07H.1:EAX[8]: CPUID.23H exists */
+	bool has_leaf_23;	/* its counter bitmaps (sub-leaf 1) were read */
+	u32 leaf23_subleaves;	/* CPUID.23H.0:EAX, the valid sub-leaves */
 	bool umask2, evtsel_eq;	/* CPUID.23H.0:EBX: UMASK2, EQ (PERFEVTSEL extension) */
 	bool hybrid_core_extra;	/* a hybrid P-core's counters beyond CPUID.0AH's
 				 * common ones were added (caps_add_hybrid_core_counters) */
@@ -70,9 +72,10 @@ struct pmu_caps {
 	/* Where the counters and their global controls are
 	 * (caps_set_counter_msrs): code computes MSR addresses from these,
 	 * not from one vendor's constants. Counter i of a kind is at its
-	 * base + i, or base + 2i where event selects and counters
-	 * interleave (AMD's PerfCtrExtCore). */
-	bool msr_gp_interleaved;
+	 * base + i * stride: 1 in the legacy blocks, 2 where event selects
+	 * and counters interleave (AMD's PerfCtrExtCore), 4 in perfmon v6's
+	 * block (a counter's CTR, CFG_A, CFG_B and CFG_C). */
+	u8 msr_gp_stride, msr_fixed_stride;
 	u32 msr_gp_counter_base;	/* reads */
 	u32 msr_gp_counter_write_base;	/* writes: the full-width alias if any */
 	u32 msr_gp_event_select_base;
@@ -87,6 +90,9 @@ struct pmu_caps {
 /* Pure decoders, so that register values of real CPUs can be tested. */
 void caps_decode_leaf01(struct pmu_caps *c, const struct cpuid_regs *r);
 void caps_decode_leaf0a(struct pmu_caps *c, const struct cpuid_regs *r);
+/* Sub-leaf 0 of CPUID.23H: the valid sub-leaves and the PERFEVTSEL
+ * extension (UMASK2, EQ). */
+void caps_decode_leaf23_main(struct pmu_caps *c, const struct cpuid_regs *r);
 /* Sub-leaf 1 of CPUID.23H: exact counter bitmaps, preferred over 0AH. */
 void caps_decode_leaf23_counters(struct pmu_caps *c, const struct cpuid_regs *r);
 /* A hybrid P-core without CPUID.23H: the counters CPUID.0AH leaves out. */
@@ -141,11 +147,12 @@ static inline bool caps_has_fixed(const struct pmu_caps *c, unsigned i) { return
 static inline bool caps_arch_event(const struct pmu_caps *c, enum arch_event e) { return c->arch_events & (1u << e); }
 static inline u64 caps_gp_mask_value(const struct pmu_caps *c)    { return GENMASK(c->gp_width - 1, 0); }
 static inline u64 caps_fixed_mask_value(const struct pmu_caps *c) { return c->fixed_width ? GENMASK(c->fixed_width - 1, 0) : 0; }
-static inline u32 caps_gp_stride(const struct pmu_caps *c) { return c->msr_gp_interleaved ? 2 : 1; }
-static inline u32 caps_gp_counter_msr(const struct pmu_caps *c, unsigned i)       { return c->msr_gp_counter_base + i * caps_gp_stride(c); }
-static inline u32 caps_gp_counter_write_msr(const struct pmu_caps *c, unsigned i) { return c->msr_gp_counter_write_base + i * caps_gp_stride(c); }
-static inline u32 caps_gp_eventsel_msr(const struct pmu_caps *c, unsigned i)      { return c->msr_gp_event_select_base + i * caps_gp_stride(c); }
-static inline u32 caps_fixed_counter_msr(const struct pmu_caps *c, unsigned i)    { return c->msr_fixed_counter_base + i; }
+static inline u32 caps_gp_counter_msr(const struct pmu_caps *c, unsigned i)       { return c->msr_gp_counter_base + i * c->msr_gp_stride; }
+static inline u32 caps_gp_counter_write_msr(const struct pmu_caps *c, unsigned i) { return c->msr_gp_counter_write_base + i * c->msr_gp_stride; }
+static inline u32 caps_gp_eventsel_msr(const struct pmu_caps *c, unsigned i)      { return c->msr_gp_event_select_base + i * c->msr_gp_stride; }
+static inline u32 caps_fixed_counter_msr(const struct pmu_caps *c, unsigned i)    { return c->msr_fixed_counter_base + i * c->msr_fixed_stride; }
+/* Perfmon v6 and later address counters in the 1900H block. */
+static inline bool caps_v6_msrs(const struct pmu_caps *c) { return c->intel && c->version >= 6; }
 /* GLOBAL_STATUS/CTRL and OVF_CTRL were introduced by Intel's version 2,
  * GLOBAL_STATUS_SET by version 4; AMD has all four with PerfMonV2. */
 static inline bool caps_has_global_ctrl(const struct pmu_caps *c) { return c->amd ? c->perfmon_v2 : c->version >= 2; }

@@ -29,6 +29,10 @@
 #define CPUID_01_EDX_DS              BIT(21)	/* Debug Store */
 /* CPUID.07H.0 */
 #define CPUID_07_EDX_HYBRID          BIT(15)
+/* CPUID.07H.1 (read where CPUID.07H.0:EAX, the highest sub-leaf, is 1 or
+ * more): ArchPerfmonExt, CPUID.23H exists (Linux:
+ * X86_FEATURE_ARCH_PERFMON_EXT, which gates update_pmu_cap). */
+#define CPUID_07_1_EAX_ARCH_PERFMON_EXT BIT(8)
 /* CPUID.1AH: EAX[31:24] core type */
 #define CPUID_1A_CORE_TYPE_ATOM      0x20	/* efficiency core */
 /* Nehalem and Westmere (family 6 display models), whose PEBS load data
@@ -75,6 +79,10 @@
 #define CPUID_0A_EDX_ANYTHREAD_DEPRECATED BIT(15)
 /* CPUID.23H sub-leaves */
 #define CPUID_23_SUBLEAF_COUNTERS    1	/* EAX GP bitmap, EBX fixed bitmap */
+#define CPUID_23_SUBLEAF_ACR         2	/* auto counter reload */
+#define CPUID_23_SUBLEAF_EVENTS      3
+#define CPUID_23_SUBLEAF_PEBS_CAPS   4	/* Architectural PEBS */
+#define CPUID_23_SUBLEAF_PEBS_CNTRS  5
 /* Sub-leaf 0: EAX the valid sub-leaves; EBX the PERFEVTSEL extension
  * (Linux ARCH_PERFMON_EXT_UMASK2 / ARCH_PERFMON_EXT_EQ, intel_pmu_init). */
 #define CPUID_23_EBX_UMASK2          BIT(0)	/* IA32_PERFEVTSELx[47:40] */
@@ -201,11 +209,36 @@ enum arch_event {
 #define MSR_IA32_A_PMC0              0x4C1	/* full-width alias, IA32_A_PMCx */
 #define MSR_IA32_DS_AREA             0x600
 #define MSR_IA32_X2APIC_BASE         0x800	/* x2APIC register R = 0x800 + (R>>4) */
+/* Perfmon v6's counter block (SDM Vol. 3B, "Architectural Performance
+ * Monitoring Version 6"; Vol. 4, MSRs 1900H-19FFH): each counter has four
+ * MSRs, counter n's at its first + 4n. CTR is the count (written at full
+ * width), CFG_A the event select (IA32_PERFEVTSELn), CFG_B the auto
+ * counter reload control and CFG_C the Architectural PEBS configuration
+ * (these two exist where CPUID.23H enumerates them). The legacy addresses
+ * above alias counters 0-7 and fixed 0-3. */
+#define MSR_IA32_PMC_GP0_CTR         0x1900
+#define MSR_IA32_PMC_GP0_CFG_A       0x1901
+#define MSR_IA32_PMC_GP0_CFG_B       0x1902
+#define MSR_IA32_PMC_GP0_CFG_C       0x1903
+#define MSR_IA32_PMC_FX0_CTR         0x1980
+#define MSR_IA32_PMC_FX0_CFG_B       0x1982
+#define MSR_IA32_PMC_FX0_CFG_C       0x1983
+#define MSR_IA32_PMC_V6_STEP         4
+#define MSR_IA32_PMC_V6_GP_MAX       32	/* 1900H-197FH */
+#define MSR_IA32_PMC_V6_FX_MAX       16	/* 1980H-19BFH */
+/* The legacy blocks name eight GP counters (IA32_PMC0-7, IA32_A_PMC0-7,
+ * IA32_PERFEVTSEL0-7) and four fixed ones before the MSRs that follow
+ * them (IA32_FIXED_CTR0-3 at 309H-30CH). */
+#define MSR_LEGACY_GP_MAX            8
+#define MSR_LEGACY_FIXED_MAX         4
 
 static inline u32 msr_pmc(unsigned i)         { return MSR_IA32_PMC0 + i; }
 static inline u32 msr_a_pmc(unsigned i)       { return MSR_IA32_A_PMC0 + i; }
 static inline u32 msr_perfevtsel(unsigned i)  { return MSR_IA32_PERFEVTSEL0 + i; }
 static inline u32 msr_fixed_ctr(unsigned i)   { return MSR_IA32_FIXED_CTR0 + i; }
+static inline u32 msr_v6_gp_ctr(unsigned i)   { return MSR_IA32_PMC_GP0_CTR + MSR_IA32_PMC_V6_STEP * i; }
+static inline u32 msr_v6_gp_cfg_a(unsigned i) { return MSR_IA32_PMC_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * i; }
+static inline u32 msr_v6_fx_ctr(unsigned i)   { return MSR_IA32_PMC_FX0_CTR + MSR_IA32_PMC_V6_STEP * i; }
 
 /* IA32_PERFEVTSELx fields */
 #define EVTSEL_EVENT_MASK            GENMASK(7, 0)
@@ -226,6 +259,7 @@ static inline u32 msr_fixed_ctr(unsigned i)   { return MSR_IA32_FIXED_CTR0 + i; 
 #define EVTSEL_ADAPTIVE_RECORD       BIT(34)	/* PEBS baseline */
 #define EVTSEL_EQ                    BIT(36)	/* perfmon v6: count when equal to cmask */
 #define EVTSEL_UMASK2_SHIFT          40	/* perfmon v6 PERFEVTSEL extension: UMASK2[47:40] */
+#define EVTSEL_UMASK2_MASK           GENMASK(47, 40)
 
 /* IA32_FIXED_CTR_CTRL: a 4-bit field per fixed counter at 4*i */
 #define FIXED_CTRL_OS                0x1ULL
@@ -313,7 +347,9 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
  * intel_snbep_extra_regs (Haswell too), intel_skl_extra_regs,
  * intel_icl_extra_regs, intel_spr/glc_extra_regs, intel_grt_extra_regs
  * (Gracemont; Intel's file adds bits 46-47 for OCR.*_STREAMING_WR.*) and
- * intel_cmt_extra_regs (Crestmont: RSP_0 has bit 63, RSP_1 does not). */
+ * intel_cmt_extra_regs (Crestmont, and Skymont through intel_pmu_init_skt:
+ * RSP_0 has bit 63, RSP_1 does not) and intel_lnc_extra_regs (Lion Cove,
+ * Linux 6.12). */
 #define OFFCORE_RSP_VALID_NHM        0xffffULL
 #define OFFCORE_RSP_VALID_HSW        0x3fffff8fffULL
 #define OFFCORE_RSP_VALID_SKL        0x3fffff8fffULL
@@ -322,6 +358,7 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 #define OFFCORE_RSP_VALID_GRT        (0x3fffffffffULL | GENMASK(47, 46))
 #define OFFCORE_RSP_VALID_CMT0       0x800ff3ffffffffffULL
 #define OFFCORE_RSP_VALID_CMT1       0xff3ffffffffffULL
+#define OFFCORE_RSP_VALID_LNC        0xfffffffffffULL
 
 /* ---- Debug Store save area (64-bit layout, SDM 18.4.9 / 20.6.2.4.2) ---- */
 #define DS_BTS_BUFFER_BASE           0x00

@@ -38,13 +38,20 @@ static void print_counters(const struct pmu_caps *c)
 	out_printf("gp counters:  %u x %u bits (mask 0x%x)%s\n", c->num_gp, c->gp_width,
 		   c->gp_mask, source);
 	out_printf("fixed:        %u x %u bits (mask 0x%x)%s\n", c->num_fixed,
-		   c->fixed_width, c->fixed_mask, c->hybrid_core_extra ? source : "");
+		   c->fixed_width, c->fixed_mask, c->hybrid_core_extra || c->has_leaf_23 ? source : "");
 	out_printf("arch events:  %u enumerated\n", c->arch_events_len);
 	for (unsigned e = 0; e < ARCH_EVENT_COUNT && e < c->arch_events_len; e++)
 		out_printf("  %-28s %s\n", caps_arch_event_name(e),
 			   caps_arch_event(c, e) ? "available" : "NOT available");
 	if (c->version >= 3)
 		out_printf("anythread:    %s\n", c->anythread_deprecated ? "deprecated" : "supported");
+	if (c->arch_perfmon_ext)
+		out_printf("perfmon ext:  CPUID.23H, sub-leaves 0x%x; PERFEVTSEL extension: UMASK2 %s, "
+			   "EQ %s\n", c->leaf23_subleaves, yes_no(c->umask2), yes_no(c->evtsel_eq));
+	if (caps_v6_msrs(c))
+		out_printf("counter MSRs: perfmon v6 block: IA32_PMC_GPn_CTR 0x%x + 4n, _CFG_A 0x%x + 4n, "
+			   "IA32_PMC_FXn_CTR 0x%x + 4n\n", MSR_IA32_PMC_GP0_CTR, MSR_IA32_PMC_GP0_CFG_A,
+			   MSR_IA32_PMC_FX0_CTR);
 }
 
 static void print_perf_capabilities(const struct pmu_caps *c)

@@ -80,9 +80,13 @@ bool st_fail(struct st *x, const char *fmt, ...)
 static const char *gp_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
 {
 	const struct pmu_caps *c = x->caps;
+	bool v6 = caps_v6_msrs(c);
 	for (unsigned i = 0; i < c->num_gp; i++) {
-		const char *fmt = msr == caps_gp_counter_msr(c, i) ? x->arch->ctr_name :
-				  msr == caps_gp_eventsel_msr(c, i) ? x->arch->sel_name : NULL;
+		const char *fmt = msr == caps_gp_counter_msr(c, i) ?
+				  (v6 ? "IA32_PMC_GP%u_CTR" : x->arch->ctr_name) :
+				  msr == caps_gp_eventsel_msr(c, i) ?
+				  (v6 ? "IA32_PMC_GP%u_CFG_A" : x->arch->sel_name) :
+				  v6 && msr == msr_pmc(i) ? "IA32_PMC%u" : NULL;
 		if (fmt) {
 			bp_snprintf(buf, len, fmt, i);
 			return buf;
@@ -110,9 +114,11 @@ const char *st_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
 		{ MSR_IA32_DS_AREA, "IA32_DS_AREA" },
 		{ MSR_IA32_DEBUGCTL, "IA32_DEBUGCTL" },
 	};
-	const struct { u32 first; unsigned n; const char *fmt; } ranges[] = {
-		{ MSR_IA32_A_PMC0, x->caps->num_gp, "IA32_A_PMC%u" },
-		{ MSR_IA32_FIXED_CTR0, x->caps->num_fixed, "IA32_FIXED_CTR%u" },
+	const struct { u32 first; unsigned n, step; const char *fmt; } ranges[] = {
+		{ MSR_IA32_A_PMC0, MIN(x->caps->num_gp, MSR_LEGACY_GP_MAX), 1, "IA32_A_PMC%u" },
+		{ MSR_IA32_FIXED_CTR0, MIN(x->caps->num_fixed, MSR_LEGACY_FIXED_MAX), 1,
+		  "IA32_FIXED_CTR%u" },
+		{ MSR_IA32_PMC_FX0_CTR, x->caps->num_fixed, MSR_IA32_PMC_V6_STEP, "IA32_PMC_FX%u_CTR" },
 	};
 	for (unsigned i = 0; i < ARRAY_SIZE(fixed_names); i++)
 		if (fixed_names[i].msr == msr)
@@ -120,8 +126,9 @@ const char *st_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
 	if (gp_msr_name(x, msr, buf, len))
 		return buf;
 	for (unsigned i = 0; i < ARRAY_SIZE(ranges); i++)
-		if (msr >= ranges[i].first && msr < ranges[i].first + ranges[i].n) {
-			bp_snprintf(buf, len, ranges[i].fmt, msr - ranges[i].first);
+		if (msr >= ranges[i].first && msr < ranges[i].first + ranges[i].n * ranges[i].step &&
+		    (msr - ranges[i].first) % ranges[i].step == 0) {
+			bp_snprintf(buf, len, ranges[i].fmt, (msr - ranges[i].first) / ranges[i].step);
 			return buf;
 		}
 	bp_snprintf(buf, len, "MSR 0x%x", msr);
@@ -139,21 +146,29 @@ bool st_rd(struct st *x, u32 msr, u64 *val)
 }
 
 /* i when msr is GP counter i's at base (at base + 2i where AMD's
- * PERF_CTL/PERF_CTR interleave), else -1. */
+ * PERF_CTL/PERF_CTR interleave, + 4i in perfmon v6's block), else -1. */
 static int gp_index(const struct st *x, u32 base, u32 msr)
 {
-	u32 stride = caps_gp_stride(x->caps);
+	u32 stride = x->caps->msr_gp_stride;
 	if (msr < base || (msr - base) % stride)
 		return -1;
 	u32 i = (msr - base) / stride;
 	return i < x->caps->num_gp ? (int)i : -1;
 }
 
-/* Both aliases of a GP counter are saved (and put back) as the one it is
- * read through, IA32_PMCx. */
+/* Every alias of a GP counter is saved (and put back) as the one it is
+ * read through: IA32_PMCx, or IA32_PMC_GPx_CTR from perfmon v6, which
+ * IA32_PMCx and IA32_A_PMCx of the first eight counters alias. */
 static u32 journal_key(const struct st *x, u32 msr)
 {
 	int i = gp_index(x, x->caps->msr_gp_counter_write_base, msr);
+	if (i < 0 && caps_v6_msrs(x->caps) && x->caps->num_gp) {
+		unsigned legacy = MIN(x->caps->num_gp, MSR_LEGACY_GP_MAX);
+		if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + legacy)
+			i = (int)(msr - MSR_IA32_PMC0);
+		else if (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + legacy)
+			i = (int)(msr - MSR_IA32_A_PMC0);
+	}
 	return i >= 0 ? caps_gp_counter_msr(x->caps, (unsigned)i) : msr;
 }
 

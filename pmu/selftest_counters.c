@@ -116,11 +116,11 @@ static bool check_legacy_alias(struct st *x, unsigned i)
 	return expect_readback(x, counter_gp(i), msr, beyond, st_legacy_value(beyond, mask));
 }
 
-/* SDM 20.2.6: IA32_A_PMCx writes the full width; bits beyond it #GP. */
-static bool check_full_width(struct st *x, unsigned i)
+/* SDM 20.2.6: IA32_A_PMCx writes the full width; bits beyond it #GP. So
+ * does perfmon v6's IA32_PMC_GPn_CTR. */
+static bool check_full_width(struct st *x, unsigned i, u32 msr)
 {
 	u64 mask = caps_gp_mask_value(x->caps);
-	u32 msr = msr_a_pmc(i);
 	u64 pattern = 0x5A5A12345678ull & mask;	/* bit 31 clear, bits above it set */
 	char name[32];
 	if (!st_wr(x, msr, pattern) || !expect_readback(x, counter_gp(i), msr, pattern, pattern))
@@ -157,10 +157,16 @@ static bool check_whole_width(struct st *x, int counter, u32 msr, unsigned width
 }
 
 /* Intel: the legacy alias IA32_PMCx, and IA32_A_PMCx where there are
- * full-width writes. */
+ * full-width writes, for the counters the legacy blocks name; perfmon
+ * v6's IA32_PMC_GPn_CTR for every counter. */
 bool st_intel_gp_width(struct st *x, unsigned i)
 {
-	return check_legacy_alias(x, i) && (!x->caps->full_width_write || check_full_width(x, i));
+	bool legacy = i < MSR_LEGACY_GP_MAX;
+	if (legacy && !check_legacy_alias(x, i))
+		return false;
+	if (legacy && x->caps->full_width_write && !check_full_width(x, i, msr_a_pmc(i)))
+		return false;
+	return !caps_v6_msrs(x->caps) || check_full_width(x, i, msr_v6_gp_ctr(i));
 }
 
 /* AMD: one register per counter, written whole; no aliases to compare. */
@@ -173,9 +179,10 @@ bool st_amd_gp_width(struct st *x, unsigned i)
 void st_intel_widths_pass(struct st *x)
 {
 	const struct pmu_caps *c = x->caps;
-	st_verdict(x, SELFTEST_PASS, "%u GP x %u bits: IA32_PMCx sign-extends bit 31%s; %u fixed x %u bits",
+	st_verdict(x, SELFTEST_PASS, "%u GP x %u bits: IA32_PMCx sign-extends bit 31%s%s; %u fixed x %u bits",
 		   (unsigned)__builtin_popcount(c->gp_mask), c->gp_width,
 		   c->full_width_write ? ", IA32_A_PMCx full width, #GP beyond" : " (no full-width writes)",
+		   caps_v6_msrs(c) ? ", IA32_PMC_GPn_CTR full width" : "",
 		   (unsigned)__builtin_popcount(c->fixed_mask), c->fixed_width);
 }
 

@@ -12,13 +12,13 @@
 #include "sim.h"
 
 #define SIM_MAX_CPUS   4
-#define SIM_MAX_GP     8	/* GP counters physically present, per CPU */
-#define SIM_MAX_FIXED  4
+#define SIM_MAX_GP     10	/* GP counters physically present, per CPU (Lion Cove's 10) */
+#define SIM_MAX_FIXED  7	/* fixed counters 0-6 (Skymont's 4-6: topdown) */
 
 /* ---- models and CPUs ---------------------------------------------------- */
 /* Options after the model name, comma separated: "icx,x2apic" starts every
  * CPU's local APIC in x2APIC mode (the part must report x2APIC);
- * "icx,fmt=6" reports PEBS record format 6 in IA32_PERF_CAPABILITIES[11:8]
+ * "icx,fmt=7" reports PEBS record format 7 in IA32_PERF_CAPABILITIES[11:8]
  * (a format bareperf does not know; the model never writes such records). */
 size_t sim_model_count(void);
 const char *sim_model_name(size_t i);

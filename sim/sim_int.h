@@ -24,6 +24,8 @@ struct sim_core_desc {
 				 * [47:32] latency (arch/msr.h), Alder Lake and later */
 	u32 pdist_gp;		/* GP counters with PDist: the PEBS record is
 				 * written at the overflow, not the next event */
+	u32 fixed_mask;		/* fixed counters present where not all of
+				 * 0..num_fixed-1 (CPUID.23H.1:EBX) */
 };
 
 struct sim_model {
@@ -34,6 +36,8 @@ struct sim_model {
 	u32 max_leaf, max_ext_leaf;
 	u32 leaf1_ecx, leaf1_edx;
 	u32 leaf7_ebx, leaf7_ecx, leaf7_edx;
+	u32 leaf7_1_eax;	/* CPUID.07H.1:EAX (ArchPerfmonExt); 0: no sub-leaf 1 */
+	u32 leaf23_eax, leaf23_ebx;	/* CPUID.23H.0: valid sub-leaves, PERFEVTSEL extension */
 	struct cpuid_regs leaf0a;
 	u32 ext1_ecx, ext1_edx, ext8_eax;
 	const char *hypervisor_sig;	/* NULL: no hypervisor */
@@ -133,6 +137,18 @@ static inline bool sim_global_gates(void)
 	return sim_amd() ? sim_amd_v2() : sim_version() >= 2;
 }
 #define SIM_FIXED_BASE ((unsigned)GLOBAL_FIXED_SHIFT)	/* counter index of fixed 0 */
+/* The fixed counters a core has: all below num_fixed unless its
+ * CPUID.23H bitmap leaves gaps (Skymont: 0-2 and 4-6). */
+static inline u32 sim_fixed_present(const struct sim_core_desc *core)
+{
+	if (core->fixed_mask)
+		return core->fixed_mask;
+	return core->num_fixed ? (u32)GENMASK(core->num_fixed - 1, 0) : 0;
+}
+static inline bool sim_has_fixed(const struct sim_cpu *c, unsigned i)
+{
+	return i < c->core->num_fixed && (sim_fixed_present(c->core) & (1u << i));
+}
 static inline u64 width_mask(u8 bits) { return GENMASK(bits - 1, 0); }
 
 /* A refused access or emulation: fills the fault and returns 1. */

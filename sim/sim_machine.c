@@ -109,10 +109,12 @@ bool sim_machine_owns_msr(uint32_t msr)
 	case MSR_OFFCORE_RSP_1:
 		return true;
 	}
-	return in_block(msr, MSR_IA32_PMC0, SIM_MAX_GP) ||
-	       in_block(msr, MSR_IA32_A_PMC0, SIM_MAX_GP) ||
-	       in_block(msr, MSR_IA32_PERFEVTSEL0, SIM_MAX_GP) ||
-	       in_block(msr, MSR_IA32_FIXED_CTR0, SIM_MAX_FIXED);
+	return in_block(msr, MSR_IA32_PMC0, MSR_LEGACY_GP_MAX) ||
+	       in_block(msr, MSR_IA32_A_PMC0, MSR_LEGACY_GP_MAX) ||
+	       in_block(msr, MSR_IA32_PERFEVTSEL0, MSR_LEGACY_GP_MAX) ||
+	       in_block(msr, MSR_IA32_FIXED_CTR0, MSR_LEGACY_FIXED_MAX) ||
+	       in_block(msr, MSR_IA32_PMC_GP0_CTR, MSR_IA32_PMC_V6_GP_MAX * MSR_IA32_PMC_V6_STEP) ||
+	       in_block(msr, MSR_IA32_PMC_FX0_CTR, MSR_IA32_PMC_V6_FX_MAX * MSR_IA32_PMC_V6_STEP);
 }
 
 static int access_result(int rc, const struct hw_fault *f, char *why, size_t whylen)

@@ -87,6 +87,33 @@ static const struct sim_core_desc core_adl_e = {
 	.latency_split = true, .pdist_gp = PDIST_GP0,
 };
 
+/* Lunar Lake (perfmon v6): CPUID.23H.1 enumerates each core type's
+ * counters, as Intel's lunarlake files name them: Lion Cove GP 0-9 and
+ * fixed 0-3 (TOPDOWN.SLOTS on fixed 3), PDist on GP 0-1 and fixed 0;
+ * Skymont GP 0-7 and fixed 0-2 and 4-6 (TOPDOWN_BAD_SPECULATION,
+ * TOPDOWN_FE_BOUND, TOPDOWN_RETIRING), no fixed 3, PDist on GP 0. Extra
+ * registers as Linux 6.12's intel_pmu_init_lnc and _skt; no
+ * mem-loads-aux (Linux sets PMU_FL_MEM_LOADS_AUX for Sapphire Rapids and
+ * Alder Lake only). Lion Cove allocates 8 wide: 8 topdown slots per
+ * cycle. */
+static const struct sim_core_desc core_lnl_p = {
+	.uarch = "Lion Cove (P-core)", .core_type = CPUID_1A_CORE_TYPE_CORE,
+	.leaf1a_eax = (u32)CPUID_1A_CORE_TYPE_CORE << 24 | 1,
+	.num_gp = 10, .num_fixed = 4, .gp_width = 48, .fixed_width = 48,
+	.pebs_gp = 0x3FF, .pebs_fixed = 0xF, .slots_per_cycle = 8,
+	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
+	.offcore_valid = { OFFCORE_RSP_VALID_LNC, OFFCORE_RSP_VALID_LNC },
+	.latency_split = true, .pdist_gp = 0x3,
+};
+static const struct sim_core_desc core_lnl_e = {
+	.uarch = "Skymont (E-core)", .core_type = CPUID_1A_CORE_TYPE_ATOM,
+	.leaf1a_eax = (u32)CPUID_1A_CORE_TYPE_ATOM << 24 | 1,
+	.num_gp = 8, .num_fixed = 7, .fixed_mask = 0x77, .gp_width = 48, .fixed_width = 48,
+	.pebs_gp = 0xFF, .pebs_fixed = 0x7,
+	.offcore_valid = { OFFCORE_RSP_VALID_CMT0, OFFCORE_RSP_VALID_CMT1 },
+	.latency_split = true, .pdist_gp = PDIST_GP0,
+};
+
 /* AMD Zen 2 and Zen 4: six core counters of 48 bits (PerfCtrExtCore;
  * APM Vol. 2, "Performance Monitoring Counters"), no fixed counters, no
  * PEBS (IBS is AMD's sampling engine: sim_ibs.c). */
@@ -154,6 +181,28 @@ static const struct sim_model models[] = {
 		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
 		.tsc_mhz = 3200, .core_mhz = 4900, .xclk_mhz = 38,
 		.ncpus = 2, .core = { &core_adl_p, &core_adl_e },
+	},
+	{
+		.name = "lnl",
+		.summary = "Lunar Lake hybrid (Core Ultra 7 268V): perfmon v6 (CPUID.23H, MSRs from 1900H, UMASK2/EQ), CPU 0 P-core 10 GP + 4 fixed, CPU 1 E-core 8 GP + fixed 0-2,4-6, PEBS format 6",
+		.brand = "Intel(R) Core(TM) Ultra 7 268V",
+		.signature = 0xB06D1, .max_leaf = 0x23, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFAFBFF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0x239C27EB, .leaf7_ecx = 0x98C027AC,
+		.leaf7_edx = 0xFC1CC410 | CPUID_07_EDX_HYBRID,
+		.leaf7_1_eax = CPUID_07_1_EAX_ARCH_PERFMON_EXT,
+		/* CPUID.0AH: version 6 and what both core types share (8 GP,
+		 * fixed 0-2); CPUID.23H.1 has each type's own. */
+		.leaf0a = { .eax = 0x08300806, .ebx = 0, .ecx = 0x7, .edx = 0x8603 },
+		.leaf23_eax = BIT(0) | BIT(CPUID_23_SUBLEAF_COUNTERS),
+		.leaf23_ebx = CPUID_23_EBX_UMASK2 | CPUID_23_EBX_EQ,
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3027,
+		/* Arch LBR, PEBS trap and arch regs, PEBS format 6, SMM freeze,
+		 * full-width writes, baseline, PEBS output to PT */
+		.perf_capabilities = 0x176FF, .misc_enable = 0x850089,
+		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 2200, .core_mhz = 5000, .xclk_mhz = 38,
+		.ncpus = 2, .core = { &core_lnl_p, &core_lnl_e },
 	},
 	{
 		.name = "nhm",
@@ -319,8 +368,12 @@ static void basic_leaf(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
 			 m->leaf1_ecx, m->leaf1_edx);
 		return;
 	case CPUID_LEAF_EXT_FEATURES:
+		/* EAX of sub-leaf 0: the highest sub-leaf (1 where the model
+		 * describes sub-leaf 1). */
 		if (sub == 0)
-			set_regs(r, 0, m->leaf7_ebx, m->leaf7_ecx, m->leaf7_edx);
+			set_regs(r, m->leaf7_1_eax ? 1 : 0, m->leaf7_ebx, m->leaf7_ecx, m->leaf7_edx);
+		else if (sub == 1)
+			r->eax = m->leaf7_1_eax;
 		return;
 	case CPUID_LEAF_ARCH_PERFMON:
 		*r = m->leaf0a;
@@ -328,6 +381,14 @@ static void basic_leaf(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
 	case CPUID_LEAF_HYBRID:
 		if (m->leaf7_edx & CPUID_07_EDX_HYBRID)
 			r->eax = core->leaf1a_eax;
+		return;
+	case CPUID_LEAF_ARCH_PERFMON_EXT:
+		/* Sub-leaf 1: this core type's counters as bitmaps. */
+		if (sub == 0)
+			set_regs(r, m->leaf23_eax, m->leaf23_ebx, 0, 0);
+		else if (sub == CPUID_23_SUBLEAF_COUNTERS && (m->leaf23_eax & BIT(sub)))
+			set_regs(r, core->num_gp ? (u32)GENMASK(core->num_gp - 1, 0) : 0,
+				 sim_fixed_present(core), 0, 0);
 		return;
 	default:
 		return;	/* leaves the model does not describe read as zero */

@@ -15,7 +15,7 @@ static u64 gp_bits(const struct sim_cpu *c)
 
 static u64 fixed_bits(const struct sim_cpu *c)
 {
-	return c->core->num_fixed ? GENMASK(c->core->num_fixed - 1, 0) << GLOBAL_FIXED_SHIFT : 0;
+	return (u64)sim_fixed_present(c->core) << GLOBAL_FIXED_SHIFT;
 }
 
 static bool has_perf_metrics(const struct sim_cpu *c)
@@ -38,6 +38,13 @@ static u64 evtsel_valid(unsigned i)
 		v |= EVTSEL_IN_TX | (i == 2 ? EVTSEL_IN_TXCP : 0);
 	if (sim_has(PERF_CAP_PEBS_BASELINE))
 		v |= EVTSEL_ADAPTIVE_RECORD;
+	/* The PERFEVTSEL extension where CPUID.23H.0:EBX offers it. */
+	if (sim.model->leaf7_1_eax & CPUID_07_1_EAX_ARCH_PERFMON_EXT) {
+		if (sim.model->leaf23_ebx & CPUID_23_EBX_UMASK2)
+			v |= EVTSEL_UMASK2_MASK;
+		if (sim.model->leaf23_ebx & CPUID_23_EBX_EQ)
+			v |= EVTSEL_EQ;
+	}
 	return v;
 }
 
@@ -48,6 +55,8 @@ static u64 fixed_ctrl_valid(const struct sim_cpu *c)
 	if (sim_version() >= 3 && !sim_anythread_deprecated())
 		field |= FIXED_CTRL_ANY;
 	for (unsigned i = 0; i < c->core->num_fixed; i++) {
+		if (!sim_has_fixed(c, i))
+			continue;
 		v |= fixed_ctrl_field(i, field);
 		if (sim_has(PERF_CAP_PEBS_BASELINE))
 			v |= fixed_ctrl_adaptive(i);
@@ -129,6 +138,75 @@ static bool in_range(u32 msr, u32 first, unsigned n, unsigned *i)
 	return true;
 }
 
+/* The counter registers, by the block they are reached through. */
+enum counter_reg {
+	REG_NONE,
+	REG_PMC,	/* IA32_PMCx: writes sign-extend bit 31 */
+	REG_A_PMC,	/* IA32_A_PMCx: full width, with FW_WRITE */
+	REG_V6_CTR,	/* IA32_PMC_GPx_CTR: full width */
+	REG_EVTSEL,	/* IA32_PERFEVTSELx, IA32_PMC_GPx_CFG_A */
+	REG_FIXED,	/* IA32_FIXED_CTRx, IA32_PMC_FXx_CTR */
+	REG_V6_CFG,	/* CFG_B, CFG_C: auto reload and Architectural PEBS */
+};
+
+/* Perfmon v6's block (arch/msr.h): counter n's four MSRs at first + 4n. */
+static enum counter_reg v6_counter_reg(const struct sim_cpu *c, u32 msr, unsigned *i)
+{
+	unsigned off;
+	if (in_range(msr, MSR_IA32_PMC_GP0_CTR, c->core->num_gp * MSR_IA32_PMC_V6_STEP, &off)) {
+		*i = off / MSR_IA32_PMC_V6_STEP;
+		switch (off % MSR_IA32_PMC_V6_STEP) {
+		case 0: return REG_V6_CTR;
+		case 1: return REG_EVTSEL;
+		default: return REG_V6_CFG;
+		}
+	}
+	if (in_range(msr, MSR_IA32_PMC_FX0_CTR, c->core->num_fixed * MSR_IA32_PMC_V6_STEP, &off) &&
+	    sim_has_fixed(c, off / MSR_IA32_PMC_V6_STEP)) {
+		*i = off / MSR_IA32_PMC_V6_STEP;
+		switch (off % MSR_IA32_PMC_V6_STEP) {
+		case 0: return REG_FIXED;
+		case 1: return REG_NONE;	/* a fixed counter has no event select */
+		default: return REG_V6_CFG;
+		}
+	}
+	return REG_NONE;
+}
+
+/* Which counter register msr is on this CPU, and whose (i). The legacy
+ * blocks reach the first eight GP and four fixed counters; from v6 the
+ * 1900H block reaches all (SDM Vol. 3B, "Architectural Performance
+ * Monitoring Version 6"). */
+static enum counter_reg counter_reg(const struct sim_cpu *c, u32 msr, unsigned *i)
+{
+	unsigned legacy_gp = MIN(c->core->num_gp, MSR_LEGACY_GP_MAX);
+	unsigned legacy_fixed = MIN(c->core->num_fixed, MSR_LEGACY_FIXED_MAX);
+	if (in_range(msr, MSR_IA32_PMC0, legacy_gp, i))
+		return REG_PMC;
+	if (in_range(msr, MSR_IA32_A_PMC0, legacy_gp, i))
+		return REG_A_PMC;
+	if (in_range(msr, MSR_IA32_PERFEVTSEL0, legacy_gp, i))
+		return REG_EVTSEL;
+	if (sim_version() >= 2 && in_range(msr, MSR_IA32_FIXED_CTR0, legacy_fixed, i) &&
+	    sim_has_fixed(c, *i))
+		return REG_FIXED;
+	return sim_version() >= 6 ? v6_counter_reg(c, msr, i) : REG_NONE;
+}
+
+/* CFG_B and CFG_C exist where CPUID.23H.0:EAX lists auto counter reload
+ * (sub-leaf 2) or Architectural PEBS (sub-leaves 4, 5); no model has
+ * them yet. */
+static int v6_cfg_absent(u32 msr, unsigned i, struct hw_fault *f)
+{
+	bool fixed = msr >= MSR_IA32_PMC_FX0_CTR;
+	bool cfg_b = (msr - (fixed ? MSR_IA32_PMC_FX0_CTR : MSR_IA32_PMC_GP0_CTR)) %
+		     MSR_IA32_PMC_V6_STEP == 2;
+	return sim_gp(f, "IA32_PMC_%s%u_CFG_%c (MSR 0x%x): %s is not enumerated by model '%s' "
+		      "(CPUID.23H.0:EAX = 0x%x)", fixed ? "FX" : "GP", i, cfg_b ? 'B' : 'C', msr,
+		      cfg_b ? "auto counter reload" : "Architectural PEBS", sim.model->name,
+		      sim.model->leaf23_eax);
+}
+
 static u64 global_inuse(const struct sim_cpu *c)
 {
 	u64 v = 0;
@@ -139,6 +217,8 @@ static u64 global_inuse(const struct sim_cpu *c)
 		pmi |= c->r.evtsel[i] & EVTSEL_INT;
 	}
 	for (unsigned i = 0; i < c->core->num_fixed; i++) {
+		if (!sim_has_fixed(c, i))
+			continue;
 		u64 f = (c->r.fixed_ctrl >> (4 * i)) & FIXED_CTRL_FIELD_MASK;
 		if (f & (FIXED_CTRL_OS | FIXED_CTRL_USR))
 			v |= global_fixed_bit(i);
@@ -197,7 +277,7 @@ int sim_pmu_rdpmc(struct sim_cpu *c, u32 ecx, u64 *val, struct hw_fault *f)
 	f->write = false;
 	if (!has_pmu())
 		return sim_gp(f, "RDPMC: this CPU has no architectural perfmon");
-	if (fixed ? idx >= c->core->num_fixed : idx >= c->core->num_gp)
+	if (fixed ? !sim_has_fixed(c, idx) : idx >= c->core->num_gp)
 		return sim_gp(f, "RDPMC ECX 0x%x: no %s counter %u on this CPU", ecx,
 			      fixed ? "fixed" : "general-purpose", idx);
 	*val = fixed ? c->r.fixed[idx] : c->r.pmc[idx];
@@ -217,23 +297,25 @@ int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f)
 		return rc;
 	if (!has_pmu())
 		return no_such_msr(msr, f);
-	if (in_range(msr, MSR_IA32_PMC0, c->core->num_gp, &i)) {
-		*val = c->r.pmc[i];
-		return 0;
-	}
-	if (in_range(msr, MSR_IA32_A_PMC0, c->core->num_gp, &i)) {
+	switch (counter_reg(c, msr, &i)) {
+	case REG_A_PMC:
 		if (!sim_has(PERF_CAP_FW_WRITE))
 			return sim_gp(f, "IA32_A_PMC%u needs IA32_PERF_CAPABILITIES.FW_WRITE[13]", i);
+		/* fall through */
+	case REG_PMC:
+	case REG_V6_CTR:
 		*val = c->r.pmc[i];
 		return 0;
-	}
-	if (in_range(msr, MSR_IA32_PERFEVTSEL0, c->core->num_gp, &i)) {
+	case REG_EVTSEL:
 		*val = c->r.evtsel[i];
 		return 0;
-	}
-	if (sim_version() >= 2 && in_range(msr, MSR_IA32_FIXED_CTR0, c->core->num_fixed, &i)) {
+	case REG_FIXED:
 		*val = c->r.fixed[i];
 		return 0;
+	case REG_V6_CFG:
+		return v6_cfg_absent(msr, i, f);
+	case REG_NONE:
+		break;
 	}
 	switch (msr) {
 	case MSR_IA32_FIXED_CTR_CTRL:     *val = c->r.fixed_ctrl; break;
@@ -352,14 +434,17 @@ static void disarm(struct sim_cpu *c, u64 counters)
 	c->pebs_armed &= ~counters;
 }
 
-static int write_pmc(struct sim_cpu *c, unsigned i, u64 val, bool full, struct hw_fault *f)
+static int write_pmc(struct sim_cpu *c, unsigned i, u64 val, enum counter_reg via,
+		     struct hw_fault *f)
 {
 	u64 mask = width_mask(c->core->gp_width);
-	if (full) {
-		if (!sim_has(PERF_CAP_FW_WRITE))
-			return sim_gp(f, "IA32_A_PMC%u needs IA32_PERF_CAPABILITIES.FW_WRITE[13]", i);
+	if (via == REG_A_PMC && !sim_has(PERF_CAP_FW_WRITE))
+		return sim_gp(f, "IA32_A_PMC%u needs IA32_PERF_CAPABILITIES.FW_WRITE[13]", i);
+	if (via != REG_PMC) {
 		if (val & ~mask)
-			return sim_gp(f, "IA32_A_PMC%u: bits beyond the %u-bit counter width set",
+			return sim_gp(f, via == REG_A_PMC ?
+				      "IA32_A_PMC%u: bits beyond the %u-bit counter width set" :
+				      "IA32_PMC_GP%u_CTR: bits beyond the %u-bit counter width set",
 				      i, c->core->gp_width);
 		c->r.pmc[i] = val;
 		disarm(c, BIT(i));
@@ -504,20 +589,26 @@ int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
 		return rc;
 	if (!has_pmu())
 		return no_such_msr(msr, f);
-	if (in_range(msr, MSR_IA32_PMC0, c->core->num_gp, &i))
-		return write_pmc(c, i, val, false, f);
-	if (in_range(msr, MSR_IA32_A_PMC0, c->core->num_gp, &i))
-		return write_pmc(c, i, val, true, f);
-	if (in_range(msr, MSR_IA32_PERFEVTSEL0, c->core->num_gp, &i)) {
+	enum counter_reg reg = counter_reg(c, msr, &i);
+	switch (reg) {
+	case REG_PMC:
+	case REG_A_PMC:
+	case REG_V6_CTR:
+		return write_pmc(c, i, val, reg, f);
+	case REG_EVTSEL:
 		if (val & ~evtsel_valid(i))
 			return sim_gp(f, "IA32_PERFEVTSEL%u: reserved bits 0x%llx set (valid 0x%llx)",
 				      i, (unsigned long long)(val & ~evtsel_valid(i)),
 				      (unsigned long long)evtsel_valid(i));
 		c->r.evtsel[i] = val;
 		return 0;
-	}
-	if (sim_version() >= 2 && in_range(msr, MSR_IA32_FIXED_CTR0, c->core->num_fixed, &i))
+	case REG_FIXED:
 		return write_fixed_ctr(c, i, val, f);
+	case REG_V6_CFG:
+		return v6_cfg_absent(msr, i, f);
+	case REG_NONE:
+		break;
+	}
 	if (msr == MSR_IA32_PEBS_ENABLE || msr == MSR_PEBS_DATA_CFG ||
 	    msr == MSR_PEBS_LD_LAT_THRESHOLD)
 		return write_pebs_msr(c, msr, val, f);
@@ -588,6 +679,8 @@ void sim_inject_counters_running(void)
 	c->r.evtsel[0] = EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | ARCH_CODE_CORE_CYCLES;
 	c->r.global_ctrl |= global_gp_bit(0);
 	for (unsigned i = 0; i < c->core->num_fixed && i < 3; i++) {
+		if (!sim_has_fixed(c, i))
+			continue;
 		c->r.fixed_ctrl |= fixed_ctrl_field(i, FIXED_CTRL_OS);
 		c->r.global_ctrl |= global_fixed_bit(i);
 	}

@@ -106,12 +106,93 @@ static void test_legacy_part_programs_through_pmc(void **state)
 	assert_int_equal(sim_msr_writes(msr_a_pmc(gp)) + sim_msr_reads(msr_a_pmc(gp)), 0);
 }
 
+/* Perfmon v6 (Lunar Lake): every counter through the 1900H block, as
+ * Linux from 6.11 ("Support V6+ MSR Aliasing", intel_pmu_init: perfctr,
+ * eventsel and fixedctr at MSR_IA32_PMC_V6_*, 4 apart); the legacy
+ * aliases are never touched. */
+static void test_v6_part_programs_through_its_block(void **state)
+{
+	model_caps("lnl");
+	assert_int_equal(caps.msr_gp_counter_base, MSR_IA32_PMC_GP0_CTR);
+	assert_int_equal(caps.msr_gp_counter_write_base, MSR_IA32_PMC_GP0_CTR);
+	assert_int_equal(caps.msr_gp_event_select_base, MSR_IA32_PMC_GP0_CFG_A);
+	assert_int_equal(caps.msr_fixed_counter_base, MSR_IA32_PMC_FX0_CTR);
+	assert_int_equal(caps.msr_fixed_ctr_ctrl, MSR_IA32_FIXED_CTR_CTRL);
+	assert_int_equal(caps.msr_global_ctrl, MSR_IA32_PERF_GLOBAL_CTRL);
+	assert_int_equal(counter_write_msr(&caps, counter_gp(9)), 0x1924);
+	assert_int_equal(counter_read_msr(&caps, counter_fixed(3)), 0x198C);
+	sim_close();
+	unsigned gp = program_gp_and_fixed("lnl");
+	assert_true(sim_msr_writes(msr_v6_gp_ctr(gp)) > 0);
+	assert_true(sim_msr_writes(msr_v6_gp_cfg_a(gp)) > 0);
+	for (unsigned i = 0; i < MSR_LEGACY_GP_MAX; i++)
+		assert_int_equal(sim_msr_writes(msr_pmc(i)) + sim_msr_writes(msr_a_pmc(i)) +
+				 sim_msr_writes(msr_perfevtsel(i)) + sim_msr_reads(msr_pmc(i)) +
+				 sim_msr_reads(msr_perfevtsel(i)), 0);
+	for (unsigned i = 0; i < MSR_LEGACY_FIXED_MAX; i++)
+		assert_int_equal(sim_msr_writes(msr_fixed_ctr(i)) + sim_msr_reads(msr_fixed_ctr(i)), 0);
+}
+
+/* All ten of Lion Cove's GP counters take events at once, counters 8
+ * and 9 through the 1900H block only, and each counts. */
+static void test_v6_ten_gp_counters_count(void **state)
+{
+	open_pmu("lnl");
+	int ids[10];
+	for (unsigned k = 0; k < 10; k++)
+		ids[k] = add_ok("r01c2", 0);
+	counts_reset();
+	pmu_enable(&pmu);
+	unsigned used = 0;
+	for (unsigned k = 0; k < 10; k++) {
+		int counter = pmu_counter_of(&pmu, ids[k]);
+		assert_false(counter_is_fixed(counter));
+		used |= 1u << counter_index(counter);
+	}
+	assert_int_equal(used, 0x3FF);
+	assert_int_equal(sim_msr_writes(msr_v6_gp_cfg_a(9)), 1);
+	sim_events(0xC2, 0x01, 1234, IP);
+	for (unsigned k = 0; k < 10; k++)
+		assert_int_equal(pmu_read(&pmu, ids[k]), 1234);
+	pmu_disable(&pmu);
+	pmu_close(&pmu);
+	assert_int_equal(fault_count, 0);
+}
+
+/* Skymont has fixed counters 0-2 and 4-6 (CPUID.23H.1:EBX = 0x77): an
+ * event only fixed counter 5 counts goes there, at 1980H + 4 * 5. */
+static void test_v6_sparse_fixed_counter(void **state)
+{
+	char err[512];
+	open_model("lnl");
+	sim_set_cpu(1);
+	pmu_caps_read(&caps);
+	assert_int_equal(caps.fixed_mask, 0x77);
+	assert_int_equal(pmu_open(&pmu, &caps, false, err, sizeof(err)), 0);
+	int id = add_ok("topdown_fe_bound.all", 0);
+	counts_reset();
+	pmu_enable(&pmu);
+	int counter = pmu_counter_of(&pmu, id);
+	assert_true(counter_is_fixed(counter));
+	assert_int_equal(counter_index(counter), 5);
+	assert_int_equal(sim_msr_writes(msr_v6_fx_ctr(5)), 1);
+	assert_true(sim_regs()->fixed_ctrl & fixed_ctrl_field(5, FIXED_CTRL_OS));
+	assert_true(sim_regs()->global_ctrl & global_fixed_bit(5));
+	pmu_disable(&pmu);
+	pmu_close(&pmu);
+	assert_int_equal(fault_count, 0);
+	sim_set_cpu(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_models_get_intel_bases, close_model),
 		cmocka_unit_test_teardown(test_full_width_part_programs_through_a_pmc, close_model),
 		cmocka_unit_test_teardown(test_legacy_part_programs_through_pmc, close_model),
+		cmocka_unit_test_teardown(test_v6_part_programs_through_its_block, close_model),
+		cmocka_unit_test_teardown(test_v6_ten_gp_counters_count, close_model),
+		cmocka_unit_test_teardown(test_v6_sparse_fixed_counter, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

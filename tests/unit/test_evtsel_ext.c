@@ -15,23 +15,28 @@
 
 #define INTEL_VENDOR(max) { 0x0, 0, { (max), 0x756e6547, 0x6c65746e, 0x49656e69 } }
 
-/* A Lunar Lake P-core (06_BDH) stand-in: perfmon v6 in CPUID.0AH, and
- * CPUID.23H with the counter bitmaps (sub-leaf 1) and the PERFEVTSEL
- * extension (sub-leaf 0 EBX = UMASK2 | EQ). Not a dump of the part. */
+/* A Lunar Lake P-core (06_BDH) stand-in: perfmon v6 in CPUID.0AH,
+ * CPUID.07H.1:EAX[8] (ArchPerfmonExt) and CPUID.23H with the counter
+ * bitmaps (sub-leaf 1) and the PERFEVTSEL extension (sub-leaf 0 EBX =
+ * UMASK2 | EQ). Not a dump of the part; its counters are reached through
+ * perfmon v6's block from 1900H (the legacy aliases are left out, so a
+ * legacy access fails the test). */
 static const struct fake_cpuid lnl_cpuid[] = {
 	INTEL_VENDOR(0x23),
 	{ 0x1, 0, { 0x000B06D1, 0x00800800, 0x7FFAFBFF, 0xBFCBFBFF } },	/* no DS: no PEBS here */
+	{ 0x7, 0, { 0x00000001, 0, 0, 0 } },
+	{ 0x7, 1, { CPUID_07_1_EAX_ARCH_PERFMON_EXT, 0, 0, 0 } },
 	{ 0xA, 0, { 0x08300806, 0x00000000, 0x0000000F, 0x00008604 } },
 	{ 0x23, 0, { 0x00000003, CPUID_23_EBX_UMASK2 | CPUID_23_EBX_EQ, 0, 0 } },
 	{ 0x23, 1, { 0x000000FF, 0x0000000F, 0, 0 } },
 	FAKE_END_CPUID,
 };
-#define GP_MSRS(n) { MSR_IA32_PERFEVTSEL0 + (n), 0 }, { MSR_IA32_PMC0 + (n), 0 }
+#define GP_MSRS(n) { MSR_IA32_PMC_GP0_CFG_A + 4 * (n), 0 }, { MSR_IA32_PMC_GP0_CTR + 4 * (n), 0 }
+#define FX_MSR(n) { MSR_IA32_PMC_FX0_CTR + 4 * (n), 0 }
 static const struct fake_msr lnl_msrs[] = {
 	GP_MSRS(0), GP_MSRS(1), GP_MSRS(2), GP_MSRS(3),
 	GP_MSRS(4), GP_MSRS(5), GP_MSRS(6), GP_MSRS(7),
-	{ MSR_IA32_FIXED_CTR0, 0 }, { MSR_IA32_FIXED_CTR0 + 1, 0 },
-	{ MSR_IA32_FIXED_CTR0 + 2, 0 }, { MSR_IA32_FIXED_CTR0 + 3, 0 },
+	FX_MSR(0), FX_MSR(1), FX_MSR(2), FX_MSR(3),
 	{ MSR_IA32_FIXED_CTR_CTRL, 0 }, { MSR_IA32_PERF_GLOBAL_CTRL, 0 },
 	{ MSR_IA32_PERF_GLOBAL_STATUS, 0 }, { MSR_IA32_PERF_GLOBAL_STATUS_RESET, 0 },
 	{ MSR_IA32_PERF_GLOBAL_STATUS_SET, 0 }, { MSR_IA32_MISC_ENABLE, 0x850089 },
@@ -42,6 +47,8 @@ static const struct fake_msr lnl_msrs[] = {
 static const struct fake_cpuid lnl_noext_cpuid[] = {
 	INTEL_VENDOR(0x23),
 	{ 0x1, 0, { 0x000B06D1, 0x00800800, 0x7FFAFBFF, 0xBFCBFBFF } },	/* no DS: no PEBS here */
+	{ 0x7, 0, { 0x00000001, 0, 0, 0 } },
+	{ 0x7, 1, { CPUID_07_1_EAX_ARCH_PERFMON_EXT, 0, 0, 0 } },
 	{ 0xA, 0, { 0x08300806, 0x00000000, 0x0000000F, 0x00008604 } },
 	{ 0x23, 0, { 0x00000003, 0, 0, 0 } },
 	{ 0x23, 1, { 0x000000FF, 0x0000000F, 0, 0 } },
@@ -97,7 +104,8 @@ static void test_umask2_event_is_programmed(void **state)
 	assert_true(id >= 0);
 	pmu_enable(&p);
 	unsigned i = counter_index(pmu_counter_of(&p, id));
-	u64 sel = hw_rdmsr(msr_perfevtsel(i));
+	assert_int_equal(caps_gp_eventsel_msr(&caps, i), msr_v6_gp_cfg_a(i));
+	u64 sel = hw_rdmsr(caps_gp_eventsel_msr(&caps, i));
 	assert_int_equal(FIELD(sel, 47, 40), 0x01);
 	assert_int_equal(sel & EVTSEL_EVENT_MASK, 0xC4);
 	assert_int_equal(FIELD(sel, 15, 8), 0x01);
@@ -105,7 +113,7 @@ static void test_umask2_event_is_programmed(void **state)
 	u64 config1;
 	assert_int_equal(pmu_arch_of(&p)->perf_config(&ev, &config1), 0x1ULL << 40 | 0x1C4);
 	pmu_close(&p);
-	assert_int_equal(hw_rdmsr(msr_perfevtsel(i)), 0);
+	assert_int_equal(hw_rdmsr(caps_gp_eventsel_msr(&caps, i)), 0);
 }
 
 /* The terms as Linux's format names them (umask2=, eq). */

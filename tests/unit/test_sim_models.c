@@ -177,14 +177,76 @@ static void test_unknown_model_and_options(void **state)
 	assert_int_equal(hw_rdmsr(x2apic_msr(APIC_LVT_PERFCNT)), APIC_LVT_MASKED);
 }
 
-/* Every model lists a summary, and only adl claims to be hybrid. */
+/* Perfmon v6 on Lunar Lake: CPUID.07H.1:EAX[8] announces CPUID.23H, whose
+ * sub-leaf 1 gives each core type's counters as bitmaps (SDM Vol. 2A,
+ * CPUID leaf 23H; Linux 6.12 update_pmu_cap); counters past the legacy
+ * blocks' eight GP and four fixed exist only at 1900H + 4n and 1980H + 4n
+ * (SDM Vol. 3B, "Architectural Performance Monitoring Version 6"). */
+static void test_lnl_perfmon_v6(void **state)
+{
+	struct pmu_caps c;
+	read_caps("lnl", &c);
+	assert_int_equal(c.version, 6);
+	assert_true(c.hybrid && c.arch_perfmon_ext && c.has_leaf_23);
+	assert_int_equal(c.leaf23_subleaves, 0x3);
+	assert_true(c.umask2 && c.evtsel_eq);
+	assert_int_equal(c.core_type, CPUID_1A_CORE_TYPE_CORE);
+	assert_int_equal(c.gp_mask, 0x3FF);
+	assert_int_equal(c.num_gp, 10);
+	assert_int_equal(c.fixed_mask, 0xF);
+	assert_false(c.hybrid_core_extra);	/* CPUID.23H counts, no guess */
+	assert_int_equal(c.pebs_format, 6);
+	assert_true(caps_has_pebs(&c));
+	assert_int_equal(caps_gp_counter_msr(&c, 9), 0x1924);
+	assert_int_equal(caps_gp_eventsel_msr(&c, 9), 0x1925);
+	assert_int_equal(caps_fixed_counter_msr(&c, 3), 0x198C);
+	/* GP 9 is reached through the v6 block only; the legacy IA32_PMC0
+	 * and IA32_A_PMC0 alias GP 0. */
+	hw_wrmsr(msr_v6_gp_ctr(9), 0xABCD12345678ull);
+	assert_int_equal(hw_rdmsr(msr_v6_gp_ctr(9)), 0xABCD12345678ull);
+	expect_rdmsr_gp(msr_pmc(8), "not implemented");
+	hw_wrmsr(msr_a_pmc(0), 0x800012345678ull);
+	assert_int_equal(hw_rdmsr(msr_v6_gp_ctr(0)), 0x800012345678ull);
+	hw_wrmsr(msr_v6_gp_cfg_a(0), EVTSEL_EN | EVTSEL_OS | 0x3C);
+	assert_int_equal(hw_rdmsr(msr_perfevtsel(0)), EVTSEL_EN | EVTSEL_OS | 0x3C);
+	hw_wrmsr(msr_v6_gp_cfg_a(1), EVTSEL_EN | EVTSEL_OS | 0xC4 | 1ull << EVTSEL_UMASK2_SHIFT);
+	expect_wrmsr_gp(msr_v6_gp_ctr(9), BIT(48), "beyond the 48-bit");
+	/* No auto counter reload or Architectural PEBS here: no CFG_B/C. */
+	expect_rdmsr_gp(MSR_IA32_PMC_GP0_CFG_B, "auto counter reload is not enumerated");
+	expect_wrmsr_gp(MSR_IA32_PMC_FX0_CFG_C, 0, "Architectural PEBS is not enumerated");
+
+	/* Skymont: 8 GP, fixed 0-2 and 4-6; no fixed 3 anywhere. */
+	sim_set_cpu(1);
+	int faults = fault_count;
+	pmu_caps_read(&c);
+	assert_int_equal(c.core_type, CPUID_1A_CORE_TYPE_ATOM);
+	assert_int_equal(c.gp_mask, 0xFF);
+	assert_int_equal(c.fixed_mask, 0x77);
+	assert_int_equal(c.num_fixed, 7);
+	assert_int_equal(fault_count, faults);
+	hw_wrmsr(msr_v6_fx_ctr(5), 77);
+	assert_int_equal(hw_rdmsr(msr_v6_fx_ctr(5)), 77);
+	hw_wrmsr(msr_v6_fx_ctr(1), 11);
+	assert_int_equal(hw_rdmsr(msr_fixed_ctr(1)), 11);	/* the legacy alias */
+	expect_rdmsr_gp(msr_v6_fx_ctr(3), "not implemented");
+	expect_rdmsr_gp(msr_fixed_ctr(3), "not implemented");
+	expect_rdmsr_gp(msr_v6_gp_ctr(8), "not implemented");
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_CTRL, global_fixed_bit(3), "reserved");
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, global_fixed_bit(6) | global_gp_bit(7));
+	expect_wrmsr_gp(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(3, FIXED_CTRL_OS), "reserved");
+	hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl_field(4, FIXED_CTRL_OS));
+	sim_set_cpu(0);
+}
+
+/* Every model lists a summary, and only the hybrid ones say so. */
 static void test_every_model_opens(void **state)
 {
 	for (size_t i = 0; i < sim_model_count(); i++) {
 		struct pmu_caps c;
 		read_caps(sim_model_name(i), &c);
 		assert_non_null(sim_model_summary(i));
-		assert_int_equal(c.hybrid, strcmp(sim_model_name(i), "adl") == 0);
+		assert_int_equal(c.hybrid, strcmp(sim_model_name(i), "adl") == 0 ||
+					   strcmp(sim_model_name(i), "lnl") == 0);
 		assert_int_equal(fault_count, 0);
 		sim_close();
 	}
@@ -210,6 +272,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_nhm_old_pebs, close_model),
 		cmocka_unit_test_teardown(test_nopmu, close_model),
 		cmocka_unit_test_teardown(test_adl_hybrid_cpus, close_model),
+		cmocka_unit_test_teardown(test_lnl_perfmon_v6, close_model),
 		cmocka_unit_test_teardown(test_cpu_count_option, close_model),
 		cmocka_unit_test_teardown(test_unknown_model_and_options, close_model),
 		cmocka_unit_test_teardown(test_every_model_opens, close_model),
