@@ -423,7 +423,7 @@ void tcg_pmu_realize(X86CPU *cpu, Error **errp)
     }
     if (!model) {
         error_setg(errp, "tcg-pmu: pmu=on under TCG names its part with "
-                   "tcg-pmu=MODEL (icx, skl, spr, adl, bdw, srf, zen4, zen2; "
+                   "tcg-pmu=MODEL (icx, skl, spr, adl, lnl, bdw, srf, zen4, zen2; "
                    "qemu/README.md)");
         return;
     }
@@ -478,6 +478,11 @@ void tcg_pmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
     case CPUID_LEAF_EXT_FEATURES:
         if (count == 0) {
             *edx = (*edx & ~CPUID_07_EDX_HYBRID) | (m[3] & CPUID_07_EDX_HYBRID);
+            *eax = MAX(*eax, m[0]);     /* sub-leaf 1 exists where the part has it */
+        } else if (count == 1) {
+            /* ArchPerfmonExt: CPUID.23H is the part's (perfmon v6). */
+            *eax = (*eax & ~CPUID_07_1_EAX_ARCH_PERFMON_EXT) |
+                   (m[0] & CPUID_07_1_EAX_ARCH_PERFMON_EXT);
         }
         break;
     case CPUID_LEAF_AMD_FEATURES:
