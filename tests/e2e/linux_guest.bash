@@ -2,7 +2,8 @@
 # models, linux_guest_amd.sh on the AMD ones); sourced after lib.bash.
 
 # The job's start, on every model: the PMU driver's boot lines, sampling
-# unthrottled, and perf stat of two soak lengths with their truths.
+# unthrottled, and perf stat of two soak lengths with their truths (on a
+# hybrid part perf names the events cpu_core/instructions:u/).
 job_start() {
 	cat <<'JOB'
 dmesg | grep -A7 "Performance Events"
@@ -15,14 +16,14 @@ echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 dmesg | grep -i -E "broken pmu|software events only" || true
 for n in 1000000 2000000; do
 	perf stat -x, -e instructions:u,branches:u bp-workload soak -n $n 2>&1 |
-		sed -n 's/^\([0-9]*\),,\(instructions:u\|branches:u\),.*/stat '$n' \2 \1/p; s/^truth instructions/truth '$n' instructions/p'
+		sed -n 's/^\([0-9]*\),,\(cpu_core\/\)\{0,1\}\(instructions:u\|branches:u\)\/\{0,1\},.*/stat '$n' \3 \1/p; s/^truth instructions/truth '$n' instructions/p'
 done
 pmi() { awk '/PMI:/ { print $2 }' /proc/interrupts; }
 JOB
 }
 
-boot() {	# boot MODEL: runs $tmp/job.sh, the guest's console in $tmp/console
-	tools/linux-guest --pmu "$1" -t 600 "$tmp/job.sh" >"$tmp/console.crlf" 2>&1
+boot() {	# boot MODEL [OPTION...]: runs $tmp/job.sh, the guest's console in $tmp/console
+	tools/linux-guest --pmu "$@" -t 600 "$tmp/job.sh" >"$tmp/console.crlf" 2>&1
 	rc=$?
 	tr -d '\r' <"$tmp/console.crlf" >"$tmp/console"
 	cat "$tmp/console"
