@@ -1,5 +1,6 @@
 # Every event of every core-PMU file in Intel's perfmon data round-trips
-# through `list --cpu MODEL --json` with the event code, umask, cmask,
+# through `list --cpu MODEL --json` with the event code, umask, UMaskExt
+# (UMASK2), Equal (EQ), cmask,
 # inv, edge, any, counters, PEBS counters, taken-alone and extra MSR the
 # file states (tests/events/roundtrip.py, which reads the JSON on its own), and every
 # file of mapfile.csv has a model. The same for every core event of Linux's
