@@ -48,10 +48,11 @@ static void print_counters(const struct pmu_caps *c)
 	if (c->arch_perfmon_ext)
 		out_printf("perfmon ext:  CPUID.23H, sub-leaves 0x%x; PERFEVTSEL extension: UMASK2 %s, "
 			   "EQ %s\n", c->leaf23_subleaves, yes_no(c->umask2), yes_no(c->evtsel_eq));
-	if (caps_v6_msrs(c))
-		out_printf("counter MSRs: perfmon v6 block: IA32_PMC_GPn_CTR 0x%x + 4n, _CFG_A 0x%x + 4n, "
-			   "IA32_PMC_FXn_CTR 0x%x + 4n\n", MSR_IA32_PMC_GP0_CTR, MSR_IA32_PMC_GP0_CFG_A,
-			   MSR_IA32_PMC_FX0_CTR);
+	if (caps_v6_msrs(c))	/* where caps addresses the counters */
+		out_printf("counter MSRs: perfmon v6 block: IA32_PMC_GPn_CTR 0x%x + %un, _CFG_A 0x%x + %un, "
+			   "IA32_PMC_FXn_CTR 0x%x + %un\n", c->msr_gp_counter_base, c->msr_gp_stride,
+			   c->msr_gp_event_select_base, c->msr_gp_stride, c->msr_fixed_counter_base,
+			   c->msr_fixed_stride);
 }
 
 static void print_perf_capabilities(const struct pmu_caps *c)

@@ -149,26 +149,23 @@ enum counter_reg {
 	REG_V6_CFG,	/* CFG_B, CFG_C: auto reload and Architectural PEBS */
 };
 
-/* Perfmon v6's block (arch/msr.h): counter n's four MSRs at first + 4n. */
+/* Perfmon v6's block (arch/msr.h): counter n's four MSRs at first + 4n,
+ * CTR, CFG_A, CFG_B and CFG_C; a fixed counter has no CFG_A. */
 static enum counter_reg v6_counter_reg(const struct sim_cpu *c, u32 msr, unsigned *i)
 {
+	static const enum counter_reg gp[MSR_IA32_PMC_V6_STEP] = {
+		REG_V6_CTR, REG_EVTSEL, REG_V6_CFG, REG_V6_CFG };
+	static const enum counter_reg fx[MSR_IA32_PMC_V6_STEP] = {
+		REG_FIXED, REG_NONE, REG_V6_CFG, REG_V6_CFG };
 	unsigned off;
 	if (in_range(msr, MSR_IA32_PMC_GP0_CTR, c->core->num_gp * MSR_IA32_PMC_V6_STEP, &off)) {
 		*i = off / MSR_IA32_PMC_V6_STEP;
-		switch (off % MSR_IA32_PMC_V6_STEP) {
-		case 0: return REG_V6_CTR;
-		case 1: return REG_EVTSEL;
-		default: return REG_V6_CFG;
-		}
+		return gp[off % MSR_IA32_PMC_V6_STEP];
 	}
 	if (in_range(msr, MSR_IA32_PMC_FX0_CTR, c->core->num_fixed * MSR_IA32_PMC_V6_STEP, &off) &&
 	    sim_has_fixed(c, off / MSR_IA32_PMC_V6_STEP)) {
 		*i = off / MSR_IA32_PMC_V6_STEP;
-		switch (off % MSR_IA32_PMC_V6_STEP) {
-		case 0: return REG_FIXED;
-		case 1: return REG_NONE;	/* a fixed counter has no event select */
-		default: return REG_V6_CFG;
-		}
+		return fx[off % MSR_IA32_PMC_V6_STEP];
 	}
 	return REG_NONE;
 }

@@ -31,8 +31,9 @@ static const struct fake_cpuid lnl_cpuid[] = {
 	{ 0x23, 1, { 0x000000FF, 0x0000000F, 0, 0 } },
 	FAKE_END_CPUID,
 };
-#define GP_MSRS(n) { MSR_IA32_PMC_GP0_CFG_A + 4 * (n), 0 }, { MSR_IA32_PMC_GP0_CTR + 4 * (n), 0 }
-#define FX_MSR(n) { MSR_IA32_PMC_FX0_CTR + 4 * (n), 0 }
+#define GP_MSRS(n) { MSR_IA32_PMC_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * (n), 0 }, \
+		   { MSR_IA32_PMC_GP0_CTR + MSR_IA32_PMC_V6_STEP * (n), 0 }
+#define FX_MSR(n) { MSR_IA32_PMC_FX0_CTR + MSR_IA32_PMC_V6_STEP * (n), 0 }
 static const struct fake_msr lnl_msrs[] = {
 	GP_MSRS(0), GP_MSRS(1), GP_MSRS(2), GP_MSRS(3),
 	GP_MSRS(4), GP_MSRS(5), GP_MSRS(6), GP_MSRS(7),
