@@ -303,6 +303,25 @@ static void read_leaf23(struct pmu_caps *c)
 		hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, CPUID_23_SUBLEAF_COUNTERS, &r);
 		caps_decode_leaf23_counters(c, &r);
 	}
+	u32 pebs_leaves = BIT(CPUID_23_SUBLEAF_PEBS_CAPS) | BIT(CPUID_23_SUBLEAF_PEBS_CNTRS);
+	if ((c->leaf23_subleaves & pebs_leaves) == pebs_leaves) {
+		struct cpuid_regs groups, counters;
+		hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, CPUID_23_SUBLEAF_PEBS_CAPS, &groups);
+		hw_cpuid(CPUID_LEAF_ARCH_PERFMON_EXT, CPUID_23_SUBLEAF_PEBS_CNTRS, &counters);
+		caps_decode_leaf23_pebs(c, &groups, &counters);
+	}
+}
+
+/* Counters outside sub-leaf 1's bitmaps make Linux drop arch-PEBS
+ * (update_pmu_cap's WARN_ON); here they are left out. */
+void caps_decode_leaf23_pebs(struct pmu_caps *c, const struct cpuid_regs *groups,
+			     const struct cpuid_regs *counters)
+{
+	u64 present = (u64)c->gp_mask | (u64)c->fixed_mask << GLOBAL_FIXED_SHIFT;
+	c->has_arch_pebs_leaves = true;
+	c->arch_pebs_groups = (u64)groups->ebx << ARCH_PEBS_CAPS_SHIFT;
+	c->arch_pebs_counters = (counters->eax | (u64)counters->ecx << GLOBAL_FIXED_SHIFT) & present;
+	c->arch_pebs_pdists = (counters->ebx | (u64)counters->edx << GLOBAL_FIXED_SHIFT) & present;
 }
 
 static void read_identity(struct pmu_caps *c, u32 *max_leaf)
@@ -381,9 +400,9 @@ void pmu_caps_read(struct pmu_caps *c)
 			hw_rdmsr_safe(MSR_IA32_MISC_ENABLE, &c->misc_enable) == 0;
 }
 
-const char *caps_pebs_missing(const struct pmu_caps *c)
+const char *caps_ds_pebs_missing(const struct pmu_caps *c)
 {
-	if (caps_has_pebs(c))
+	if (caps_has_ds_pebs(c))
 		return NULL;
 	if (!c->intel || !caps_has_pmu(c))
 		return "no architectural PMU";
@@ -393,6 +412,30 @@ const char *caps_pebs_missing(const struct pmu_caps *c)
 		return "no IA32_PERF_CAPABILITIES (CPUID.01H:ECX[15] = 0)";
 	if (!c->misc_enable_readable)
 		return "IA32_MISC_ENABLE cannot be read";
+	if (caps_pebs_format_arch(c))
+		return "PEBS is Architectural PEBS here (IA32_PERF_CAPABILITIES.PEBS_FORMAT = 0xF)";
+	return "PEBS is disabled in IA32_MISC_ENABLE (bit 12 set)";
+}
+
+const char *caps_pebs_missing(const struct pmu_caps *c)
+{
+	if (caps_has_pebs(c))
+		return NULL;
+	return caps_pebs_format_arch(c) ? caps_arch_pebs_missing(c) : caps_ds_pebs_missing(c);
+}
+
+const char *caps_arch_pebs_missing(const struct pmu_caps *c)
+{
+	if (caps_has_arch_pebs(c))
+		return NULL;
+	if (!c->intel || !caps_has_pmu(c))
+		return "no architectural PMU";
+	if (!caps_pebs_format_arch(c))
+		return "no Architectural PEBS (IA32_PERF_CAPABILITIES.PEBS_FORMAT is not 0xF)";
+	if (!c->has_arch_pebs_leaves)
+		return "PEBS_FORMAT is 0xF but CPUID.23H lists no sub-leaves 4 and 5";
+	if (!c->arch_pebs_counters)
+		return "CPUID.23H.5 lists no PEBS-capable counter";
 	return "PEBS is disabled in IA32_MISC_ENABLE (bit 12 set)";
 }
 

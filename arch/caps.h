@@ -41,6 +41,13 @@ struct pmu_caps {
 	bool has_leaf_23;	/* its counter bitmaps (sub-leaf 1) were read */
 	u32 leaf23_subleaves;	/* CPUID.23H.0:EAX, the valid sub-leaves */
 	bool umask2, evtsel_eq;	/* CPUID.23H.0:EBX: UMASK2, EQ (PERFEVTSEL extension) */
+	/* Architectural PEBS (CPUID.23H sub-leaves 4 and 5, read when
+	 * sub-leaf 0 lists both, as Linux's update_pmu_cap): the CFG_C
+	 * group bits records can carry (sub-leaf 4 EBX << 32), and the
+	 * PEBS-capable and PDist counters in the status layout. */
+	bool has_arch_pebs_leaves;
+	u64 arch_pebs_groups;
+	u64 arch_pebs_counters, arch_pebs_pdists;
 	bool hybrid_core_extra;	/* a hybrid P-core's counters beyond CPUID.0AH's
 				 * common ones were added (caps_add_hybrid_core_counters) */
 
@@ -95,6 +102,11 @@ void caps_decode_leaf0a(struct pmu_caps *c, const struct cpuid_regs *r);
 void caps_decode_leaf23_main(struct pmu_caps *c, const struct cpuid_regs *r);
 /* Sub-leaf 1 of CPUID.23H: exact counter bitmaps, preferred over 0AH. */
 void caps_decode_leaf23_counters(struct pmu_caps *c, const struct cpuid_regs *r);
+/* Sub-leaves 4 and 5 of CPUID.23H: Architectural PEBS's record groups
+ * (4: EBX) and counters (5: EAX GP and ECX fixed PEBS-capable, EBX GP
+ * and EDX fixed with PDist). */
+void caps_decode_leaf23_pebs(struct pmu_caps *c, const struct cpuid_regs *groups,
+			     const struct cpuid_regs *counters);
 /* A hybrid P-core without CPUID.23H: the counters CPUID.0AH leaves out. */
 void caps_add_hybrid_core_counters(struct pmu_caps *c);
 void caps_decode_perf_capabilities(struct pmu_caps *c, u64 value);
@@ -161,16 +173,36 @@ static inline bool caps_perfmon_enabled(const struct pmu_caps *c)
 {
 	return !c->misc_enable_readable || (c->misc_enable & MISC_ENABLE_PERF_MON_AVAILABLE);
 }
-/* PEBS needs DS, PEBS not disabled in MISC_ENABLE, and PDCM to learn the
- * record format. */
-static inline bool caps_has_pebs(const struct pmu_caps *c)
+static inline bool caps_pebs_format_arch(const struct pmu_caps *c)
+{
+	return c->pdcm && c->pebs_format == PERF_CAP_PEBS_FORMAT_ARCH;
+}
+/* DS-based PEBS needs DS, PEBS not disabled in MISC_ENABLE, and PDCM to
+ * learn a record format other than Architectural PEBS's. */
+static inline bool caps_has_ds_pebs(const struct pmu_caps *c)
 {
 	return c->intel && caps_has_pmu(c) && c->ds && c->pdcm &&
-	       c->misc_enable_readable &&
+	       c->misc_enable_readable && !caps_pebs_format_arch(c) &&
 	       !(c->misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE);
 }
-/* Why caps_has_pebs() is false, for messages ("no Debug Store", ...);
- * NULL when PEBS is there. */
+/* Architectural PEBS: PEBS_FORMAT 0xF and CPUID.23H sub-leaves 4 and 5
+ * (Linux: intel_pebs_init takes the arch path on format 0xF and
+ * update_pmu_cap drops it without both sub-leaves). */
+static inline bool caps_has_arch_pebs(const struct pmu_caps *c)
+{
+	return c->intel && caps_has_pmu(c) && caps_pebs_format_arch(c) &&
+	       c->has_arch_pebs_leaves && c->arch_pebs_counters &&
+	       !(c->misc_enable_readable && (c->misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE));
+}
+/* PEBS of either kind. */
+static inline bool caps_has_pebs(const struct pmu_caps *c)
+{
+	return caps_has_ds_pebs(c) || caps_has_arch_pebs(c);
+}
+/* Why caps_has_ds_pebs() (caps_has_arch_pebs(), caps_has_pebs()) is
+ * false, for messages ("no Debug Store", ...); NULL when it is there. */
+const char *caps_ds_pebs_missing(const struct pmu_caps *c);
+const char *caps_arch_pebs_missing(const struct pmu_caps *c);
 const char *caps_pebs_missing(const struct pmu_caps *c);
 const char *caps_arch_event_name(enum arch_event e);
 const char *caps_core_type_name(u8 core_type);

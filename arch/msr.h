@@ -119,6 +119,12 @@ enum arch_event {
 #define ARCH_UMASK_BRANCH_MISSES     0x00
 #define ARCH_CODE_TOPDOWN_SLOTS      0xA4	/* Topdown Slots */
 #define ARCH_UMASK_TOPDOWN_SLOTS     0x01
+/* The E-cores' topdown fixed counters from Skymont (Intel's lunarlake and
+ * clearwaterforest files: TOPDOWN_BAD_SPECULATION.ALL_P on fixed 4,
+ * TOPDOWN_FE_BOUND.ALL_P on 5, TOPDOWN_RETIRING.ALL_P on 6), in slots. */
+#define FIXED_TOPDOWN_BAD_SPECULATION 4
+#define FIXED_TOPDOWN_FE_BOUND        5
+#define FIXED_TOPDOWN_RETIRING        6
 
 /* ---- Model-specific events (Intel's perfmon event files) ------------- */
 /* Fixed-counter-only events carry the files' pseudo-encoding event 0x00,
@@ -239,6 +245,101 @@ static inline u32 msr_fixed_ctr(unsigned i)   { return MSR_IA32_FIXED_CTR0 + i; 
 static inline u32 msr_v6_gp_ctr(unsigned i)   { return MSR_IA32_PMC_GP0_CTR + MSR_IA32_PMC_V6_STEP * i; }
 static inline u32 msr_v6_gp_cfg_a(unsigned i) { return MSR_IA32_PMC_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * i; }
 static inline u32 msr_v6_fx_ctr(unsigned i)   { return MSR_IA32_PMC_FX0_CTR + MSR_IA32_PMC_V6_STEP * i; }
+static inline u32 msr_v6_gp_cfg_c(unsigned i) { return MSR_IA32_PMC_GP0_CFG_C + MSR_IA32_PMC_V6_STEP * i; }
+static inline u32 msr_v6_fx_cfg_c(unsigned i) { return MSR_IA32_PMC_FX0_CFG_C + MSR_IA32_PMC_V6_STEP * i; }
+
+/* Architectural PEBS (Intel ISE manual, "Architectural PEBS"; Linux 6.19
+ * msr-index.h and perf_event.h, arch-PEBS series merged 2025-11): where
+ * IA32_PERF_CAPABILITIES.PEBS_FORMAT reads 0xF the DS save area,
+ * IA32_PEBS_ENABLE and MSR_PEBS_DATA_CFG are gone. Records go to one
+ * buffer per CPU, IA32_PEBS_BASE, written at IA32_PEBS_INDEX.WR; each
+ * counter opts in and picks its record's groups in its CFG_C. */
+#define PERF_CAP_PEBS_FORMAT_ARCH    0xF
+#define MSR_IA32_PEBS_BASE           0x3F4
+#define MSR_IA32_PEBS_INDEX          0x3F5
+/* IA32_PEBS_BASE: a 4 KiB-aligned physical address; [3:0] SIZE, the
+ * buffer being 4 KiB << SIZE (Linux: 4, 64 KiB). */
+#define ARCH_PEBS_BASE_SIZE_MASK     GENMASK(3, 0)
+#define ARCH_PEBS_BASE_ADDR_MASK     (~(u64)GENMASK(11, 0))
+#define ARCH_PEBS_PAGE_SHIFT         12
+/* IA32_PEBS_INDEX (Linux union arch_pebs_index): WR [26:4], the next
+ * write offset, and THRESH [58:36], the PMI threshold, both in 16-byte
+ * units (ARCH_PEBS_INDEX_WR_SHIFT 4); FULL [31] set when a record did
+ * not fit; EN [32] enables writing. */
+#define ARCH_PEBS_UNIT_SHIFT         4
+#define ARCH_PEBS_INDEX_WR_SHIFT     4
+#define ARCH_PEBS_INDEX_WR_MASK      GENMASK(26, 4)
+#define ARCH_PEBS_INDEX_FULL         BIT(31)
+#define ARCH_PEBS_INDEX_EN           BIT(32)
+#define ARCH_PEBS_INDEX_THRESH_SHIFT 36
+#define ARCH_PEBS_INDEX_THRESH_MASK  GENMASK(58, 36)
+#define ARCH_PEBS_INDEX_VALID        (ARCH_PEBS_INDEX_WR_MASK | ARCH_PEBS_INDEX_FULL | \
+				      ARCH_PEBS_INDEX_EN | ARCH_PEBS_INDEX_THRESH_MASK)
+#define ARCH_PEBS_UNITS_MAX          BIT(23)	/* WR and THRESH: 23 bits */
+/* IA32_PMC_{GP,FX}n_CFG_C: [31:0] the reload value after each record
+ * (Linux: -period, ARCH_PEBS_RELOAD), the record's groups, and EN. */
+#define ARCH_PEBS_RELOAD             GENMASK(31, 0)
+#define ARCH_PEBS_CNTR_ALLOW         BIT(35)
+#define ARCH_PEBS_CNTR_GP            BIT(36)
+#define ARCH_PEBS_CNTR_FIXED         BIT(37)
+#define ARCH_PEBS_CNTR_METRICS       BIT(38)
+#define ARCH_PEBS_LBR_SHIFT          40
+#define ARCH_PEBS_LBR                GENMASK(41, 40)
+#define ARCH_PEBS_VECR_XMM           BIT(49)
+#define ARCH_PEBS_GPR                BIT(61)
+#define ARCH_PEBS_AUX                BIT(62)
+#define ARCH_PEBS_EN                 BIT(63)
+/* CPUID.23H.4:EBX bit n is CFG_C bit 32 + n (Linux update_pmu_cap:
+ * arch_pebs_cap.caps = ebx << 32): the groups records can carry. */
+#define ARCH_PEBS_CAPS_SHIFT         32
+/* Records: fragments of a 16-byte header, whose first u64 holds the
+ * fragment's size [15:0], CONT [31] (another fragment follows) and the
+ * groups that follow it, at CFG_C's positions plus BASIC [63] (Linux
+ * struct arch_pebs_header). Groups in this order: basic 48 bytes, aux
+ * 64, GPRs 160, the vector registers (a 16-byte header, then XMM 256,
+ * YMMH 256, OPMASK 64, ZMMH 512, H16ZMM 1024), LBR (48-byte header +
+ * 24 per entry) and counters (16-byte header + 8 per value). */
+#define ARCH_PEBS_HDR_SIZE_MASK      GENMASK(15, 0)
+#define ARCH_PEBS_HDR_CONT           BIT(31)
+#define ARCH_PEBS_HDR_CNTR           GENMASK(39, 35)
+#define ARCH_PEBS_HDR_YMMH           BIT(50)
+#define ARCH_PEBS_HDR_OPMASK         BIT(53)
+#define ARCH_PEBS_HDR_ZMMH           BIT(54)
+#define ARCH_PEBS_HDR_H16ZMM         BIT(55)
+#define ARCH_PEBS_HDR_BASIC          BIT(63)
+#define ARCH_PEBS_HEADER_BYTES       16
+#define ARCH_PEBS_BASIC_BYTES        48
+#define ARCH_PEBS_AUX_BYTES          64
+#define ARCH_PEBS_GPR_BYTES          160
+#define ARCH_PEBS_XER_HEADER_BYTES   16
+#define ARCH_PEBS_XMM_BYTES          256
+#define ARCH_PEBS_YMMH_BYTES         256
+#define ARCH_PEBS_OPMASK_BYTES       64
+#define ARCH_PEBS_ZMMH_BYTES         512
+#define ARCH_PEBS_H16ZMM_BYTES       1024
+#define ARCH_PEBS_LBR_HEADER_BYTES   48
+#define ARCH_PEBS_LBR_ENTRY_BYTES    24
+#define ARCH_PEBS_LBR_NUM_VAR        3	/* the LBR header's depth says how many */
+#define ARCH_PEBS_LBR_PER_UNIT       8	/* lbr field 1: 8 entries, 2: 16 */
+#define ARCH_PEBS_CNTR_HEADER_BYTES  16
+#define ARCH_PEBS_CNTR_METRICS_ALL   3	/* metrics field: two values follow */
+/* Basic group: IP 0, applicable counters 8, TSC 16, then [15:0] retire
+ * latency with [16] its valid bit. */
+#define ARCH_PEBS_BASIC_IP           0x00
+#define ARCH_PEBS_BASIC_APPLICABLE   0x08
+#define ARCH_PEBS_BASIC_TSC          0x10
+#define ARCH_PEBS_BASIC_RETIRE       0x18
+#define ARCH_PEBS_RETIRE_LAT_MASK    GENMASK(15, 0)
+#define ARCH_PEBS_RETIRE_LAT_VALID   BIT(16)
+/* Aux group: the data address 0, the data source 40, latencies 48
+ * (instruction [15:0], cache [47:32], as adaptive PEBS's split meminfo),
+ * TSX tuning 56 (Linux struct arch_pebs_aux). */
+#define ARCH_PEBS_AUX_ADDRESS        0x00
+#define ARCH_PEBS_AUX_SOURCE         0x28
+#define ARCH_PEBS_AUX_LATENCY        0x30
+#define ARCH_PEBS_AUX_TSX            0x38
+/* GLOBAL_STATUS: the PEBS buffer reached IA32_PEBS_INDEX.THRESH. */
+#define GLOBAL_STATUS_ARCH_PEBS_THRESHOLD BIT(54)
 
 /* IA32_PERFEVTSELx fields */
 #define EVTSEL_EVENT_MASK            GENMASK(7, 0)

@@ -53,6 +53,19 @@ static void print_counters(const struct pmu_caps *c)
 			   "IA32_PMC_FXn_CTR 0x%x + %un\n", c->msr_gp_counter_base, c->msr_gp_stride,
 			   c->msr_gp_event_select_base, c->msr_gp_stride, c->msr_fixed_counter_base,
 			   c->msr_fixed_stride);
+	if (c->has_arch_pebs_leaves)	/* CPUID.23H.4 and .5 */
+		out_printf("arch PEBS:    groups%s%s%s%s%s (CFG_C 0x%llx); PEBS counters GP 0x%llx fixed "
+			   "0x%llx; PDist GP 0x%llx fixed 0x%llx\n",
+			   c->arch_pebs_groups & ARCH_PEBS_AUX ? " aux" : "",
+			   c->arch_pebs_groups & ARCH_PEBS_GPR ? " gpr" : "",
+			   c->arch_pebs_groups & ARCH_PEBS_VECR_XMM ? " xmm" : "",
+			   c->arch_pebs_groups & ARCH_PEBS_LBR ? " lbr" : "",
+			   c->arch_pebs_groups & (ARCH_PEBS_CNTR_GP | ARCH_PEBS_CNTR_FIXED) ? " counters" : "",
+			   (unsigned long long)c->arch_pebs_groups,
+			   (unsigned long long)(c->arch_pebs_counters & GENMASK(31, 0)),
+			   (unsigned long long)(c->arch_pebs_counters >> GLOBAL_FIXED_SHIFT),
+			   (unsigned long long)(c->arch_pebs_pdists & GENMASK(31, 0)),
+			   (unsigned long long)(c->arch_pebs_pdists >> GLOBAL_FIXED_SHIFT));
 }
 
 static void print_perf_capabilities(const struct pmu_caps *c)

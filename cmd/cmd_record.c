@@ -161,7 +161,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 static bool ds_area_lost(const struct record_run *r)
 {
 	u64 ours;
-	return percpu_ds_area_lost(&r->pc, &ours);
+	const char *reg;
+	return percpu_ds_area_lost(&r->pc, &ours, &reg);
 }
 
 /* ---- perf.data ---------------------------------------------------------------- */
@@ -500,10 +501,11 @@ static void print_accounting(struct record_run *r, u64 ticks)
 		err_printf("bareperf record: GLOBAL_STATUS bits 0x%llx would not clear: "
 			   "sampling was stopped\n", (unsigned long long)st->stuck_status);
 	u64 ours;
-	if (st->ds_area_lost && percpu_ds_area_lost(&r->pc, &ours))
-		err_printf("bareperf record: IA32_DS_AREA was changed under us (0x%llx, not our "
-			   "area 0x%llx): something else took the Debug Store; PEBS sampling was "
-			   "stopped\n", (unsigned long long)st->ds_area_moved,
+	const char *reg;
+	if (st->ds_area_lost && percpu_ds_area_lost(&r->pc, &ours, &reg))
+		err_printf("bareperf record: %s was changed under us (0x%llx, not ours, "
+			   "0x%llx): something else took the PEBS buffer; PEBS sampling was "
+			   "stopped\n", reg, (unsigned long long)st->ds_area_moved,
 			   (unsigned long long)ours);
 }
 

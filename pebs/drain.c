@@ -1,6 +1,7 @@
 /* The PEBS drain; the rules and the accounting are in drain.h. */
 #include "drain.h"
 #include "decode.h"
+#include "out.h"
 #include "../events/event.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
@@ -56,7 +57,6 @@ static unsigned popcount64(u64 v)
 struct walk {
 	struct pebs_ctx *c;
 	struct pebs_loss *loss;
-	struct sample_ring *ring;
 	const struct pebs_layout *layout;
 	u64 base, top;		/* the records to walk: [base, top) */
 	u32 mark_off;		/* pebs_record_mark_offset */
@@ -64,8 +64,7 @@ struct walk {
 	u64 lone;		/* counters a record with no enabled bit belongs to */
 	bool collide;		/* several bits are a collision (before format 3) */
 	u64 fill_tsc;		/* time of samples whose record has none; 0: none */
-	/* ring slots reserved: [run, end); [run, next) filled, not published */
-	struct bp_sample *run, *next, *end;
+	struct pebs_out out;
 };
 
 /* Format 0 has no applicable-counters field: the record belongs to the
@@ -86,7 +85,7 @@ static void walk_init(struct walk *w, struct pebs_ctx *c, struct sample_ring *ri
 {
 	const struct pebs_layout *l = &c->ds->layout;
 	*w = (struct walk){
-		.c = c, .loss = loss, .ring = ring, .layout = l,
+		.c = c, .loss = loss, .layout = l, .out = { .ring = ring },
 		.base = c->ds->base, .top = top,
 		.mark_off = pebs_record_mark_offset(l),
 		.applicable_off = pebs_record_applicable_offset(l),
@@ -99,49 +98,18 @@ static void walk_init(struct walk *w, struct pebs_ctx *c, struct sample_ring *ri
 	};
 }
 
-/* Makes the filled slots visible to the consumer. */
-static void publish_slots(struct walk *w)
-{
-	if (w->next != w->run)
-		ring_commit_run(w->ring, (u32)(w->next - w->run));
-	w->run = w->next;
-}
-
-/* Publishes what is filled and reserves the next run of slots, so that
- * the ring's indexes are not touched per sample. False when the ring is
- * full (the ring counted the drop). */
-static ALWAYS_INLINE bool reserve_slots(struct walk *w)
-{
-	u32 n;
-	publish_slots(w);
-	w->run = w->next = ring_reserve_run(w->ring, &n);
-	w->end = n ? w->run + n : w->run;
-	return n != 0;
-}
-
 /* One sample for counter pc from record rec. */
 static ALWAYS_INLINE void emit(struct walk *w, const void *rec, struct pebs_counter *pc,
 			      pebs_decode_fn *decode)
 {
-	struct pebs_loss *loss = w->loss;
-	pc->records++;
-	loss->found++;
-	if (w->c->throttled) {
-		loss->lost[PEBS_LOST_THROTTLED]++;
+	struct bp_sample *s = pebs_out_sample(&w->out, w->c, w->loss, pc);
+	if (!s)
 		return;
-	}
-	if (w->next == w->end && !reserve_slots(w)) {
-		loss->lost[PEBS_LOST_RING_FULL]++;
-		return;
-	}
-	struct bp_sample *s = w->next++;
-	bp_sample_init(s, pc->event, w->c->cpu, pc->period);
 	decode(w->layout, rec, pc->mem, &w->c->loads, s);
 	if (w->fill_tsc) {
 		s->tsc = w->fill_tsc;
 		s->flags |= BP_SAMPLE_TIME;
 	}
-	loss->delivered++;
 }
 
 /* A record for no enabled counter, or (before format 3) for several. */
@@ -179,27 +147,6 @@ static ALWAYS_INLINE void attribute(struct walk *w, const void *rec, pebs_decode
 		emit(w, rec, &c->counters[c->slot_of_bit[__builtin_ctzll(b)]], decode);
 }
 
-/* Records [at, top) that cannot be followed: estimated with the layout's
- * record size, at least one. */
-static void lose_rest(struct pebs_loss *loss, u64 at, u64 top, u32 size)
-{
-	u64 n = (top - at + size - 1) / size;
-	n = MAX(n, 1);
-	loss->found += n;
-	loss->lost[PEBS_LOST_CORRUPT] += n;
-}
-
-/* A record consumed by an earlier drain: only a clamped walk goes past
- * what the CPU wrote since then. Its sample was accounted then; this
- * walk owes one, lost as corrupt, so the invariant holds. */
-static void lose_stale(struct pebs_loss *loss)
-{
-	loss->stale_records++;
-	loss->records++;
-	loss->found++;
-	loss->lost[PEBS_LOST_CORRUPT]++;
-}
-
 /* The index the CPU left, checked against our own bounds. Returns the
  * top of the area to walk (base when there is nothing to walk). */
 static u64 checked_top(const struct pebs_ds *ds, u64 index, struct pebs_loss *loss)
@@ -222,7 +169,7 @@ static u64 checked_top(const struct pebs_ds *ds, u64 index, struct pebs_loss *lo
 	if ((index - ds->base) % size) {
 		u64 whole = ds->base + (index - ds->base) / size * size;
 		loss->index_misaligned++;
-		lose_rest(loss, whole, index, size);
+		pebs_loss_lose_rest(loss, whole, index, size);
 		index = whole;
 	}
 	return index;
@@ -256,16 +203,16 @@ static ALWAYS_INLINE void walk_records(struct walk *w, pebs_decode_fn *decode, b
 	while (at < top) {
 		const void *rec = (const void *)(uintptr_t)at;
 		if (top - at < size) {
-			lose_rest(loss, at, top, size);	/* truncated record */
+			pebs_loss_lose_rest(loss, at, top, size);	/* truncated record */
 			break;
 		}
 		if (pebs_rec_is_consumed(rec, mark_off)) {
-			lose_stale(loss);	/* its size was checked when consumed */
+			pebs_loss_lose_stale(loss);	/* its size was checked when consumed */
 			at += size;
 			continue;
 		}
 		if (adaptive && !size_as_stated(loss, rec, size)) {
-			lose_rest(loss, at, top, size);
+			pebs_loss_lose_rest(loss, at, top, size);
 			break;
 		}
 		attribute(w, rec, decode);
@@ -293,7 +240,7 @@ u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *l
 	case PEBS_DECODE_MEMINFO: walk_records(&w, pebs_decode_meminfo, true); break;
 	case PEBS_DECODERS: break;
 	}
-	publish_slots(&w);
+	pebs_out_publish(&w.out);
 	*index_p = ds->base;
 	return loss->delivered - delivered_before;
 }

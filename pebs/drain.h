@@ -102,6 +102,26 @@ static inline u64 pebs_counter_events(const struct pebs_ctx *c, unsigned i)
  * by the time it returns. */
 u64 pebs_drain(struct pebs_ctx *c, struct sample_ring *ring, struct pebs_loss *loss);
 
+/* Records [at, top) that cannot be followed: estimated with the layout's
+ * record size, at least one, lost as corrupt. */
+static inline void pebs_loss_lose_rest(struct pebs_loss *loss, u64 at, u64 top, u32 size)
+{
+	u64 n = MAX((top - at + size - 1) / size, (u64)1);
+	loss->found += n;
+	loss->lost[PEBS_LOST_CORRUPT] += n;
+}
+
+/* A record consumed by an earlier drain: only a clamped walk goes past
+ * what the CPU wrote since then. Its sample was accounted then; this
+ * walk owes one, lost as corrupt, so the invariant holds. */
+static inline void pebs_loss_lose_stale(struct pebs_loss *loss)
+{
+	loss->stale_records++;
+	loss->records++;
+	loss->found++;
+	loss->lost[PEBS_LOST_CORRUPT]++;
+}
+
 static inline void pebs_loss_add_buffer_full(struct pebs_loss *l, u64 records)
 {
 	l->found += records;

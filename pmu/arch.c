@@ -5,6 +5,7 @@
 /* The one registry of PMU architectures, most specific first: an entry
  * whose matches() takes the CPU drives it. */
 static const struct pmu_arch *const pmu_arch_table[] = {
+	&pmu_arch_intel_arch_pebs,
 	&pmu_arch_intel,
 	&pmu_arch_amd,
 };

@@ -66,13 +66,14 @@ static void intel_save(struct pmu *p)
 	s->debugctl = hw_rdmsr(MSR_IA32_DEBUGCTL);
 	if (c->num_fixed)
 		s->fixed_ctrl = hw_rdmsr(c->msr_fixed_ctr_ctrl);
-	if (caps_has_pebs(c)) {
+	if (caps_has_ds_pebs(c))
 		s->pebs_enable = hw_rdmsr(MSR_IA32_PEBS_ENABLE);
+	if (caps_has_pebs(c)) {
 		s->has_ld_lat = hw_rdmsr_safe(MSR_PEBS_LD_LAT_THRESHOLD, &s->ld_lat) == 0;
 		/* Skylake and later P-cores only: probed, as elsewhere it #GPs. */
 		s->has_frontend = hw_rdmsr_safe(MSR_PEBS_FRONTEND, &s->frontend) == 0;
 	}
-	if (c->pebs_baseline)
+	if (c->pebs_baseline && caps_has_ds_pebs(c))
 		s->has_data_cfg = hw_rdmsr_safe(MSR_PEBS_DATA_CFG, &s->data_cfg) == 0;
 	if (has_offcore(c)) {
 		s->has_offcore[0] = hw_rdmsr_safe(MSR_OFFCORE_RSP_0, &s->offcore[0]) == 0;
@@ -100,7 +101,7 @@ static void intel_restore(struct pmu *p)
 
 	pmu_restore_counters(p);
 	restore_if_changed(c->num_fixed, c->msr_fixed_ctr_ctrl, p->sh_fixed_ctrl, s->fixed_ctrl);
-	restore_if_changed(caps_has_pebs(c), MSR_IA32_PEBS_ENABLE, p->sh_pebs_enable, s->pebs_enable);
+	restore_if_changed(caps_has_ds_pebs(c), MSR_IA32_PEBS_ENABLE, p->sh_pebs_enable, s->pebs_enable);
 	restore_if_changed(s->has_data_cfg, MSR_PEBS_DATA_CFG, p->sh_data_cfg, s->data_cfg);
 	restore_if_changed(s->has_ld_lat, MSR_PEBS_LD_LAT_THRESHOLD, p->sh_extra[EXTRA_LD_LAT],
 			   s->ld_lat);
@@ -119,7 +120,8 @@ static struct counter_mode mode_of(const struct pmu *p, const struct pmu_slot *s
 {
 	return (struct counter_mode){
 		.interrupt = sl->period && !sl->pebs,
-		.adaptive = sl->pebs && p->caps.pebs_baseline,
+		/* EVTSEL[34], adaptive records: DS-based PEBS only */
+		.adaptive = sl->pebs && p->caps.pebs_baseline && caps_has_ds_pebs(&p->caps),
 	};
 }
 
@@ -177,7 +179,7 @@ static void intel_program(struct pmu *p)
 	}
 	if (p->caps.num_fixed)
 		pmu_write_if_changed(p->caps.msr_fixed_ctr_ctrl, &p->sh_fixed_ctrl, fixed_ctrl);
-	if (caps_has_pebs(&p->caps))
+	if (caps_has_ds_pebs(&p->caps))
 		pmu_write_if_changed(MSR_IA32_PEBS_ENABLE, &p->sh_pebs_enable,
 				     (p->sh_pebs_enable & ~pebs_owned) | pebs_bits);
 }
@@ -238,21 +240,61 @@ static u64 intel_perf_config(const struct pmu_event *e, u64 *config1)
 	return config;
 }
 
+/* What the legacy and the Architectural-PEBS entries share. */
+#define INTEL_COMMON_OPS \
+	.check_usable = intel_check_usable, \
+	.counters_in_use = intel_counters_in_use, \
+	.save = intel_save, \
+	.restore = intel_restore, \
+	.program = intel_program, \
+	.enable_all = intel_enable_all, \
+	.read_enabled = intel_read_enabled, \
+	.enable_reg_name = intel_enable_reg_name, \
+	.pmi_mid_ack = caps_pmi_mid_ack, \
+	.max_period = intel_max_period, \
+	.perf_config = intel_perf_config
+
 const struct pmu_arch pmu_arch_intel = {
 	.name = "intel",
 	.matches = intel_matches,
-	.check_usable = intel_check_usable,
-	.counters_in_use = intel_counters_in_use,
-	.save = intel_save,
-	.restore = intel_restore,
-	.program = intel_program,
-	.enable_all = intel_enable_all,
+	INTEL_COMMON_OPS,
 	.read_status = intel_read_status,
-	.read_enabled = intel_read_enabled,
-	.enable_reg_name = intel_enable_reg_name,
 	.ack_status = intel_ack_status,
-	.pmi_mid_ack = caps_pmi_mid_ack,
-	.max_period = intel_max_period,
-	.perf_config = intel_perf_config,
 	.precise = &precise_ds_pebs,
+};
+
+/* ---- with Architectural PEBS ------------------------------------------------- */
+
+/* Parts whose IA32_PERF_CAPABILITIES.PEBS_FORMAT reads 0xF: the same
+ * counters and controls, another precise engine (no DS, IA32_PEBS_ENABLE
+ * or MSR_PEBS_DATA_CFG, which intel_save and intel_program leave alone
+ * there), and its buffer's PMI in GLOBAL_STATUS bit 54, read and
+ * acknowledged as PMU_STATUS_PRECISE (bit 62 means nothing there). */
+static bool intel_arch_pebs_matches(const struct pmu_caps *c)
+{
+	return c->intel && caps_pebs_format_arch(c);
+}
+
+static u64 intel_arch_pebs_read_status(const struct pmu *p)
+{
+	u64 status = hw_rdmsr(p->caps.msr_global_status) & ~PMU_STATUS_PRECISE;
+	if (status & GLOBAL_STATUS_ARCH_PEBS_THRESHOLD)
+		status = (status & ~GLOBAL_STATUS_ARCH_PEBS_THRESHOLD) | PMU_STATUS_PRECISE;
+	return status;
+}
+
+static void intel_arch_pebs_ack_status(const struct pmu *p, u64 bits)
+{
+	if (bits & PMU_STATUS_PRECISE)
+		bits = (bits & ~PMU_STATUS_PRECISE) | GLOBAL_STATUS_ARCH_PEBS_THRESHOLD;
+	hw_wrmsr(p->caps.msr_global_status_reset, bits);
+}
+
+const struct pmu_arch pmu_arch_intel_arch_pebs = {
+	.name = "intel-arch-pebs",
+	.matches = intel_arch_pebs_matches,
+	INTEL_COMMON_OPS,
+	.read_status = intel_arch_pebs_read_status,
+	.ack_status = intel_arch_pebs_ack_status,
+	.precise = &precise_arch_pebs,
 };

@@ -19,6 +19,7 @@ void pmu_restore_counters(struct pmu *p);
 void pmu_restore_status(struct pmu *p);
 
 extern const struct pmu_arch pmu_arch_intel;
+extern const struct pmu_arch pmu_arch_intel_arch_pebs;
 extern const struct pmu_arch pmu_arch_amd;
 
 #endif

@@ -2,9 +2,10 @@
  * IP of the instruction that caused the event, data address, latency,
  * ...) instead of the PMI reading the interrupted IP. Legacy Intel's is
  * PEBS through the Debug Store (pmu/precise_ds.c, SDM Vol. 3B "Processor
- * Event Based Sampling"); AMD's is Instruction-Based Sampling
+ * Event Based Sampling"); Architectural PEBS replaces it on the newest
+ * parts (pmu/precise_arch.c); AMD's is Instruction-Based Sampling
  * (pmu/precise_ibs.c, APM Vol. 2), whose units sample on no core counter
- * and keep one sample in MSRs; Architectural PEBS is the next one. A PMU
+ * and keep one sample in MSRs. A PMU
  * architecture names its engine (pmu/arch.h); sampling/ sets it up,
  * drains it from the PMI and reads its losses through these operations
  * alone.
@@ -21,6 +22,7 @@
 #include "../pebs/ds.h"
 #include "../pebs/drain.h"
 #include "../pebs/threshold.h"
+#include "../pebs/arch.h"
 #include "../arch/apic.h"
 
 struct pmu;
@@ -88,6 +90,16 @@ struct precise {
 			struct pebs_threshold_choice threshold;
 		};
 		struct precise_ibs ibs;	/* AMD IBS */
+		struct {	/* Architectural PEBS (pmu/precise_arch.c) */
+			struct arch_pebs_buf buf;
+			struct pebs_ctx ctx;
+			struct pebs_loss loss;
+			struct pebs_threshold_choice threshold;
+			u64 saved_base, saved_index;	/* as found, put back at teardown */
+			u64 saved_cfg_c[64];		/* of the counters in cfg_c_taken */
+			u64 cfg_c_taken;		/* status layout */
+			bool base_taken;
+		} apebs;
 	};
 };
 
@@ -116,8 +128,11 @@ struct precise_ops {
 	 * were lost and a counter's reload may have been skipped. */
 	bool (*drain)(struct precise *pr, struct sample_ring *ring, bool throttled);
 	/* Whether the hardware still writes where the engine reads; *found is
-	 * where it writes now. */
+	 * where it writes now: what base_reg holds (NULL: no such register),
+	 * against ours(). */
 	bool (*still_ours)(const struct precise *pr, u64 *found);
+	const char *base_reg;
+	u64 (*ours)(const struct precise *pr);
 	u64 (*lost)(const struct precise *pr);
 	/* Records the hardware wrote that no drain has taken yet (a large
 	 * PEBS buffer below its threshold), read without draining: for
@@ -136,11 +151,18 @@ struct precise_ops {
 	void (*enable)(struct precise *pr, bool on);
 };
 
+/* Both PEBS engines: which encoding the part's load data sources use
+ * (caps knows the parts), and what an event's memory fields mean (the
+ * event table says whether it counts stores). */
+enum pebs_dse_family precise_pebs_dse_family(const struct pmu_caps *c);
+enum pebs_mem_kind precise_pebs_mem_kind(const struct pmu_event *e);
+
 /* The engine of the PMU that caps describe (its architecture's), or NULL
  * with *why when there is none. */
 const struct precise_ops *precise_engine_for(const struct pmu_caps *c, const char **why);
 
 extern const struct precise_ops precise_ds_pebs;
+extern const struct precise_ops precise_arch_pebs;
 extern const struct precise_ops precise_ibs;
 
 /* For perf.data: the Linux PMU that samples an IBS event ("ibs_op",

@@ -10,7 +10,7 @@
 
 /* Which encoding the part's PEBS load data sources use (caps knows the
  * parts); Sandy Bridge's unless caps says otherwise. */
-static enum pebs_dse_family dse_family(const struct pmu_caps *c)
+enum pebs_dse_family precise_pebs_dse_family(const struct pmu_caps *c)
 {
 	if (caps_nehalem_data_source(c))
 		return PEBS_DSE_NHM;
@@ -19,7 +19,7 @@ static enum pebs_dse_family dse_family(const struct pmu_caps *c)
 
 /* What the memory fields of e's records mean: the event table says
  * whether it counts stores (pmu_event.store). */
-static enum pebs_mem_kind mem_kind(const struct pmu_event *e)
+enum pebs_mem_kind precise_pebs_mem_kind(const struct pmu_event *e)
 {
 	if (!e->data_la)
 		return PEBS_MEM_NONE;
@@ -59,7 +59,7 @@ static bool ds_check(const struct pmu_caps *c, const struct precise_event *ev, u
 		     const struct precise_opts *o, char *err, size_t errlen)
 {
 	struct pebs_event_req reqs[PEBS_MAX_COUNTERS * 2];
-	u32 size = caps_has_pebs(c) ? pebs_record_size(c->pebs_format, data_cfg_of(c, ev, n)) : 0;
+	u32 size = caps_has_ds_pebs(c) ? pebs_record_size(c->pebs_format, data_cfg_of(c, ev, n)) : 0;
 	if (!n || !size || n > ARRAY_SIZE(reqs))
 		return true;	/* nothing to check, or setup says why */
 	struct pebs_threshold_choice choice;
@@ -74,7 +74,7 @@ static int add_counters(struct precise *pr, const struct pmu_caps *c, const stru
 	for (unsigned i = 0; i < n; i++) {
 		u8 width = counter_is_fixed(ev[i].counter) ? c->fixed_width : c->gp_width;
 		struct pebs_counter pc = { .counter = ev[i].counter, .event = ev[i].sample_event,
-					   .period = ev[i].period, .mem = mem_kind(ev[i].ev) };
+					   .period = ev[i].period, .mem = precise_pebs_mem_kind(ev[i].ev) };
 		if (!pebs_ds_set_period(&pr->ds, ev[i].counter, ev[i].period, width) ||
 		    !pebs_ctx_add(&pr->pebs, &pc, err, errlen))
 			return -1;
@@ -101,7 +101,7 @@ static int ds_setup(struct precise *pr, struct pmu *p, const struct precise_even
 	if (!pebs_ds_init(&pr->ds, &layout, buffer_bytes_of(c, o), err, errlen))
 		return -1;
 	pr->ready = true;
-	pebs_ctx_init(&pr->pebs, &pr->ds, dse_family(c), o->cpu);
+	pebs_ctx_init(&pr->pebs, &pr->ds, precise_pebs_dse_family(c), o->cpu);
 	if (add_counters(pr, c, ev, n, err, errlen) ||
 	    !pebs_threshold_choose(reqs, reqs_of(ev, n, reqs), c->pebs_format, pr->ds.max_records,
 				   pebs_capable_of(c), &o->threshold, &pr->threshold, err, errlen))
@@ -126,6 +126,8 @@ static bool ds_still_ours(const struct precise *pr, u64 *found)
 {
 	return pebs_ds_still_ours(&pr->ds, found);
 }
+
+static u64 ds_ours(const struct precise *pr) { return (u64)(uintptr_t)pr->ds.area; }
 
 static u64 ds_lost(const struct precise *pr)
 {
@@ -169,11 +171,13 @@ static void ds_teardown(struct precise *pr)
 const struct precise_ops precise_ds_pebs = {
 	.name = "PEBS",
 	.multi_record = true,
-	.missing = caps_pebs_missing,
+	.missing = caps_ds_pebs_missing,
 	.check = ds_check,
 	.setup = ds_setup,
 	.drain = ds_drain,
 	.still_ours = ds_still_ours,
+	.base_reg = "IA32_DS_AREA",
+	.ours = ds_ours,
 	.lost = ds_lost,
 	.pending = ds_pending,
 	.describe = ds_describe,

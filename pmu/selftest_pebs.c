@@ -18,7 +18,7 @@ static bool pebs_supported(struct st *x)
 		why = "IA32_MISC_ENABLE cannot be read";
 	else if (c->misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE)
 		why = "PEBS unavailable (IA32_MISC_ENABLE[12] = 1)";
-	else if (!caps_has_pebs(c) || !caps_has_gp(c, 0))
+	else if (!caps_has_ds_pebs(c) || !caps_has_gp(c, 0))
 		why = "no PEBS on this CPU";
 	if (why)
 		st_verdict(x, SELFTEST_SKIP, "%s", why);

@@ -719,12 +719,13 @@ bool percpu_loss_describe(const struct percpu *p, u32 i, char *buf, size_t len)
 	return true;
 }
 
-bool percpu_ds_area_lost(const struct percpu *p, u64 *ours)
+bool percpu_ds_area_lost(const struct percpu *p, u64 *ours, const char **reg)
 {
 	for (u32 i = 0; i < p->count; i++) {
 		const struct sampling *s = sampler_at(p, i, true);
-		if (s && s->pmi.st.ds_area_lost) {
-			*ours = (u64)(uintptr_t)s->precise.ds.area;
+		if (s && s->pmi.st.ds_area_lost && s->precise.ops && s->precise.ops->ours) {
+			*ours = s->precise.ops->ours(&s->precise);
+			*reg = s->precise.ops->base_reg;
 			return true;
 		}
 	}

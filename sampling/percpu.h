@@ -183,9 +183,10 @@ u64 percpu_period(const struct percpu *p, int i);
 /* The i-th CPU's PEBS losses, described (pebs_loss_describe); false when
  * it does not sample with PEBS. */
 bool percpu_loss_describe(const struct percpu *p, u32 i, char *buf, size_t len);
-/* Whether a sampling CPU's IA32_DS_AREA was taken by something else; *ours
- * is the first such CPU's own area. */
-bool percpu_ds_area_lost(const struct percpu *p, u64 *ours);
+/* Whether a sampling CPU's PEBS buffer register (*reg: IA32_DS_AREA,
+ * IA32_PEBS_BASE) was taken by something else; *ours is the first such
+ * CPU's own value. */
+bool percpu_ds_area_lost(const struct percpu *p, u64 *ours, const char **reg);
 /* Whether the i-th CPU's sample ring is half full or more. */
 bool percpu_ring_half_full(const struct percpu *p, u32 i);
 

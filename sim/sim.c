@@ -323,6 +323,12 @@ const struct hw_ops *sim_open_cpus(const char *spec, u32 min_cpus, char *err, si
 	if (o.pebs_format >= 0)
 		sim.variant.perf_capabilities = (m->perf_capabilities & ~GENMASK(11, 8)) |
 						((u64)o.pebs_format << 8);
+	/* An Architectural PEBS part given an adaptive format (cwf,fmt=5) is
+	 * the same core with DS-based adaptive PEBS, baseline included: the
+	 * differential test's other half (tests/unit/test_sampling_apebs.c). */
+	if (o.pebs_format >= 4 && o.pebs_format < PERF_CAP_PEBS_FORMAT_ARCH &&
+	    FIELD(m->perf_capabilities, 11, 8) == PERF_CAP_PEBS_FORMAT_ARCH)
+		sim.variant.perf_capabilities |= PERF_CAP_PEBS_BASELINE;
 	sim.model = &sim.variant;
 	sim.ncpus = o.cpus ? o.cpus : MIN(MAX((u32)m->ncpus, min_cpus), (u32)SIM_MAX_CPUS);
 	sim.open = true;
@@ -443,6 +449,8 @@ static const struct reg_field {
 	REG_FIELD(global_ctrl, 1), REG_FIELD(global_status, 1),
 	REG_FIELD(pebs_enable, 1), REG_FIELD(pebs_data_cfg, 1),
 	REG_FIELD(ld_lat_threshold, 1), REG_FIELD(pebs_frontend, 1), REG_FIELD(ds_area, 1),
+	REG_FIELD(pebs_base, 1), REG_FIELD(pebs_index, 1), REG_FIELD(cfg_c, SIM_MAX_GP),
+	REG_FIELD(cfg_c_fixed, SIM_MAX_FIXED),
 	REG_FIELD(debugctl, 1), REG_FIELD(misc_enable, 1),
 	REG_FIELD(offcore_rsp, 2), REG_FIELD(apic_base, 1),
 	REG_FIELD(apic_tpr, 1), REG_FIELD(apic_spiv, 1),

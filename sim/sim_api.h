@@ -169,6 +169,10 @@ struct sim_cpu_regs {
 	u64 fixed_ctrl, global_ctrl, global_status;
 	u64 pebs_enable, pebs_data_cfg, ld_lat_threshold, pebs_frontend;
 	u64 ds_area, debugctl, misc_enable;
+	/* Architectural PEBS: IA32_PEBS_BASE, IA32_PEBS_INDEX and each
+	 * counter's CFG_C (sim_pebs_arch.c) */
+	u64 pebs_base, pebs_index;
+	u64 cfg_c[SIM_MAX_GP], cfg_c_fixed[SIM_MAX_FIXED];
 	u64 offcore_rsp[2];
 	u64 apic_base;
 	u32 apic_tpr, apic_spiv, apic_icr_low, apic_icr_high;

@@ -78,9 +78,19 @@ static bool counting(const struct sim_cpu *c, unsigned idx)
 	return c->cpl == 0 ? (sel & EVTSEL_OS) : (sel & EVTSEL_USR);
 }
 
+/* Fixed 0-3 count instructions, cycles, reference cycles and slots;
+ * the E-cores' topdown fixed 4-6 split the slots: the model retires one
+ * uop per instruction (retiring), predicts every branch (no bad
+ * speculation) and never starves the front end; the rest of the slots
+ * are backend bound, which no fixed counter counts. */
 static enum source fixed_source(const struct sim_cpu *c, unsigned i)
 {
-	static const enum source src[] = { SRC_INST, SRC_CYCLES, SRC_REF, SRC_SLOTS };
+	static const enum source src[] = {
+		SRC_INST, SRC_CYCLES, SRC_REF, SRC_SLOTS,
+		[FIXED_TOPDOWN_BAD_SPECULATION] = SRC_NONE,
+		[FIXED_TOPDOWN_FE_BOUND] = SRC_NONE,
+		[FIXED_TOPDOWN_RETIRING] = SRC_INST,
+	};
 	return i < ARRAY_SIZE(src) ? src[i] : SRC_NONE;
 }
 
@@ -299,6 +309,8 @@ static u64 pebs_counters(const struct sim_cpu *c)
 {
 	if (c->r.misc_enable & MISC_ENABLE_PEBS_UNAVAILABLE)
 		return 0;
+	if (sim_arch_pebs())
+		return sim_arch_pebs_counters(c);
 	u64 en = c->r.pebs_enable & GENMASK(SIM_MAX_GP - 1, 0);
 	if (sim_has(PERF_CAP_PEBS_BASELINE))
 		en |= c->r.pebs_enable & (GENMASK(SIM_MAX_FIXED - 1, 0) << SIM_FIXED_BASE);

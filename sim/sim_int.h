@@ -26,6 +26,7 @@ struct sim_core_desc {
 				 * written at the overflow, not the next event */
 	u32 fixed_mask;		/* fixed counters present where not all of
 				 * 0..num_fixed-1 (CPUID.23H.1:EBX) */
+	u32 pdist_fixed;	/* fixed counters with PDist (CPUID.23H.5:EDX) */
 };
 
 struct sim_model {
@@ -38,6 +39,7 @@ struct sim_model {
 	u32 leaf7_ebx, leaf7_ecx, leaf7_edx;
 	u32 leaf7_1_eax;	/* CPUID.07H.1:EAX (ArchPerfmonExt); 0: no sub-leaf 1 */
 	u32 leaf23_eax, leaf23_ebx;	/* CPUID.23H.0: valid sub-leaves, PERFEVTSEL extension */
+	u32 leaf23_pebs_groups;	/* CPUID.23H.4:EBX: Architectural PEBS's groups */
 	struct cpuid_regs leaf0a;
 	u32 ext1_ecx, ext1_edx, ext8_eax;
 	const char *hypervisor_sig;	/* NULL: no hypervisor */
@@ -194,6 +196,33 @@ static inline u64 sim_point_next_ip(const struct sim_point *pt)
 	return pt->next_ip ? pt->next_ip : pt->ip + pt->insn_len;
 }
 bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *pt);
+/* A cursor writing a record's u64 fields, in order, into a scratch buffer. */
+struct sim_rec {
+	u8 *at;
+};
+static inline void sim_rec_put(struct sim_rec *r, u64 v)
+{
+	__builtin_memcpy(r->at, &v, sizeof(v));
+	r->at += sizeof(v);
+}
+/* A linear address the CPU takes (bits 63:47 all equal). */
+static inline bool sim_canonical(u64 addr)
+{
+	u64 top = addr >> 47;
+	return top == 0 || top == 0x1FFFF;
+}
+/* sim_pebs_arch.c: Architectural PEBS (PEBS_FORMAT 0xF). */
+static inline bool sim_arch_pebs(void)
+{
+	return sim_pdcm() && sim_pebs_format() == PERF_CAP_PEBS_FORMAT_ARCH &&
+	       (sim.model->leaf23_eax & BIT(CPUID_23_SUBLEAF_PEBS_CAPS));
+}
+bool sim_arch_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *pt);
+/* The counters whose CFG_C enables a record (status layout), while
+ * IA32_PEBS_INDEX.EN is set. */
+u64 sim_arch_pebs_counters(const struct sim_cpu *c);
+int sim_arch_pebs_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f, bool *done);
+int sim_arch_pebs_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f, bool *done);
 u32 sim_pebs_record_size(u8 format, u64 data_cfg, bool adaptive);
 
 /* sim_count.c: a run with its eventing point; the events until the

@@ -114,6 +114,19 @@ static const struct sim_core_desc core_lnl_e = {
 	.latency_split = true, .pdist_gp = PDIST_GP0,
 };
 
+/* Darkmont, Clearwater Forest's only core, as clearwaterforest_core.json
+ * V1.04 gives it: GP counters 0-7 and fixed 0-2 and 4-6 (the topdown
+ * fixed counters, as Skymont's), PEBS on all of them ("PEBScounters"
+ * 0-7, 32-34, 36-38), PDist on GP 0-1 and fixed 0 ("PDISTCounter" 0,1
+ * and 32); Crestmont offcore masks. CPUID itself is a stand-in: no dump
+ * of the part has been published (sim/README.md). */
+static const struct sim_core_desc core_darkmont = {
+	.uarch = "Darkmont", .num_gp = 8, .num_fixed = 7, .fixed_mask = 0x77,
+	.gp_width = 48, .fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0x77,
+	.offcore_valid = { OFFCORE_RSP_VALID_CMT0, OFFCORE_RSP_VALID_CMT1 },
+	.latency_split = true, .pdist_gp = 0x3, .pdist_fixed = 0x1,
+};
+
 /* AMD Zen 2 and Zen 4: six core counters of 48 bits (PerfCtrExtCore;
  * APM Vol. 2, "Performance Monitoring Counters"), no fixed counters, no
  * PEBS (IBS is AMD's sampling engine: sim_ibs.c). */
@@ -203,6 +216,32 @@ static const struct sim_model models[] = {
 		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
 		.tsc_mhz = 2200, .core_mhz = 5000, .xclk_mhz = 38,
 		.ncpus = 2, .core = { &core_lnl_p, &core_lnl_e },
+	},
+	{
+		.name = "cwf",
+		.summary = "Clearwater Forest (Xeon 6, Darkmont E-cores): perfmon v6, 8 GP + fixed 0-2,4-6, Architectural PEBS (PEBS_FORMAT 0xF)",
+		.brand = "Intel(R) Xeon(R) 6 processor (Clearwater Forest)",
+		.signature = 0xD06D0, .max_leaf = 0x23, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFEFBFF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0xF3BFBFEF, .leaf7_ecx = 0x1B417FFE, .leaf7_edx = 0xBFC14412,
+		.leaf7_1_eax = CPUID_07_1_EAX_ARCH_PERFMON_EXT,
+		.leaf0a = { .eax = 0x08300806, .ebx = 0, .ecx = 0x77, .edx = 0x8603 },
+		/* CPUID.23H: counters (1) and Architectural PEBS (4, 5); its
+		 * records may carry the aux, GPR and XMM groups (sub-leaf 4
+		 * EBX bits 30, 29, 17: CFG_C bits 62, 61, 49). No auto counter
+		 * reload (2): CFG_B is absent. */
+		.leaf23_eax = BIT(0) | BIT(CPUID_23_SUBLEAF_COUNTERS) |
+			      BIT(CPUID_23_SUBLEAF_PEBS_CAPS) | BIT(CPUID_23_SUBLEAF_PEBS_CNTRS),
+		.leaf23_ebx = CPUID_23_EBX_UMASK2 | CPUID_23_EBX_EQ,
+		.leaf23_pebs_groups = (u32)((ARCH_PEBS_AUX | ARCH_PEBS_GPR | ARCH_PEBS_VECR_XMM) >>
+					    ARCH_PEBS_CAPS_SHIFT),
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3934,
+		/* Arch LBR, PEBS trap and arch regs, PEBS_FORMAT 0xF, SMM
+		 * freeze, full-width writes; no baseline (no adaptive PEBS) */
+		.perf_capabilities = 0x3FFF, .misc_enable = 0x850089,
+		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 2200, .core_mhz = 3000, .xclk_mhz = 25,
+		.ncpus = 2, .core = { &core_darkmont, &core_darkmont },
 	},
 	{
 		.name = "nhm",
@@ -389,6 +428,12 @@ static void basic_leaf(const struct sim_model *m, u32 cpu, u32 leaf, u32 sub,
 		else if (sub == CPUID_23_SUBLEAF_COUNTERS && (m->leaf23_eax & BIT(sub)))
 			set_regs(r, core->num_gp ? (u32)GENMASK(core->num_gp - 1, 0) : 0,
 				 sim_fixed_present(core), 0, 0);
+		/* Sub-leaves 4 and 5: Architectural PEBS's groups, and its
+		 * PEBS (EAX GP, ECX fixed) and PDist (EBX, EDX) counters. */
+		else if (sub == CPUID_23_SUBLEAF_PEBS_CAPS && (m->leaf23_eax & BIT(sub)))
+			set_regs(r, 0, m->leaf23_pebs_groups, 0, 0);
+		else if (sub == CPUID_23_SUBLEAF_PEBS_CNTRS && (m->leaf23_eax & BIT(sub)))
+			set_regs(r, core->pebs_gp, core->pdist_gp, core->pebs_fixed, core->pdist_fixed);
 		return;
 	default:
 		return;	/* leaves the model does not describe read as zero */

@@ -56,36 +56,25 @@ u32 sim_pebs_record_size(u8 format, u64 data_cfg, bool adaptive)
 	return size;
 }
 
-/* A cursor writing u64 fields into the record being built. */
-struct rec {
-	u8 *at;
-};
-
-static void put(struct rec *r, u64 v)
-{
-	bp_memcpy(r->at, &v, sizeof(v));
-	r->at += sizeof(v);
-}
-
 /* Formats 0-3: RFLAGS, RIP, then RAX RBX RCX RDX RSI RDI RBP RSP R8-R15. */
-static void put_legacy_gprs(struct rec *r, const struct sim_gprs *g, u64 rip)
+static void put_legacy_gprs(struct sim_rec *r, const struct sim_gprs *g, u64 rip)
 {
 	const u64 regs[] = { g->rflags, rip, g->rax, g->rbx, g->rcx, g->rdx, g->rsi, g->rdi,
 			     g->rbp, g->rsp, g->r8, g->r9, g->r10, g->r11, g->r12, g->r13,
 			     g->r14, g->r15 };
 	for (unsigned i = 0; i < ARRAY_SIZE(regs); i++)
-		put(r, regs[i]);
+		sim_rec_put(r, regs[i]);
 }
 
 /* Adaptive GPR group: RFLAGS, RIP, RAX RCX RDX RBX RSP RBP RSI RDI R8-R15
  * (the hardware's register order, not formats 0-3's). */
-static void put_adaptive_gprs(struct rec *r, const struct sim_gprs *g, u64 rip)
+static void put_adaptive_gprs(struct sim_rec *r, const struct sim_gprs *g, u64 rip)
 {
 	const u64 regs[] = { g->rflags, rip, g->rax, g->rcx, g->rdx, g->rbx, g->rsp, g->rbp,
 			     g->rsi, g->rdi, g->r8, g->r9, g->r10, g->r11, g->r12, g->r13,
 			     g->r14, g->r15 };
 	for (unsigned i = 0; i < ARRAY_SIZE(regs); i++)
-		put(r, regs[i]);
+		sim_rec_put(r, regs[i]);
 }
 
 /* The trap-like PEBS assist runs after the instruction retires: RIP is
@@ -94,24 +83,24 @@ static void put_adaptive_gprs(struct rec *r, const struct sim_gprs *g, u64 rip)
 static void write_legacy(struct sim_cpu *c, u8 *at, u8 fmt, u64 applicable,
 			 const struct sim_point *pt)
 {
-	struct rec r = { at };
+	struct sim_rec r = { at };
 	put_legacy_gprs(&r, &c->gprs, sim_point_next_ip(pt));
 	if (fmt < 1)
 		return;
 	/* Formats 1-2 store IA32_PERF_GLOBAL_STATUS as it is (bits of other
 	 * counters included); format 3 stores exactly the counters this
 	 * record is for. */
-	put(&r, fmt >= 3 ? applicable : c->pebs_status_zero ? 0 : c->r.global_status);
-	put(&r, pt->data_addr);
-	put(&r, pt->data_src);
-	put(&r, pt->latency);
+	sim_rec_put(&r, fmt >= 3 ? applicable : c->pebs_status_zero ? 0 : c->r.global_status);
+	sim_rec_put(&r, pt->data_addr);
+	sim_rec_put(&r, pt->data_src);
+	sim_rec_put(&r, pt->latency);
 	if (fmt < 2)
 		return;
-	put(&r, pt->ip);	/* eventing IP */
-	put(&r, 0);		/* TSX tuning: no transactions modelled */
+	sim_rec_put(&r, pt->ip);	/* eventing IP */
+	sim_rec_put(&r, 0);		/* TSX tuning: no transactions modelled */
 	if (fmt < 3)
 		return;
-	put(&r, c->tsc);
+	sim_rec_put(&r, c->tsc);
 }
 
 /* The meminfo latency field: the load latency, or on Alder Lake and
@@ -156,28 +145,28 @@ static bool ldlat_unreported(const struct sim_cpu *c, u64 applicable)
 static void write_adaptive(struct sim_cpu *c, u8 *at, u32 size, u64 cfg, u64 applicable,
 			   const struct sim_point *pt)
 {
-	struct rec r = { at };
-	put(&r, (u64)size << FORMAT_SIZE_SHIFT | (cfg & GENMASK(47, 0)));
-	put(&r, pt->ip);
-	put(&r, applicable);
-	put(&r, c->tsc);
+	struct sim_rec r = { at };
+	sim_rec_put(&r, (u64)size << FORMAT_SIZE_SHIFT | (cfg & GENMASK(47, 0)));
+	sim_rec_put(&r, pt->ip);
+	sim_rec_put(&r, applicable);
+	sim_rec_put(&r, c->tsc);
 	if (cfg & PEBS_DATACFG_MEMINFO) {
 		bool unreported = ldlat_unreported(c, applicable);
-		put(&r, pt->data_addr);
-		put(&r, unreported ? 0 : pt->data_src);
-		put(&r, unreported ? 0 : meminfo_latency(c, pt));
-		put(&r, 0);	/* TSX tuning */
+		sim_rec_put(&r, pt->data_addr);
+		sim_rec_put(&r, unreported ? 0 : pt->data_src);
+		sim_rec_put(&r, unreported ? 0 : meminfo_latency(c, pt));
+		sim_rec_put(&r, 0);	/* TSX tuning */
 	}
 	if (cfg & PEBS_DATACFG_GP)
 		put_adaptive_gprs(&r, &c->gprs, sim_point_next_ip(pt));
 	if (cfg & PEBS_DATACFG_XMMS)
 		for (unsigned i = 0; i < 16; i++) {
-			put(&r, c->gprs.xmm[i][0]);
-			put(&r, c->gprs.xmm[i][1]);
+			sim_rec_put(&r, c->gprs.xmm[i][0]);
+			sim_rec_put(&r, c->gprs.xmm[i][1]);
 		}
 	if (cfg & PEBS_DATACFG_LBRS)
 		for (unsigned i = 0; i < lbr_entries(cfg) * 3; i++)
-			put(&r, 0);	/* LBRs are not modelled: empty entries */
+			sim_rec_put(&r, 0);	/* LBRs are not modelled: empty entries */
 }
 
 /* SDM 20.6.2.4.2: an adaptive record carries the PEBS_DATA_CFG groups
@@ -280,6 +269,8 @@ static void take_ds_area(struct sim_cpu *c)
  * from zero), and its overflow bit stays set. */
 bool sim_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_point *pt)
 {
+	if (sim_arch_pebs())
+		return sim_arch_pebs_assist(c, applicable, pt);
 	u64 ds = c->r.ds_area;
 	u8 fmt = sim_pebs_format();
 	if (!ds) {

@@ -78,6 +78,8 @@ static u64 status_reset_valid(const struct sim_cpu *c)
 		v |= GLOBAL_STATUS_TRACE_TOPA_PMI | GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ;
 	if (has_perf_metrics(c))
 		v |= GLOBAL_STATUS_PERF_METRICS;
+	if (sim_arch_pebs())
+		v |= GLOBAL_STATUS_ARCH_PEBS_THRESHOLD;
 	return v;
 }
 
@@ -111,7 +113,11 @@ static u64 debugctl_valid(void)
 }
 
 static bool has_pmu(void) { return sim_version() > 0; }
-static bool has_pebs_msrs(void) { return has_pmu() && sim_ds() && sim_pdcm(); }
+/* DS-based PEBS's MSRs: gone where Architectural PEBS replaces them. */
+static bool has_pebs_msrs(void)
+{
+	return has_pmu() && sim_ds() && sim_pdcm() && sim_pebs_format() != PERF_CAP_PEBS_FORMAT_ARCH;
+}
 
 /* ---- reset ---------------------------------------------------------------- */
 
@@ -191,8 +197,8 @@ static enum counter_reg counter_reg(const struct sim_cpu *c, u32 msr, unsigned *
 }
 
 /* CFG_B and CFG_C exist where CPUID.23H.0:EAX lists auto counter reload
- * (sub-leaf 2) or Architectural PEBS (sub-leaves 4, 5); no model has
- * them yet. */
+ * (sub-leaf 2) or Architectural PEBS (sub-leaves 4, 5: sim_pebs_arch.c);
+ * no model has auto counter reload. */
 static int v6_cfg_absent(u32 msr, unsigned i, struct hw_fault *f)
 {
 	bool fixed = msr >= MSR_IA32_PMC_FX0_CTR;
@@ -221,7 +227,8 @@ static u64 global_inuse(const struct sim_cpu *c)
 			v |= global_fixed_bit(i);
 		pmi |= f & FIXED_CTRL_PMI;
 	}
-	return v | (pmi || c->r.pebs_enable ? BIT(63) : 0);
+	bool pebs = c->r.pebs_enable || (sim_arch_pebs() && sim_arch_pebs_counters(c));
+	return v | (pmi || pebs ? BIT(63) : 0);
 }
 
 /* MSRs that exist whether or not there is a PMU. */
@@ -310,10 +317,14 @@ int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f)
 		*val = c->r.fixed[i];
 		return 0;
 	case REG_V6_CFG:
-		return v6_cfg_absent(msr, i, f);
+		rc = sim_arch_pebs_rdmsr(c, msr, val, f, &done);
+		return done ? rc : v6_cfg_absent(msr, i, f);
 	case REG_NONE:
 		break;
 	}
+	rc = sim_arch_pebs_rdmsr(c, msr, val, f, &done);
+	if (done)
+		return rc;
 	switch (msr) {
 	case MSR_IA32_FIXED_CTR_CTRL:     *val = c->r.fixed_ctrl; break;
 	case MSR_IA32_PERF_GLOBAL_STATUS: *val = c->r.global_status; break;
@@ -392,12 +403,6 @@ static int write_debugctl(struct sim_cpu *c, u64 val, struct hw_fault *f)
 	return 0;
 }
 
-static bool canonical(u64 addr)
-{
-	u64 top = addr >> 47;
-	return top == 0 || top == 0x1FFFF;
-}
-
 static int write_always(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f, bool *done)
 {
 	*done = true;
@@ -411,7 +416,7 @@ static int write_always(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f,
 	case MSR_IA32_DS_AREA:
 		if (!sim_ds())
 			return sim_gp(f, "IA32_DS_AREA needs CPUID.01H:EDX.DS[21] = 1");
-		if (!canonical(val))
+		if (!sim_canonical(val))
 			return sim_gp(f, "IA32_DS_AREA: 0x%llx is not a canonical address",
 				      (unsigned long long)val);
 		c->r.ds_area = val;
@@ -602,10 +607,14 @@ int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
 	case REG_FIXED:
 		return write_fixed_ctr(c, i, val, f);
 	case REG_V6_CFG:
-		return v6_cfg_absent(msr, i, f);
+		rc = sim_arch_pebs_wrmsr(c, msr, val, f, &done);
+		return done ? rc : v6_cfg_absent(msr, i, f);
 	case REG_NONE:
 		break;
 	}
+	rc = sim_arch_pebs_wrmsr(c, msr, val, f, &done);
+	if (done)
+		return rc;
 	if (msr == MSR_IA32_PEBS_ENABLE || msr == MSR_PEBS_DATA_CFG ||
 	    msr == MSR_PEBS_LD_LAT_THRESHOLD)
 		return write_pebs_msr(c, msr, val, f);

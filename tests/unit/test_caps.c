@@ -240,6 +240,39 @@ static void test_leaf23_counters(void **state)
 	assert_int_equal(c.num_fixed, 3);
 }
 
+/* CPUID.23H sub-leaves 4 and 5 (Linux update_pmu_cap): sub-leaf 4's EBX
+ * bit n is CFG_C bit 32 + n; sub-leaf 5 gives PEBS (EAX GP, ECX fixed)
+ * and PDist (EBX, EDX) counters in the status layout, counters outside
+ * sub-leaf 1's left out. Architectural PEBS needs format 0xF too; DS
+ * PEBS is then absent whatever CPUID.01H says. */
+static void test_leaf23_arch_pebs(void **state)
+{
+	struct pmu_caps c = { .intel = true, .ds = true, .pdcm = true, .misc_enable_readable = true,
+			      .misc_enable = 0x850089 };
+	struct cpuid_regs a = { 0x08300806, 0, 0x77, 0x00008603 };
+	struct cpuid_regs counters = { 0xFF, 0x77, 0, 0 };
+	struct cpuid_regs groups = { 0, 0x60020000, 0, 0 };	/* AUX, GPR, XMM */
+	struct cpuid_regs pebs = { 0x1FF, 0x3, 0xF7, 0x1 };	/* GP 8 is not there */
+	caps_decode_leaf0a(&c, &a);
+	caps_decode_leaf23_counters(&c, &counters);
+	caps_decode_leaf23_pebs(&c, &groups, &pebs);
+	assert_int_equal(c.arch_pebs_groups, ARCH_PEBS_AUX | ARCH_PEBS_GPR | ARCH_PEBS_VECR_XMM);
+	assert_int_equal(c.arch_pebs_counters, 0xFF | 0x77ull << 32);
+	assert_int_equal(c.arch_pebs_pdists, 0x3 | 0x1ull << 32);
+	assert_true(caps_has_ds_pebs(&c));	/* format 0: DS-based */
+	assert_false(caps_has_arch_pebs(&c));
+	assert_non_null(strstr(caps_arch_pebs_missing(&c), "not 0xF"));
+	caps_decode_perf_capabilities(&c, 0x3FFF);
+	assert_int_equal(c.pebs_format, PERF_CAP_PEBS_FORMAT_ARCH);
+	assert_true(caps_has_arch_pebs(&c));
+	assert_false(caps_has_ds_pebs(&c));
+	assert_true(caps_has_pebs(&c));
+	assert_non_null(strstr(caps_ds_pebs_missing(&c), "Architectural PEBS"));
+	c.arch_pebs_counters = 0;
+	assert_false(caps_has_pebs(&c));
+	assert_non_null(strstr(caps_pebs_missing(&c), "CPUID.23H.5"));
+}
+
 /* Version 1 has no fixed counters: EDX is reserved and must be ignored. */
 static void test_v1_ignores_edx(void **state)
 {
@@ -310,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_no_pmu),
 		cmocka_unit_test(test_v5_fixed_bitmap),
 		cmocka_unit_test(test_leaf23_counters),
+		cmocka_unit_test(test_leaf23_arch_pebs),
 		cmocka_unit_test(test_v1_ignores_edx),
 		cmocka_unit_test(test_pebs_unavailable),
 		cmocka_unit_test(test_apic_id_beyond_255),

@@ -1,0 +1,271 @@
+/* sampling/ with Architectural PEBS on the emulated Clearwater Forest
+ * (cwf: PEBS_FORMAT 0xF, CPUID.23H sub-leaves 4 and 5): one record per
+ * PMI, large PEBS, two counters, a full buffer, the PMU and APIC given
+ * back exactly as found (CFG_C, IA32_PEBS_BASE and IA32_PEBS_INDEX
+ * included), and the differential test: the same workload on the same
+ * core with DS-based adaptive PEBS (cwf,fmt=5) gives the same samples. */
+#include "test_sampling_support.h"
+
+#define PERIOD 1009
+
+static void branches(u64 n, u64 ip)
+{
+	struct sim_occ occ = { .event = 0xC4, .umask = 0x00, .count = n, .ip = ip, .insn_len = 3 };
+	sim_event(&occ);
+}
+
+/* Events between records on the counter of event k: the period, one more
+ * where the counter has no PDist (the record at the next event). */
+static u64 events_per_record(int k, u64 period)
+{
+	return period + !sim_pebs_at_overflow((unsigned)pmu_counter_of(&pmu, smp.id[k]));
+}
+
+static void assert_apebs_accounting(u64 samples_owed)
+{
+	u64 lost = sampling_lost(&smp);
+	if (samples_owed != ngot + lost)
+		fail_msg("owed %llu != delivered %u + lost %llu", (unsigned long long)samples_owed,
+			 ngot, (unsigned long long)lost);
+	assert_true(pebs_loss_balanced(&smp.precise.apebs.loss));
+}
+
+/* The engine is Architectural PEBS, and the registers say so: the
+ * buffer's address and SIZE in IA32_PEBS_BASE, EN and THRESH in
+ * IA32_PEBS_INDEX, EN and -period in the PEBS counter's CFG_C, and no
+ * INT in its event select (the PMI comes from GLOBAL_STATUS bit 54). */
+static void test_registers_programmed(void **state)
+{
+	struct sampling_opts o = opts_period(PERIOD);
+	o.threshold.mode = PEBS_THRESHOLD_ONE;
+	start_sampling("cwf", "BR_INST_RETIRED.ALL_BRANCHES:p", &o, false);
+	assert_string_equal(smp.precise.ops->name, "Architectural PEBS");
+	int counter = pmu_counter_of(&pmu, smp.id[0]);
+	assert_true(counter >= 0 && counter < 8);
+	const struct sim_cpu_regs *r = sim_regs();
+	assert_int_equal(r->pebs_base, smp.precise.apebs.buf.base_msr);
+	assert_int_equal(r->pebs_base & ARCH_PEBS_BASE_SIZE_MASK, 8);	/* 1 MiB */
+	assert_int_equal(r->pebs_index, ARCH_PEBS_INDEX_EN |
+			 (u64)(64 >> 4) << ARCH_PEBS_INDEX_THRESH_SHIFT);
+	assert_int_equal(r->cfg_c[counter], ARCH_PEBS_EN | (0x100000000ull - PERIOD));
+	assert_false(r->evtsel[counter] & EVTSEL_INT);
+	assert_int_equal(r->pebs_enable, 0);
+	stop_sampling();
+	finish_sampling();
+	sim_close();
+}
+
+/* --pebs-threshold 1: a PMI per record, a sample per record, at the
+ * eventing IP with the programmed period. */
+static void test_one_record_per_pmi(void **state)
+{
+	struct sampling_opts o = opts_period(PERIOD);
+	o.threshold.mode = PEBS_THRESHOLD_ONE;
+	start_sampling("cwf", "BR_INST_RETIRED.ALL_BRANCHES:p", &o, false);
+	assert_int_equal(smp.precise.apebs.threshold.records, 1);
+	branches(events_per_record(0, PERIOD) * 50 + 7, RUN_IP);
+	struct sim_stats st = model_stats();
+	assert_int_equal(st.pebs_records, 50);
+	assert_int_equal(st.pmis_delivered, 50);
+	assert_int_equal(smp.pmi.st.buffer_pmis, 50);
+	stop_sampling();
+	assert_int_equal(ngot, 50);
+	for (u32 i = 0; i < ngot; i++) {
+		assert_int_equal(got[i].ip, RUN_IP);
+		assert_int_equal(got[i].period, PERIOD);
+		assert_true(got[i].flags & BP_SAMPLE_EXACT_IP);
+	}
+	assert_apebs_accounting(st.pebs_records);
+	finish_sampling();
+	sim_close();
+}
+
+/* Large PEBS: one PMI per threshold's worth of records; what waits below
+ * the threshold is pending (progress lines) and drained at the stop. */
+static void test_large_pebs(void **state)
+{
+	struct sampling_opts o = opts_period(131);
+	o.pebs_buffer_bytes = 64 * 1024;
+	start_sampling("cwf", "BR_INST_RETIRED.ALL_BRANCHES:p", &o, false);
+	u64 threshold = smp.precise.apebs.threshold.records;
+	assert_true(smp.precise.apebs.threshold.large);
+	/* room for one more record per PEBS-capable counter (CPUID.23H.5:
+	 * GP 0-7 and fixed 0-2, 4-6) after the PMI is raised */
+	assert_int_equal(threshold, 64 * 1024 / 64 - 14);
+	u64 records = 3 * threshold + threshold / 2;
+	branches(events_per_record(0, 131) * records, RUN_IP);
+	struct sim_stats st = model_stats();
+	assert_int_equal(st.pebs_records, records);
+	assert_int_equal(st.pmis_delivered, records / threshold);
+	assert_int_equal(st.pebs_lost, 0);
+	assert_int_equal(sampling_pending(&smp), records % threshold);
+	stop_sampling();
+	assert_int_equal(ngot, records);
+	assert_apebs_accounting(records);
+	finish_sampling();
+	sim_close();
+}
+
+/* Two PEBS counters on GP 0 and 1, both with PDist on cwf: their records
+ * come at the same events, one record naming both, a sample each. */
+static void test_two_counters_one_record(void **state)
+{
+	struct sampling_opts o = opts_period(PERIOD);
+	o.threshold.mode = PEBS_THRESHOLD_ONE;
+	start_sampling("cwf", "BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:p",
+		       &o, false);
+	branches(PERIOD * 20, RUN_IP);
+	stop_sampling();
+	struct sim_stats st = model_stats();
+	assert_int_equal(st.pebs_records, 20);
+	assert_int_equal(ngot, 40);
+	u32 per_event[2] = { 0 };
+	for (u32 i = 0; i < ngot; i++)
+		per_event[got[i].event]++;
+	assert_int_equal(per_event[0], 20);
+	assert_int_equal(per_event[1], 20);
+	assert_apebs_accounting(2 * st.pebs_records);
+	finish_sampling();
+	sim_close();
+}
+
+/* A 4 KiB buffer with the PMI held off (LVT PC masked): the records fill
+ * it, the next does not fit, IA32_PEBS_INDEX.FULL is set and that record
+ * is skipped with its reload. When the PMI comes, the drain reports the
+ * full buffer and sampling goes on. */
+static void test_full_buffer(void **state)
+{
+	struct sampling_opts o = opts_period(131);
+	o.pebs_buffer_bytes = 4096;
+	o.threshold.mode = PEBS_THRESHOLD_ONE;
+	start_sampling("cwf", "BR_INST_RETIRED.ALL_BRANCHES:p", &o, false);
+	u64 max = smp.precise.apebs.buf.max_records;
+	assert_int_equal(max, 4096 / 64);
+	hw_mmio_write32(XAPIC_BASE + APIC_LVT_PERFCNT, APIC_LVT_MASKED | smp.pmi.vector);
+	branches(events_per_record(0, 131) * (max + 25), RUN_IP);
+	struct sim_stats st = model_stats();
+	assert_int_equal(st.pebs_records, max);
+	assert_int_equal(st.pebs_lost, 1);
+	assert_true(sim_regs()->pebs_index & ARCH_PEBS_INDEX_FULL);
+	hw_mmio_write32(XAPIC_BASE + APIC_LVT_PERFCNT, smp.pmi.vector);
+	sim_inject_spurious_pmi();
+	branches(events_per_record(0, 131) * 10, RUN_IP);
+	stop_sampling();
+	st = model_stats();
+	assert_int_equal(st.pebs_records, max + 10);
+	assert_int_equal(ngot, max + 10);
+	assert_int_equal(smp.precise.apebs.loss.buffer_was_full, 1);
+	assert_apebs_accounting(st.pebs_records);
+	finish_sampling();
+	sim_close();
+}
+
+/* A period CFG_C's 32-bit reload value cannot hold is refused at setup,
+ * named, with the PMU given back. */
+static void test_period_too_long(void **state)
+{
+	char err[512];
+	struct pmu_event ev;
+	struct sampling_opts o = opts_period(3000000000ull);
+	model_caps("cwf");
+	ev = parse_one("BR_INST_RETIRED.ALL_BRANCHES:p");
+	sim_snapshot(&before_open);
+	assert_int_equal(pmu_open(&pmu, &caps, false, err, sizeof(err)), 0);
+	o.pmi_vector = PMI_VECTOR;
+	assert_int_not_equal(sampling_setup(&smp, &pmu, &ev, 1, &o, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "32-bit reload value"));
+	pmu_close(&pmu);
+	assert_snapshot_same(&before_open);
+	sim_close();
+}
+
+/* ---- the differential test ------------------------------------------------ */
+
+/* Loads and branches at several IPs, addresses, latencies and data
+ * sources: the same occurrences whatever the model. */
+static void workload(void)
+{
+	static const u64 sources[] = { 0x1, 0x2, 0x4, 0x6, 0x8 };
+	for (u64 k = 0; k < 1000; k++) {
+		struct sim_occ load = { .event = 0xD0, .umask = 0x05, .count = 37,
+					.ip = RUN_IP + 16 * (k % 7), .insn_len = 4,
+					.data_addr = 0x70000 + 64 * k, .latency = 20 + k % 50,
+					.instr_latency = 5, .data_src = sources[k % 5] };
+		sim_event(&load);
+		branches(53, RUN_IP + 0x100 + 8 * (k % 5));
+	}
+}
+
+static u32 record_workload(const char *model, const char *events, struct bp_sample *out, u32 max)
+{
+	struct sampling_opts o = opts_period(131);
+	start_sampling(model, events, &o, false);
+	assert_true(smp.precise.ops->multi_record);
+	workload();
+	stop_sampling();
+	u32 n = MIN(ngot, max);
+	memcpy(out, got, n * sizeof(*out));
+	finish_sampling();
+	sim_close();
+	return n;
+}
+
+static bool same_sample(const struct bp_sample *a, const struct bp_sample *b)
+{
+	return a->ip == b->ip && a->tsc == b->tsc && a->addr == b->addr && a->period == b->period &&
+	       a->weight == b->weight && a->data_src == b->data_src && a->event == b->event &&
+	       a->flags == b->flags;
+}
+
+static struct bp_sample adaptive[2000], arch[2000];
+
+/* The same events on cwf,fmt=5 (DS-based adaptive PEBS) and on cwf
+ * (Architectural PEBS): the same samples, in order. */
+static u32 same_samples(const char *events)
+{
+	u32 n_adaptive = record_workload("cwf,fmt=5", events, adaptive, 2000);
+	u32 n_arch = record_workload("cwf", events, arch, 2000);
+	assert_int_equal(n_arch, n_adaptive);
+	for (u32 i = 0; i < n_arch; i++)
+		if (!same_sample(&arch[i], &adaptive[i]))
+			fail_msg("%s: sample %u differs: ip 0x%llx/0x%llx addr 0x%llx/0x%llx weight "
+				 "%llu/%llu src 0x%llx/0x%llx", events, i, (unsigned long long)arch[i].ip,
+				 (unsigned long long)adaptive[i].ip, (unsigned long long)arch[i].addr,
+				 (unsigned long long)adaptive[i].addr, (unsigned long long)arch[i].weight,
+				 (unsigned long long)adaptive[i].weight,
+				 (unsigned long long)arch[i].data_src,
+				 (unsigned long long)adaptive[i].data_src);
+	return n_arch;
+}
+
+/* cwf,fmt=5 is the same core with DS-based adaptive PEBS: every sample
+ * has the same IP, time, address, latency and data source. A load
+ * latency event is taken alone on this core, so loads and branches are
+ * two recordings. */
+static void test_same_samples_as_adaptive_pebs(void **state)
+{
+	u32 n = same_samples("MEM_UOPS_RETIRED.LOAD_LATENCY_GT_4:pp");
+	assert_true(n > 200);
+	/* the memory fields are there: the latency is the cache latency
+	 * (20-69), not the instruction's (5) */
+	for (u32 i = 0; i < n; i++)
+		assert_true(arch[i].weight >= 20 && arch[i].weight < 70 &&
+			    (arch[i].flags & BP_SAMPLE_ADDR) && arch[i].addr >= 0x70000 &&
+			    (arch[i].flags & BP_SAMPLE_DATA_SRC));
+	n = same_samples("BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:pp");
+	assert_true(n > 500);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registers_programmed),
+		cmocka_unit_test(test_one_record_per_pmi),
+		cmocka_unit_test(test_large_pebs),
+		cmocka_unit_test(test_two_counters_one_record),
+		cmocka_unit_test(test_full_buffer),
+		cmocka_unit_test(test_period_too_long),
+		cmocka_unit_test(test_same_samples_as_adaptive_pebs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
