@@ -105,6 +105,8 @@ bool sim_machine_owns_msr(uint32_t msr)
 	case MSR_PEBS_LD_LAT_THRESHOLD:
 	case MSR_PEBS_FRONTEND:
 	case MSR_IA32_DS_AREA:
+	case MSR_IA32_PEBS_BASE:	/* Architectural PEBS */
+	case MSR_IA32_PEBS_INDEX:
 	case MSR_OFFCORE_RSP_0:
 	case MSR_OFFCORE_RSP_1:
 		return true;

@@ -6,7 +6,11 @@
  * next record at IA32_PEBS_INDEX.WR, a PMI (GLOBAL_STATUS bit 54) once WR
  * reaches THRESH, and each counter's record groups and reload value in
  * its CFG_C. The model writes one fragment per record, the groups its
- * counters' CFG_C ask for (the union where one record serves several). */
+ * counters' CFG_C ask for (the union where one record serves several).
+ * IA32_PEBS_BASE holds a physical address; the model writes it through
+ * sim_mem_write as a linear one, which is the same address under the
+ * UEFI identity map bareperf runs with (a guest OS with paging of its own
+ * would need the translation, which no guest here needs). */
 #include "sim_int.h"
 #include "../lib/str.h"
 
