@@ -112,6 +112,8 @@ const char *st_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
 		{ MSR_IA32_PEBS_ENABLE, "IA32_PEBS_ENABLE" },
 		{ MSR_PEBS_DATA_CFG, "MSR_PEBS_DATA_CFG" },
 		{ MSR_IA32_DS_AREA, "IA32_DS_AREA" },
+		{ MSR_IA32_PEBS_BASE, "IA32_PEBS_BASE" },
+		{ MSR_IA32_PEBS_INDEX, "IA32_PEBS_INDEX" },
 		{ MSR_IA32_DEBUGCTL, "IA32_DEBUGCTL" },
 	};
 	const struct { u32 first; unsigned n, step; const char *fmt; } ranges[] = {
@@ -310,6 +312,8 @@ static bool on_pmi(const struct plat_irq_frame *f, void *ctx)
 		p->lvt = apic_read(p->apic, APIC_LVT_PERFCNT);
 		p->status = st_overflows(pmi_caps, p->counters);
 		p->pebs_index = p->area ? p->area->pebs_index : 0;
+		if (p->arch_index)
+			hw_rdmsr_safe(MSR_IA32_PEBS_INDEX, &p->pebs_index);
 		if (caps_has_global_ctrl(pmi_caps))
 			p->ack_faulted = hw_wrmsr_safe(pmi_caps->msr_global_status_reset,
 						       p->status & pmi_ackable) != 0;
@@ -415,8 +419,11 @@ static void restore(struct st *x)
 		restore_msr(x, global_ctrl_msr, global);
 	if (x->ds_allocated)
 		pebs_ds_free(&x->ds);
+	if (x->apebs_allocated)
+		arch_pebs_buf_free(&x->apebs);
 	x->nsaved = 0;
 	x->lvt_saved = x->pmi_installed = x->ds_allocated = x->eilvt_saved = false;
+	x->apebs_allocated = false;
 }
 
 u64 st_evtsel_for(u8 code)

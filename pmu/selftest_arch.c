@@ -25,7 +25,7 @@ const struct st_arch st_arch_intel = {
 	.ctr_name = "IA32_PMC%u",
 	.sel_name = "IA32_PERFEVTSEL%u",
 	.status_name = "GLOBAL_STATUS",
-	.status_extra = GLOBAL_STATUS_OVF_BUFFER,
+	.status_extra = GLOBAL_STATUS_OVF_BUFFER | GLOBAL_STATUS_ARCH_PEBS_THRESHOLD,
 	/* SDM Vol. 3A 11.5.1: delivering a performance-monitoring interrupt
 	 * sets the mask bit of LVT PC; the handler must clear it. */
 	.delivery_masks_lvt_pc = true,

@@ -13,6 +13,7 @@
 #include "../lib/plat.h"
 #include "../lib/str.h"
 #include "../pebs/ds.h"
+#include "../pebs/arch.h"
 #include "../pebs/record.h"
 
 #define JOURNAL_MAX   80
@@ -56,6 +57,8 @@ struct st {
 	u8 vector;
 	struct pebs_ds ds;
 	bool ds_allocated;
+	struct arch_pebs_buf apebs;	/* Architectural PEBS (selftest_apebs.c) */
+	bool apebs_allocated;
 	bool frozen_on_pmi;	/* DEBUGCTL.FREEZE_PERFMON_ON_PMI took */
 	bool eilvt_saved;	/* IBS's extended LVT entry, put back at the end */
 	unsigned eilvt_n;
@@ -70,6 +73,7 @@ struct st_pmi {
 	u64 status;		/* overflows at the first PMI (st_overflows) */
 	u64 status_after;	/* after acknowledging it */
 	u64 pebs_index;		/* DS PEBS index at the first PMI */
+	bool arch_index;	/* ... or IA32_PEBS_INDEX (Architectural PEBS) */
 	bool ack_faulted;
 	const struct apic_state *apic;
 	volatile const struct ds_area *area;
@@ -113,6 +117,10 @@ bool st_pmi_came(void *ctx);
 
 /* The checks (selftest_counters.c, selftest_pmi.c, selftest_pebs.c). */
 void st_check_counters(struct st *x);
+/* The PEBS checks where PEBS is Architectural PEBS (selftest_apebs.c). */
+void st_apebs_record(struct st *x);
+void st_apebs_threshold(struct st *x);
+void st_apebs_auto_reload(struct st *x);
 void st_check_widths(struct st *x);
 void st_check_overflow_pmi(struct st *x);
 void st_check_lvt_mask(struct st *x);

@@ -143,6 +143,10 @@ static bool records_sane(struct st *x, const struct pebs_layout *l, u64 used, u6
 
 void st_check_pebs_record(struct st *x)
 {
+	if (caps_has_arch_pebs(x->caps)) {
+		st_apebs_record(x);
+		return;
+	}
 	struct pebs_layout l;
 	struct pebs_trial t = { .records_threshold = 1 };
 	if (!pebs_supported(x) || !pebs_layout(x, &l) || !run_pebs_trial(x, &l, &t) ||
@@ -158,6 +162,10 @@ void st_check_pebs_record(struct st *x)
 
 void st_check_pebs_threshold(struct st *x)
 {
+	if (caps_has_arch_pebs(x->caps)) {
+		st_apebs_threshold(x);
+		return;
+	}
 	struct pebs_layout l;
 	struct pebs_trial t = { .records_threshold = PEBS_THRESHOLD_RECORDS };
 	if (!pebs_supported(x) || !pebs_layout(x, &l) || !run_pebs_trial(x, &l, &t))
@@ -182,6 +190,10 @@ void st_check_pebs_threshold(struct st *x)
 
 void st_check_auto_reload(struct st *x)
 {
+	if (caps_has_arch_pebs(x->caps)) {
+		st_apebs_auto_reload(x);
+		return;
+	}
 	struct pebs_layout l;
 	struct pebs_trial t = { .records_threshold = 1 };
 	u64 value;

@@ -264,9 +264,10 @@ bool sim_arch_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_po
 	c->r.global_status &= ~applicable;	/* the record holds the overflow */
 	c->stats.pebs_records++;
 	c->stats.pebs_bytes += size;
-	reload(c, applicable);
+	if (!c->pebs_no_reload)	/* sim_inject_pebs_no_reload */
+		reload(c, applicable);
 	u64 thresh = FIELD(index, 58, ARCH_PEBS_INDEX_THRESH_SHIFT);
-	if ((wr >> ARCH_PEBS_UNIT_SHIFT) < thresh)
+	if ((wr >> ARCH_PEBS_UNIT_SHIFT) < thresh && !c->pebs_threshold_ignored)
 		return false;
 	c->r.global_status |= GLOBAL_STATUS_ARCH_PEBS_THRESHOLD;
 	return true;

@@ -99,6 +99,14 @@ static void test_nhm(void **state)   { passes_on("nhm"); }
 static void test_hsw(void **state)   { passes_on("hsw"); }
 static void test_core2(void **state) { passes_on("core2"); }
 static void test_x2apic(void **state) { passes_on("icx,x2apic"); }
+/* Architectural PEBS: the PEBS checks run on its registers and say so. */
+static void test_cwf(void **state)
+{
+	passes_on("cwf");
+	expect(SELFTEST_PEBS_RECORD, SELFTEST_PASS, "Architectural PEBS: 1 record(s) of 64 bytes");
+	expect(SELFTEST_PEBS_THRESHOLD, SELFTEST_PASS, "GLOBAL_STATUS bit 54");
+	expect(SELFTEST_AUTO_RELOAD, SELFTEST_PASS, "CFG_C's reload");
+}
 
 /* ---- AMD ------------------------------------------------------------------ */
 
@@ -427,6 +435,24 @@ static void test_no_reload_fails(void **state)
 	expect(SELFTEST_PEBS_RECORD, SELFTEST_PASS, NULL);
 }
 
+/* The same two faults under Architectural PEBS: a PMI before THRESH,
+ * and no reload from CFG_C. */
+static void test_cwf_pmi_per_record_fails(void **state)
+{
+	start("cwf");
+	sim_inject_pebs_threshold_ignored(true);
+	run_checks(BIT(SELFTEST_PEBS_THRESHOLD));
+	expect(SELFTEST_PEBS_THRESHOLD, SELFTEST_FAIL, "a PMI after 1 record(s); the threshold was 8");
+}
+
+static void test_cwf_no_reload_fails(void **state)
+{
+	start("cwf");
+	sim_inject_pebs_no_reload(true);
+	run_checks(BIT(SELFTEST_AUTO_RELOAD));
+	expect(SELFTEST_AUTO_RELOAD, SELFTEST_FAIL, "no reload");
+}
+
 /* ---- left as found ---------------------------------------------------------------- */
 
 /* pmu_open (taking over with force), every check, pmu_close: the
@@ -553,6 +579,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_hsw, teardown),
 		cmocka_unit_test_teardown(test_core2, teardown),
 		cmocka_unit_test_teardown(test_x2apic, teardown),
+		cmocka_unit_test_teardown(test_cwf, teardown),
 		cmocka_unit_test_teardown(test_zen4, teardown),
 		cmocka_unit_test_teardown(test_zen2, teardown),
 		cmocka_unit_test_teardown(test_zen4_x2apic, teardown),
@@ -585,6 +612,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_pmi_per_record_fails, teardown),
 		cmocka_unit_test_teardown(test_stuck_buffer_bit_fails, teardown),
 		cmocka_unit_test_teardown(test_no_reload_fails, teardown),
+		cmocka_unit_test_teardown(test_cwf_pmi_per_record_fails, teardown),
+		cmocka_unit_test_teardown(test_cwf_no_reload_fails, teardown),
 		cmocka_unit_test_teardown(test_session_leaves_firmware_state, teardown),
 		cmocka_unit_test_teardown(test_session_leaves_amd_firmware_state, teardown),
 		cmocka_unit_test(test_command_table),
