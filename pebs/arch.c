@@ -41,19 +41,25 @@ static int size_field(size_t bytes)
 	return __builtin_ctzll(bytes) - ARCH_PEBS_PAGE_SHIFT;
 }
 
+bool arch_pebs_size_ok(size_t bytes, char *err, size_t errlen)
+{
+	bytes = bytes ? bytes : ARCH_PEBS_DEFAULT_BYTES;
+	if (size_field(bytes) >= 0)
+		return true;
+	bp_snprintf(err, errlen, "Architectural PEBS buffer size %llu bytes: the buffer is "
+		    "4 KiB << SIZE (IA32_PEBS_BASE[3:0]), a power of two from %u KiB to %u MiB",
+		    (unsigned long long)bytes, ARCH_PEBS_MIN_BYTES / 1024, ARCH_PEBS_MAX_BYTES >> 20);
+	return false;
+}
+
 bool arch_pebs_buf_init(struct arch_pebs_buf *b, size_t bytes, const struct arch_pebs_layout *l,
 			char *err, size_t errlen)
 {
 	bp_memset(b, 0, sizeof(*b));
+	if (!arch_pebs_size_ok(bytes, err, errlen))
+		return false;
 	bytes = bytes ? bytes : ARCH_PEBS_DEFAULT_BYTES;
 	int size = size_field(bytes);
-	if (size < 0) {
-		bp_snprintf(err, errlen, "Architectural PEBS buffer size %llu bytes: the buffer is "
-			    "4 KiB << SIZE (IA32_PEBS_BASE[3:0]), a power of two from %u KiB to "
-			    "%u MiB", (unsigned long long)bytes, ARCH_PEBS_MIN_BYTES / 1024,
-			    ARCH_PEBS_MAX_BYTES >> 20);
-		return false;
-	}
 	if (bytes < l->record_bytes) {
 		bp_snprintf(err, errlen, "Architectural PEBS buffer of %llu bytes holds no %u-byte "
 			    "record", (unsigned long long)bytes, l->record_bytes);

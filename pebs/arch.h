@@ -49,6 +49,9 @@ struct arch_pebs_buf {
 bool arch_pebs_buf_init(struct arch_pebs_buf *b, size_t bytes, const struct arch_pebs_layout *l,
 			char *err, size_t errlen);
 void arch_pebs_buf_free(struct arch_pebs_buf *b);
+/* Whether bytes (0: the default) is a size the buffer can have; false
+ * with err saying the rule. */
+bool arch_pebs_size_ok(size_t bytes, char *err, size_t errlen);
 /* The PMI threshold after this many records, clamped to [1, max_records]. */
 void arch_pebs_buf_set_threshold(struct arch_pebs_buf *b, u64 records);
 /* IA32_PEBS_INDEX for an empty buffer: WR 0, FULL 0, EN, THRESH. */

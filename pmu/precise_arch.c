@@ -57,7 +57,7 @@ static bool apebs_check(const struct pmu_caps *c, const struct precise_event *ev
 	struct pebs_threshold_choice choice;
 	if (!n || n > ARRAY_SIZE(reqs))
 		return true;	/* nothing to check, or setup says why */
-	if (!periods_fit(ev, n, err, errlen) ||
+	if (!periods_fit(ev, n, err, errlen) || !arch_pebs_size_ok(o->buffer_bytes, err, errlen) ||
 	    !arch_pebs_layout_for(&layout, fields_of(ev, n), c->arch_pebs_groups, err, errlen))
 		return false;
 	return pebs_threshold_choose(reqs, reqs_of(ev, n, reqs), c->pebs_format,

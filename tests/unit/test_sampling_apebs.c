@@ -179,6 +179,22 @@ static void test_period_too_long(void **state)
 	sim_close();
 }
 
+/* A buffer size Architectural PEBS cannot have is a usage error before
+ * the PMU is taken (sampling_check_threshold, as record checks it). */
+static void test_buffer_size_checked_first(void **state)
+{
+	char err[512];
+	struct sampling_opts o = opts_period(PERIOD);
+	model_caps("cwf");
+	struct pmu_event ev = parse_one("BR_INST_RETIRED.ALL_BRANCHES:p");
+	o.pebs_buffer_bytes = 100 * 1024;
+	assert_false(sampling_check_threshold(&caps, &ev, 1, &o, err, sizeof(err)));
+	assert_non_null(strstr(err, "power of two"));
+	o.pebs_buffer_bytes = 128 * 1024;
+	assert_true(sampling_check_threshold(&caps, &ev, 1, &o, err, sizeof(err)));
+	sim_close();
+}
+
 /* ---- the differential test ------------------------------------------------ */
 
 /* Loads and branches at several IPs, addresses, latencies and data
@@ -265,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_two_counters_one_record),
 		cmocka_unit_test(test_full_buffer),
 		cmocka_unit_test(test_period_too_long),
+		cmocka_unit_test(test_buffer_size_checked_first),
 		cmocka_unit_test(test_same_samples_as_adaptive_pebs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
