@@ -205,6 +205,10 @@ static inline void sim_rec_put(struct sim_rec *r, u64 v)
 	__builtin_memcpy(r->at, &v, sizeof(v));
 	r->at += sizeof(v);
 }
+/* The groups adaptive and Architectural PEBS records share: the GPRs in
+ * the adaptive order (RIP: rip) and XMM0-15 (sim_pebs.c). */
+void sim_pebs_put_adaptive_gprs(struct sim_rec *r, const struct sim_gprs *g, u64 rip);
+void sim_pebs_put_xmm(struct sim_rec *r, const struct sim_gprs *g);
 /* A linear address the CPU takes (bits 63:47 all equal). */
 static inline bool sim_canonical(u64 addr)
 {
@@ -221,8 +225,14 @@ bool sim_arch_pebs_assist(struct sim_cpu *c, u64 applicable, const struct sim_po
 /* The counters whose CFG_C enables a record (status layout), while
  * IA32_PEBS_INDEX.EN is set. */
 u64 sim_arch_pebs_counters(const struct sim_cpu *c);
+/* IA32_PEBS_BASE and IA32_PEBS_INDEX (*done: msr is one of them here). */
 int sim_arch_pebs_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f, bool *done);
 int sim_arch_pebs_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f, bool *done);
+/* Counter i's v6 configuration MSR msr (its CFG_B or CFG_C): the
+ * counter's status-layout index when it is a CFG_C the model has, else -1. */
+int sim_arch_pebs_cfg_c_index(u32 msr, unsigned i);
+u64 sim_arch_pebs_read_cfg_c(struct sim_cpu *c, unsigned idx);
+int sim_arch_pebs_write_cfg_c(struct sim_cpu *c, unsigned idx, u64 val, struct hw_fault *f);
 u32 sim_pebs_record_size(u8 format, u64 data_cfg, bool adaptive);
 
 /* sim_count.c: a run with its eventing point; the events until the

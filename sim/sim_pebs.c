@@ -68,7 +68,7 @@ static void put_legacy_gprs(struct sim_rec *r, const struct sim_gprs *g, u64 rip
 
 /* Adaptive GPR group: RFLAGS, RIP, RAX RCX RDX RBX RSP RBP RSI RDI R8-R15
  * (the hardware's register order, not formats 0-3's). */
-static void put_adaptive_gprs(struct sim_rec *r, const struct sim_gprs *g, u64 rip)
+void sim_pebs_put_adaptive_gprs(struct sim_rec *r, const struct sim_gprs *g, u64 rip)
 {
 	const u64 regs[] = { g->rflags, rip, g->rax, g->rcx, g->rdx, g->rbx, g->rsp, g->rbp,
 			     g->rsi, g->rdi, g->r8, g->r9, g->r10, g->r11, g->r12, g->r13,
@@ -112,6 +112,14 @@ static u64 meminfo_latency(const struct sim_cpu *c, const struct sim_point *pt)
 		return pt->latency;
 	u64 cache = MIN(pt->latency, (u64)0xFFFF);
 	return cache << PEBS_MEMINFO_CACHE_LAT_SHIFT | pt->instr_latency;
+}
+
+void sim_pebs_put_xmm(struct sim_rec *r, const struct sim_gprs *g)
+{
+	for (unsigned i = 0; i < 16; i++) {
+		sim_rec_put(r, g->xmm[i][0]);
+		sim_rec_put(r, g->xmm[i][1]);
+	}
 }
 
 static bool evtsel_is(u64 evtsel, u8 event, u8 umask)
@@ -158,12 +166,9 @@ static void write_adaptive(struct sim_cpu *c, u8 *at, u32 size, u64 cfg, u64 app
 		sim_rec_put(&r, 0);	/* TSX tuning */
 	}
 	if (cfg & PEBS_DATACFG_GP)
-		put_adaptive_gprs(&r, &c->gprs, sim_point_next_ip(pt));
+		sim_pebs_put_adaptive_gprs(&r, &c->gprs, sim_point_next_ip(pt));
 	if (cfg & PEBS_DATACFG_XMMS)
-		for (unsigned i = 0; i < 16; i++) {
-			sim_rec_put(&r, c->gprs.xmm[i][0]);
-			sim_rec_put(&r, c->gprs.xmm[i][1]);
-		}
+		sim_pebs_put_xmm(&r, &c->gprs);
 	if (cfg & PEBS_DATACFG_LBRS)
 		for (unsigned i = 0; i < lbr_entries(cfg) * 3; i++)
 			sim_rec_put(&r, 0);	/* LBRs are not modelled: empty entries */

@@ -28,16 +28,13 @@ static u64 pebs_capable(const struct sim_cpu *c)
 	return c->core->pebs_gp | (u64)c->core->pebs_fixed << SIM_FIXED_BASE;
 }
 
-/* Which counter's CFG_C msr is (status layout index), or -1. */
-static int cfg_c_counter(const struct sim_cpu *c, u32 msr)
+int sim_arch_pebs_cfg_c_index(u32 msr, unsigned i)
 {
-	for (unsigned i = 0; i < c->core->num_gp; i++)
-		if (msr == msr_v6_gp_cfg_c(i))
-			return (int)i;
-	for (unsigned i = 0; i < c->core->num_fixed; i++)
-		if (msr == msr_v6_fx_cfg_c(i) && sim_has_fixed(c, i))
-			return (int)(SIM_FIXED_BASE + i);
-	return -1;
+	bool fixed = msr >= MSR_IA32_PMC_FX0_CTR;
+	u32 first = fixed ? MSR_IA32_PMC_FX0_CFG_C : MSR_IA32_PMC_GP0_CFG_C;
+	if (!sim_arch_pebs() || msr != first + MSR_IA32_PMC_V6_STEP * i)
+		return -1;	/* a CFG_B, or no Architectural PEBS */
+	return (int)(fixed ? SIM_FIXED_BASE + i : i);
 }
 
 static u64 *cfg_c_of(struct sim_cpu *c, unsigned idx)
@@ -59,19 +56,13 @@ u64 sim_arch_pebs_counters(const struct sim_cpu *c)
 	return on & pebs_capable(c);
 }
 
+u64 sim_arch_pebs_read_cfg_c(struct sim_cpu *c, unsigned idx) { return *cfg_c_of(c, idx); }
+
 int sim_arch_pebs_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f, bool *done)
 {
-	int idx = cfg_c_counter(c, msr);
-	*done = sim_arch_pebs() && (msr == MSR_IA32_PEBS_BASE || msr == MSR_IA32_PEBS_INDEX ||
-				    idx >= 0);
-	if (!*done)
-		return 0;
-	if (msr == MSR_IA32_PEBS_BASE)
-		*val = c->r.pebs_base;
-	else if (msr == MSR_IA32_PEBS_INDEX)
-		*val = c->r.pebs_index;
-	else
-		*val = *cfg_c_of(c, (unsigned)idx);
+	*done = (msr == MSR_IA32_PEBS_BASE || msr == MSR_IA32_PEBS_INDEX) && sim_arch_pebs();
+	if (*done)
+		*val = msr == MSR_IA32_PEBS_BASE ? c->r.pebs_base : c->r.pebs_index;
 	return 0;
 }
 
@@ -88,7 +79,7 @@ static int write_base(struct sim_cpu *c, u64 val, struct hw_fault *f)
 	return 0;
 }
 
-static int write_cfg_c(struct sim_cpu *c, unsigned idx, u64 val, struct hw_fault *f)
+int sim_arch_pebs_write_cfg_c(struct sim_cpu *c, unsigned idx, u64 val, struct hw_fault *f)
 {
 	const char *kind = idx >= SIM_FIXED_BASE ? "FX" : "GP";
 	unsigned n = idx >= SIM_FIXED_BASE ? idx - SIM_FIXED_BASE : idx;
@@ -106,21 +97,16 @@ static int write_cfg_c(struct sim_cpu *c, unsigned idx, u64 val, struct hw_fault
 
 int sim_arch_pebs_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f, bool *done)
 {
-	int idx = cfg_c_counter(c, msr);
-	*done = sim_arch_pebs() && (msr == MSR_IA32_PEBS_BASE || msr == MSR_IA32_PEBS_INDEX ||
-				    idx >= 0);
+	*done = (msr == MSR_IA32_PEBS_BASE || msr == MSR_IA32_PEBS_INDEX) && sim_arch_pebs();
 	if (!*done)
 		return 0;
 	if (msr == MSR_IA32_PEBS_BASE)
 		return write_base(c, val, f);
-	if (msr == MSR_IA32_PEBS_INDEX) {
-		if (val & ~ARCH_PEBS_INDEX_VALID)
-			return sim_gp(f, "IA32_PEBS_INDEX: reserved bits 0x%llx set",
-				      (unsigned long long)(val & ~ARCH_PEBS_INDEX_VALID));
-		c->r.pebs_index = val;
-		return 0;
-	}
-	return write_cfg_c(c, (unsigned)idx, val, f);
+	if (val & ~ARCH_PEBS_INDEX_VALID)
+		return sim_gp(f, "IA32_PEBS_INDEX: reserved bits 0x%llx set",
+			      (unsigned long long)(val & ~ARCH_PEBS_INDEX_VALID));
+	c->r.pebs_index = val;
+	return 0;
 }
 
 /* ---- the record ----------------------------------------------------------- */
@@ -178,15 +164,11 @@ static void put_aux(struct sim_rec *r, const struct sim_point *pt)
 	sim_rec_put(r, 0);
 }
 
-/* struct arch_pebs_gprs: the adaptive order, then SSP and a reserved word;
+/* struct arch_pebs_gprs: the adaptive group, then SSP and a reserved word;
  * the IP of the next instruction, as the adaptive GPR group's. */
 static void put_gprs(struct sim_rec *r, const struct sim_gprs *g, u64 rip)
 {
-	const u64 regs[] = { g->rflags, rip, g->rax, g->rcx, g->rdx, g->rbx, g->rsp, g->rbp,
-			     g->rsi, g->rdi, g->r8, g->r9, g->r10, g->r11, g->r12, g->r13,
-			     g->r14, g->r15 };
-	for (unsigned i = 0; i < ARRAY_SIZE(regs); i++)
-		sim_rec_put(r, regs[i]);
+	sim_pebs_put_adaptive_gprs(r, g, rip);
 	put_zeros(r, 2);	/* SSP: no shadow stack modelled; reserved */
 }
 
@@ -196,10 +178,7 @@ static void put_xmm(struct sim_rec *r, const struct sim_gprs *g)
 {
 	sim_rec_put(r, XSTATE_XMM);
 	sim_rec_put(r, 0);
-	for (unsigned i = 0; i < 16; i++) {
-		sim_rec_put(r, g->xmm[i][0]);
-		sim_rec_put(r, g->xmm[i][1]);
-	}
+	sim_pebs_put_xmm(r, g);
 }
 
 #define SCRATCH_BYTES 1024

@@ -316,9 +316,13 @@ int sim_pmu_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f)
 	case REG_FIXED:
 		*val = c->r.fixed[i];
 		return 0;
-	case REG_V6_CFG:
-		rc = sim_arch_pebs_rdmsr(c, msr, val, f, &done);
-		return done ? rc : v6_cfg_absent(msr, i, f);
+	case REG_V6_CFG: {
+		int idx = sim_arch_pebs_cfg_c_index(msr, i);
+		if (idx < 0)
+			return v6_cfg_absent(msr, i, f);
+		*val = sim_arch_pebs_read_cfg_c(c, (unsigned)idx);
+		return 0;
+	}
 	case REG_NONE:
 		break;
 	}
@@ -606,9 +610,12 @@ int sim_pmu_wrmsr(struct sim_cpu *c, u32 msr, u64 val, struct hw_fault *f)
 		return 0;
 	case REG_FIXED:
 		return write_fixed_ctr(c, i, val, f);
-	case REG_V6_CFG:
-		rc = sim_arch_pebs_wrmsr(c, msr, val, f, &done);
-		return done ? rc : v6_cfg_absent(msr, i, f);
+	case REG_V6_CFG: {
+		int idx = sim_arch_pebs_cfg_c_index(msr, i);
+		if (idx < 0)
+			return v6_cfg_absent(msr, i, f);
+		return sim_arch_pebs_write_cfg_c(c, (unsigned)idx, val, f);
+	}
 	case REG_NONE:
 		break;
 	}
