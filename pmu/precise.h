@@ -156,6 +156,9 @@ struct precise_ops {
  * event table says whether it counts stores). */
 enum pebs_dse_family precise_pebs_dse_family(const struct pmu_caps *c);
 enum pebs_mem_kind precise_pebs_mem_kind(const struct pmu_event *e);
+/* The threshold policy's view of each event (pebs/threshold.h); returns n. */
+unsigned precise_pebs_reqs_of(const struct precise_event *ev, unsigned n,
+			      struct pebs_event_req *reqs);
 
 /* The engine of the PMU that caps describe (its architecture's), or NULL
  * with *why when there is none. */

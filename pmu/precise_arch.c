@@ -22,13 +22,6 @@ static unsigned pebs_capable_of(const struct pmu_caps *c)
 	return (unsigned)__builtin_popcountll(c->arch_pebs_counters);
 }
 
-static unsigned reqs_of(const struct precise_event *ev, unsigned n, struct pebs_event_req *reqs)
-{
-	for (unsigned i = 0; i < n; i++)
-		reqs[i] = (struct pebs_event_req){ .freq_mode = ev[i].freq_mode, .fields = ev[i].fields };
-	return n;
-}
-
 /* The reload value is CFG_C's 32 bits, read as -period. */
 static bool periods_fit(const struct precise_event *ev, unsigned n, char *err, size_t errlen)
 {
@@ -60,7 +53,7 @@ static bool apebs_check(const struct pmu_caps *c, const struct precise_event *ev
 	if (!periods_fit(ev, n, err, errlen) || !arch_pebs_size_ok(o->buffer_bytes, err, errlen) ||
 	    !arch_pebs_layout_for(&layout, fields_of(ev, n), c->arch_pebs_groups, err, errlen))
 		return false;
-	return pebs_threshold_choose(reqs, reqs_of(ev, n, reqs), c->pebs_format,
+	return pebs_threshold_choose(reqs, precise_pebs_reqs_of(ev, n, reqs), c->pebs_format,
 				     max_records_of(&layout, o), pebs_capable_of(c), &o->threshold,
 				     &choice, err, errlen);
 }
@@ -127,7 +120,7 @@ static int apebs_setup(struct precise *pr, struct pmu *p, const struct precise_e
 	pr->apebs.base_taken = false;
 	pr->apebs.loss = (struct pebs_loss){ 0 };
 	pebs_ctx_init(&pr->apebs.ctx, NULL, precise_pebs_dse_family(c), o->cpu);
-	if (!pebs_threshold_choose(reqs, reqs_of(ev, n, reqs), c->pebs_format,
+	if (!pebs_threshold_choose(reqs, precise_pebs_reqs_of(ev, n, reqs), c->pebs_format,
 				   pr->apebs.buf.max_records, pebs_capable_of(c), &o->threshold,
 				   &pr->apebs.threshold, err, errlen))
 		return -1;

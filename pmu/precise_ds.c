@@ -48,7 +48,8 @@ static size_t buffer_bytes_of(const struct pmu_caps *c, const struct precise_opt
 	return o->buffer_bytes ? o->buffer_bytes : pebs_ds_default_bytes(c->pebs_format);
 }
 
-static unsigned reqs_of(const struct precise_event *ev, unsigned n, struct pebs_event_req *reqs)
+unsigned precise_pebs_reqs_of(const struct precise_event *ev, unsigned n,
+			      struct pebs_event_req *reqs)
 {
 	for (unsigned i = 0; i < n; i++)
 		reqs[i] = (struct pebs_event_req){ .freq_mode = ev[i].freq_mode, .fields = ev[i].fields };
@@ -63,7 +64,7 @@ static bool ds_check(const struct pmu_caps *c, const struct precise_event *ev, u
 	if (!n || !size || n > ARRAY_SIZE(reqs))
 		return true;	/* nothing to check, or setup says why */
 	struct pebs_threshold_choice choice;
-	return pebs_threshold_choose(reqs, reqs_of(ev, n, reqs), c->pebs_format,
+	return pebs_threshold_choose(reqs, precise_pebs_reqs_of(ev, n, reqs), c->pebs_format,
 				     buffer_bytes_of(c, o) / size, pebs_capable_of(c),
 				     &o->threshold, &choice, err, errlen);
 }
@@ -103,8 +104,9 @@ static int ds_setup(struct precise *pr, struct pmu *p, const struct precise_even
 	pr->ready = true;
 	pebs_ctx_init(&pr->pebs, &pr->ds, precise_pebs_dse_family(c), o->cpu);
 	if (add_counters(pr, c, ev, n, err, errlen) ||
-	    !pebs_threshold_choose(reqs, reqs_of(ev, n, reqs), c->pebs_format, pr->ds.max_records,
-				   pebs_capable_of(c), &o->threshold, &pr->threshold, err, errlen))
+	    !pebs_threshold_choose(reqs, precise_pebs_reqs_of(ev, n, reqs), c->pebs_format,
+				   pr->ds.max_records, pebs_capable_of(c), &o->threshold,
+				   &pr->threshold, err, errlen))
 		return -1;
 	pebs_ds_set_threshold(&pr->ds, pr->threshold.records);
 	if (!pebs_ds_program(&pr->ds, err, errlen))
