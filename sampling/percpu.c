@@ -1,5 +1,6 @@
 #include "percpu.h"
 #include "../pmu/probe.h"
+#include "../pebs/arch.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/plat.h"
@@ -368,13 +369,15 @@ spin:
 static void close_hook(void *ctx) { percpu_close(ctx); }
 
 /* What an AP allocates while it sets itself up: the ring and the PEBS
- * buffer, with room to spare. */
+ * buffer (the largest default of either engine: DS-based PEBS's and
+ * Architectural PEBS's), with room to spare. */
 static size_t arena_bytes(const struct sampling_opts *so)
 {
 	size_t ring = (size_t)(so->ring_samples ? so->ring_samples : SAMPLING_DEFAULT_RING) *
 		      sizeof(struct bp_sample);
+	size_t ds = MAX(pebs_ds_default_bytes(0), pebs_ds_default_bytes(4));
 	size_t pebs = so->pebs_buffer_bytes ? so->pebs_buffer_bytes
-					    : MAX(pebs_ds_default_bytes(0), pebs_ds_default_bytes(4));
+					    : MAX(ds, (size_t)ARCH_PEBS_DEFAULT_BYTES);
 	return ring + pebs + 16 * 4096;
 }
 
