@@ -127,6 +127,30 @@ static const struct sim_core_desc core_darkmont = {
 	.latency_split = true, .pdist_gp = 0x3, .pdist_fixed = 0x1,
 };
 
+/* Panther Lake, as Intel's pantherlake files V1.07 give its cores:
+ * Cougar Cove GP 0-9 and fixed 0-3, PEBS on all of them, PDist on GP 0-1
+ * and fixed 0 ("PDISTCounter" 0,1 and 32); Darkmont as in Clearwater
+ * Forest. Both core types report native model 4 in CPUID.1AH, as the
+ * mapfile's rows for GenuineIntel-6-CC name them. Extra registers as
+ * Lunar Lake's (Linux's Panther Lake case shares lnl_common). */
+static const struct sim_core_desc core_ptl_p = {
+	.uarch = "Cougar Cove (P-core)", .core_type = CPUID_1A_CORE_TYPE_CORE,
+	.leaf1a_eax = (u32)CPUID_1A_CORE_TYPE_CORE << 24 | 4,
+	.num_gp = 10, .num_fixed = 4, .gp_width = 48, .fixed_width = 48,
+	.pebs_gp = 0x3FF, .pebs_fixed = 0xF, .slots_per_cycle = 8,
+	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
+	.offcore_valid = { OFFCORE_RSP_VALID_LNC, OFFCORE_RSP_VALID_LNC },
+	.latency_split = true, .pdist_gp = 0x3, .pdist_fixed = 0x1,
+};
+static const struct sim_core_desc core_ptl_e = {
+	.uarch = "Darkmont (E-core)", .core_type = CPUID_1A_CORE_TYPE_ATOM,
+	.leaf1a_eax = (u32)CPUID_1A_CORE_TYPE_ATOM << 24 | 4,
+	.num_gp = 8, .num_fixed = 7, .fixed_mask = 0x77, .gp_width = 48, .fixed_width = 48,
+	.pebs_gp = 0xFF, .pebs_fixed = 0x77,
+	.offcore_valid = { OFFCORE_RSP_VALID_CMT0, OFFCORE_RSP_VALID_CMT1 },
+	.latency_split = true, .pdist_gp = 0x3, .pdist_fixed = 0x1,
+};
+
 /* AMD Zen 2 and Zen 4: six core counters of 48 bits (PerfCtrExtCore;
  * APM Vol. 2, "Performance Monitoring Counters"), no fixed counters, no
  * PEBS (IBS is AMD's sampling engine: sim_ibs.c). */
@@ -242,6 +266,31 @@ static const struct sim_model models[] = {
 		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
 		.tsc_mhz = 2200, .core_mhz = 3000, .xclk_mhz = 25,
 		.ncpus = 2, .core = { &core_darkmont, &core_darkmont },
+	},
+	{
+		.name = "ptl",
+		.summary = "Panther Lake hybrid: perfmon v6, CPU 0 P-core 10 GP + 4 fixed, CPU 1 E-core 8 GP + fixed 0-2,4-6, Architectural PEBS (PEBS_FORMAT 0xF)",
+		.brand = "Intel(R) Core(TM) Ultra processor (Panther Lake)",
+		.signature = 0xC06C0, .max_leaf = 0x23, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFAFBFF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0x239C27EB, .leaf7_ecx = 0x98C027AC,
+		.leaf7_edx = 0xFC1CC410 | CPUID_07_EDX_HYBRID,
+		.leaf7_1_eax = CPUID_07_1_EAX_ARCH_PERFMON_EXT,
+		/* CPUID.0AH: version 6 and what both core types share (8 GP,
+		 * fixed 0-2); CPUID.23H.1 and .5 have each type's own. */
+		.leaf0a = { .eax = 0x08300806, .ebx = 0, .ecx = 0x7, .edx = 0x8603 },
+		.leaf23_eax = BIT(0) | BIT(CPUID_23_SUBLEAF_COUNTERS) |
+			      BIT(CPUID_23_SUBLEAF_PEBS_CAPS) | BIT(CPUID_23_SUBLEAF_PEBS_CNTRS),
+		.leaf23_ebx = CPUID_23_EBX_UMASK2 | CPUID_23_EBX_EQ,
+		.leaf23_pebs_groups = (u32)((ARCH_PEBS_AUX | ARCH_PEBS_GPR | ARCH_PEBS_VECR_XMM) >>
+					    ARCH_PEBS_CAPS_SHIFT),
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3027,
+		/* as Clearwater Forest's: Arch LBR, PEBS trap and arch regs,
+		 * PEBS_FORMAT 0xF, SMM freeze, full-width writes */
+		.perf_capabilities = 0x3FFF, .misc_enable = 0x850089,
+		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
+		.tsc_mhz = 2200, .core_mhz = 5000, .xclk_mhz = 38,
+		.ncpus = 2, .core = { &core_ptl_p, &core_ptl_e },
 	},
 	{
 		.name = "nhm",

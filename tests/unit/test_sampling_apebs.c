@@ -3,7 +3,8 @@
  * PMI, large PEBS, two counters, a full buffer, the PMU and APIC given
  * back exactly as found (CFG_C, IA32_PEBS_BASE and IA32_PEBS_INDEX
  * included), and the differential test: the same workload on the same
- * core with DS-based adaptive PEBS (cwf,fmt=5) gives the same samples. */
+ * core with DS-based adaptive PEBS (cwf,fmt=5) gives the same samples;
+ * and on both core types of the hybrid Panther Lake (ptl). */
 #include "test_sampling_support.h"
 
 #define PERIOD 1009
@@ -197,13 +198,18 @@ static void test_buffer_size_checked_first(void **state)
 
 /* ---- the differential test ------------------------------------------------ */
 
-/* Loads and branches at several IPs, addresses, latencies and data
- * sources: the same occurrences whatever the model. */
-static void workload(void)
+/* Loads (of the core's load event) and branches at several IPs,
+ * addresses, latencies and data sources: the same occurrences whatever
+ * the model. */
+struct load_event { u8 event, umask; };
+static const struct load_event darkmont_loads = { 0xD0, 0x05 };	/* MEM_UOPS_RETIRED.LOAD_LATENCY */
+static const struct load_event cougar_cove_loads = { 0xD0, 0x81 };	/* MEM_INST_RETIRED.ALL_LOADS */
+
+static void workload(struct load_event le)
 {
 	static const u64 sources[] = { 0x1, 0x2, 0x4, 0x6, 0x8 };
 	for (u64 k = 0; k < 1000; k++) {
-		struct sim_occ load = { .event = 0xD0, .umask = 0x05, .count = 37,
+		struct sim_occ load = { .event = le.event, .umask = le.umask, .count = 37,
 					.ip = RUN_IP + 16 * (k % 7), .insn_len = 4,
 					.data_addr = 0x70000 + 64 * k, .latency = 20 + k % 50,
 					.instr_latency = 5, .data_src = sources[k % 5] };
@@ -212,16 +218,30 @@ static void workload(void)
 	}
 }
 
-static u32 record_workload(const char *model, const char *events, struct bp_sample *out, u32 max)
+/* The model opened with caps read on cpu (a hybrid part's core type). */
+static void start_on_cpu(const char *model, u32 cpu, const char *events,
+			 const struct sampling_opts *o)
+{
+	struct pmu_event ev[PMU_MAX_EVENTS];
+	open_model(model);
+	sim_set_cpu(cpu);
+	pmu_caps_read(&caps);
+	int n = parse(events, ev, PMU_MAX_EVENTS);
+	start_events(ev, n, o, false);
+}
+
+static u32 record_workload(const char *model, u32 cpu, struct load_event le, const char *events,
+			   struct bp_sample *out, u32 max)
 {
 	struct sampling_opts o = opts_period(131);
-	start_sampling(model, events, &o, false);
+	start_on_cpu(model, cpu, events, &o);
 	assert_true(smp.precise.ops->multi_record);
-	workload();
+	workload(le);
 	stop_sampling();
 	u32 n = MIN(ngot, max);
 	memcpy(out, got, n * sizeof(*out));
 	finish_sampling();
+	sim_set_cpu(0);
 	sim_close();
 	return n;
 }
@@ -235,23 +255,40 @@ static bool same_sample(const struct bp_sample *a, const struct bp_sample *b)
 
 static struct bp_sample adaptive[2000], arch[2000];
 
-/* The same events on cwf,fmt=5 (DS-based adaptive PEBS) and on cwf
- * (Architectural PEBS): the same samples, in order. */
-static u32 same_samples(const char *events)
+/* The same events on model,fmt=5 (DS-based adaptive PEBS) and on model
+ * (Architectural PEBS), on cpu: the same samples, in order. */
+static u32 same_samples_on(const char *model, u32 cpu, struct load_event le, const char *events)
 {
-	u32 n_adaptive = record_workload("cwf,fmt=5", events, adaptive, 2000);
-	u32 n_arch = record_workload("cwf", events, arch, 2000);
+	char adaptive_model[32];
+	snprintf(adaptive_model, sizeof(adaptive_model), "%s,fmt=5", model);
+	u32 n_adaptive = record_workload(adaptive_model, cpu, le, events, adaptive, 2000);
+	u32 n_arch = record_workload(model, cpu, le, events, arch, 2000);
 	assert_int_equal(n_arch, n_adaptive);
 	for (u32 i = 0; i < n_arch; i++)
 		if (!same_sample(&arch[i], &adaptive[i]))
-			fail_msg("%s: sample %u differs: ip 0x%llx/0x%llx addr 0x%llx/0x%llx weight "
-				 "%llu/%llu src 0x%llx/0x%llx", events, i, (unsigned long long)arch[i].ip,
-				 (unsigned long long)adaptive[i].ip, (unsigned long long)arch[i].addr,
-				 (unsigned long long)adaptive[i].addr, (unsigned long long)arch[i].weight,
-				 (unsigned long long)adaptive[i].weight,
+			fail_msg("%s CPU %u %s: sample %u differs: ip 0x%llx/0x%llx addr 0x%llx/0x%llx "
+				 "weight %llu/%llu src 0x%llx/0x%llx", model, cpu, events, i,
+				 (unsigned long long)arch[i].ip, (unsigned long long)adaptive[i].ip,
+				 (unsigned long long)arch[i].addr, (unsigned long long)adaptive[i].addr,
+				 (unsigned long long)arch[i].weight, (unsigned long long)adaptive[i].weight,
 				 (unsigned long long)arch[i].data_src,
 				 (unsigned long long)adaptive[i].data_src);
 	return n_arch;
+}
+
+static u32 same_samples(const char *events)
+{
+	return same_samples_on("cwf", 0, darkmont_loads, events);
+}
+
+/* Every sample of arch[0..n) carries its load's fields: the latency is
+ * the cache latency (20-69), not the instruction's (5). */
+static void assert_load_fields(u32 n)
+{
+	for (u32 i = 0; i < n; i++)
+		assert_true(arch[i].weight >= 20 && arch[i].weight < 70 &&
+			    (arch[i].flags & BP_SAMPLE_ADDR) && arch[i].addr >= 0x70000 &&
+			    (arch[i].flags & BP_SAMPLE_DATA_SRC));
 }
 
 /* cwf,fmt=5 is the same core with DS-based adaptive PEBS: every sample
@@ -262,14 +299,42 @@ static void test_same_samples_as_adaptive_pebs(void **state)
 {
 	u32 n = same_samples("MEM_UOPS_RETIRED.LOAD_LATENCY_GT_4:pp");
 	assert_true(n > 200);
-	/* the memory fields are there: the latency is the cache latency
-	 * (20-69), not the instruction's (5) */
-	for (u32 i = 0; i < n; i++)
-		assert_true(arch[i].weight >= 20 && arch[i].weight < 70 &&
-			    (arch[i].flags & BP_SAMPLE_ADDR) && arch[i].addr >= 0x70000 &&
-			    (arch[i].flags & BP_SAMPLE_DATA_SRC));
+	assert_load_fields(n);
 	n = same_samples("BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:pp");
 	assert_true(n > 500);
+}
+
+/* Panther Lake is hybrid with Architectural PEBS on both core types
+ * (ISE, "Architectural PEBS"; CPUID.23H.5 per core type): on CPU 0, the
+ * Cougar Cove P-core (its 10 GP counters, PDist on GP 0-1), and on CPU 1,
+ * the Darkmont E-core, the engine is Architectural PEBS and gives the
+ * same samples as the same core with adaptive PEBS. */
+static void test_ptl_both_core_types(void **state)
+{
+	u32 n = same_samples_on("ptl", 0, cougar_cove_loads, "MEM_INST_RETIRED.ALL_LOADS:pp");
+	assert_true(n > 200);
+	assert_load_fields(n);
+	n = same_samples_on("ptl", 1, darkmont_loads, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_4:pp");
+	assert_true(n > 200);
+	assert_load_fields(n);
+	/* ten branch events at once: GP 8 and 9 exist on the P-core only */
+	const char *ten = "BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:p,"
+			  "BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:p,"
+			  "BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:p,"
+			  "BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:p,"
+			  "BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:p";
+	struct sampling_opts o = opts_period(131);
+	start_on_cpu("ptl", 0, ten, &o);
+	assert_string_equal(smp.precise.ops->name, "Architectural PEBS");
+	for (int k = 0; k < 10; k++)
+		assert_true(pmu_counter_of(&pmu, smp.id[k]) >= 0);
+	/* 20 records each: a counter without PDist records at the event
+	 * after the period's (events_per_record) */
+	branches(132 * 20, RUN_IP);
+	stop_sampling();
+	assert_int_equal(ngot, 10 * 20);
+	finish_sampling();
+	sim_close();
 }
 
 int main(void)
@@ -283,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_period_too_long),
 		cmocka_unit_test(test_buffer_size_checked_first),
 		cmocka_unit_test(test_same_samples_as_adaptive_pebs),
+		cmocka_unit_test(test_ptl_both_core_types),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * through the seam, and the per-CPU layouts of the hybrid part. */
 #include "test_sim_support.h"
 #include "arch/caps.h"
+#include "events/events.h"
 
 static void read_caps(const char *model, struct pmu_caps *c)
 {
@@ -238,6 +239,34 @@ static void test_lnl_perfmon_v6(void **state)
 	sim_set_cpu(0);
 }
 
+/* Panther Lake: hybrid with Architectural PEBS, and CPUID.23H is per core
+ * type (SDM Vol. 2A, CPUID leaf 23H; ISE, "Architectural PEBS"): sub-leaf
+ * 1 and 5 give Cougar Cove's 10 GP and fixed 0-3 on CPU 0 and Darkmont's
+ * 8 GP and fixed 0-2, 4-6 on CPU 1, PDist on GP 0-1 and fixed 0 of both
+ * (pantherlake_*_core.json "PDISTCounter"); CPUID.1AH's native model is
+ * the mapfile's 4, so each CPU finds its own event table. */
+static void test_ptl_hybrid_arch_pebs(void **state)
+{
+	struct pmu_caps c;
+	read_caps("ptl", &c);
+	assert_true(c.hybrid && caps_has_arch_pebs(&c) && !caps_has_ds_pebs(&c));
+	assert_int_equal(c.core_type, CPUID_1A_CORE_TYPE_CORE);
+	assert_int_equal(c.gp_mask, 0x3FF);
+	assert_int_equal(c.arch_pebs_counters, 0xF000003FFull);
+	assert_int_equal(c.arch_pebs_pdists, 0x100000003ull);
+	assert_string_equal(event_table_for_caps(&c)->name, "ptl");
+	sim_set_cpu(1);
+	pmu_caps_read(&c);
+	assert_int_equal(c.core_type, CPUID_1A_CORE_TYPE_ATOM);
+	assert_int_equal(c.gp_mask, 0xFF);
+	assert_int_equal(c.fixed_mask, 0x77);
+	assert_true(caps_has_arch_pebs(&c));
+	assert_int_equal(c.arch_pebs_counters, 0x77000000FFull);
+	assert_int_equal(c.arch_pebs_pdists, 0x100000003ull);
+	assert_string_equal(event_table_for_caps(&c)->name, "ptl-e");
+	sim_set_cpu(0);
+}
+
 /* Every model lists a summary, and only the hybrid ones say so. */
 static void test_every_model_opens(void **state)
 {
@@ -246,7 +275,8 @@ static void test_every_model_opens(void **state)
 		read_caps(sim_model_name(i), &c);
 		assert_non_null(sim_model_summary(i));
 		assert_int_equal(c.hybrid, strcmp(sim_model_name(i), "adl") == 0 ||
-					   strcmp(sim_model_name(i), "lnl") == 0);
+					   strcmp(sim_model_name(i), "lnl") == 0 ||
+					   strcmp(sim_model_name(i), "ptl") == 0);
 		assert_int_equal(fault_count, 0);
 		sim_close();
 	}
@@ -275,6 +305,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_lnl_perfmon_v6, close_model),
 		cmocka_unit_test_teardown(test_cpu_count_option, close_model),
 		cmocka_unit_test_teardown(test_unknown_model_and_options, close_model),
+		cmocka_unit_test_teardown(test_ptl_hybrid_arch_pebs, close_model),
 		cmocka_unit_test_teardown(test_every_model_opens, close_model),
 		cmocka_unit_test_teardown(test_closed_model_is_loud, close_model),
 	};
