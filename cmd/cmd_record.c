@@ -105,6 +105,7 @@ static const struct cli_option record_options[] = {
 	  .min = 1, .max = RECORD_NAME_MAX,
 	  .expect = "expected a file name of 1 to " CLI_NUMBER_TEXT(RECORD_NAME_MAX) " characters" },
 	{ .short_name = "-g", .kind = CLI_FLAG, CLI_AT(struct record_opts, so.callchain) },
+	{ .name = "--weight", .short_name = "-W", .kind = CLI_FLAG, CLI_AT(struct record_opts, so.weight) },
 	{ .short_name = "-C", .kind = CLI_STRING, CLI_AT(struct record_opts, cpu_list) },
 	{ .short_name = "-a", .kind = CLI_FLAG, CLI_AT(struct record_opts, all_cpus) },
 	{ .name = "--connect-all", .kind = CLI_FLAG, CLI_AT(struct record_opts, connect_all) },
@@ -749,7 +750,7 @@ static int record_main(int argc, char **argv, const struct global_opts *g)
 const struct command cmd_record = {
 	.name = "record",
 	.summary = "sample a workload, a UEFI application or firmware work into perf.data",
-	.usage = " [-e LIST] [-c PERIOD | -F FREQ] [-g] [--pebs-threshold 1|N|max]\n"
+	.usage = " [-e LIST] [-c PERIOD | -F FREQ] [-g] [-W] [--pebs-threshold 1|N|max]\n"
 		 "        [--pebs-buffer KIB] [--ring SAMPLES] [-a | -C LIST] [-o FILE] [-q]\n"
 		 "        [--pmi vector|nmi]\n"
 		 "        ([--] WORKLOAD [ARGS] | [--] \\PATH\\APP.EFI [ARGS] | [--] bs:NAME [LOOPS] | --connect-all)\n\n"
@@ -764,6 +765,9 @@ const struct command cmd_record = {
 		 "             at most what this CPU's counters take (2^47 - 1 on 48-bit ones)\n"
 		 "  -F FREQ    adapt the period for about FREQ samples a second (PMI mode)\n"
 		 "  -g         record callchains (frame pointers)\n"
+		 "  -W, --weight  each sample's latencies as perf's weight struct: the load's\n"
+		 "             (weight), the instruction's (ins_lat) and the retire latency\n"
+		 "             (p_stage_cyc) where the PEBS record has them\n"
 		 "  -a         sample every CPU (the others wait in bareperf's loop meanwhile)\n"
 		 "  -C LIST    sample these CPUs (0,2-3)\n"
 		 "  --pebs-threshold 1|N|max  PEBS records per PMI (default: the policy)\n"

@@ -132,6 +132,8 @@ static void read_event(struct input *in, struct event_in *e)
 	if (!run.chaos) {
 		e->ev.precise &= 3;
 		e->ev.sample_type &= PERFDATA_SAMPLE_SUPPORTED;
+		if (e->ev.sample_type & BP_SAMPLE_WEIGHT)	/* one weight field */
+			e->ev.sample_type &= ~(u64)BP_SAMPLE_WEIGHT_STRUCT;
 	}
 }
 
@@ -289,7 +291,10 @@ static void check_sample(const struct perfdata_record *r, const struct bp_sample
 	FUZZ_CHECK(r->addr == field(t, BP_SAMPLE_ADDR, s->flags & BP_SAMPLE_ADDR, s->addr));
 	FUZZ_CHECK(r->cpu == field(t, BP_SAMPLE_CPU, true, s->cpu));
 	FUZZ_CHECK(r->period == field(t, BP_SAMPLE_PERIOD, true, s->period));
-	FUZZ_CHECK(r->weight == field(t, BP_SAMPLE_WEIGHT, s->flags & BP_SAMPLE_WEIGHT, s->weight));
+	/* PERF_SAMPLE_WEIGHT is the load latency (var1), _WEIGHT_STRUCT all */
+	FUZZ_CHECK(r->weight == (field(t, BP_SAMPLE_WEIGHT, s->flags & BP_SAMPLE_WEIGHT,
+				       s->weight & BP_WEIGHT_LOAD_MASK) |
+				 field(t, BP_SAMPLE_WEIGHT_STRUCT, s->flags & BP_SAMPLE_WEIGHT, s->weight)));
 	FUZZ_CHECK(r->data_src == field(t, BP_SAMPLE_DATA_SRC, s->flags & BP_SAMPLE_DATA_SRC,
 					s->data_src));
 	bool chain = (t & BP_SAMPLE_CALLCHAIN) && (s->flags & BP_SAMPLE_CALLCHAIN);

@@ -35,6 +35,10 @@ enum bp_sample_flags {
 	BP_SAMPLE_WEIGHT       = 1u << 14,	/* weight (load latency) is valid */
 	BP_SAMPLE_DATA_SRC     = 1u << 15,	/* data_src is valid */
 	BP_SAMPLE_REGS_INTR    = 1u << 18,	/* registers at the sampled instruction */
+	/* weight as perf's union perf_sample_weight (bp_sample.weight);
+	 * instead of BP_SAMPLE_WEIGHT in a session's fields, never with it.
+	 * On a sample, BP_SAMPLE_WEIGHT says weight holds a value. */
+	BP_SAMPLE_WEIGHT_STRUCT = 1u << 24,
 	/* Where a sample came from, not fields: above every bit of perf's
 	 * sample_type (its last, PERF_SAMPLE_WEIGHT_STRUCT, is bit 24), so
 	 * no field set can hold them. */
@@ -46,14 +50,24 @@ enum bp_sample_flags {
  * writes them, the reader accepts them), in perf's order of sample_type. */
 #define BP_SAMPLE_PERFDATA_FIELDS (BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_TIME | \
 	BP_SAMPLE_ADDR | BP_SAMPLE_CALLCHAIN | BP_SAMPLE_CPU | BP_SAMPLE_PERIOD | \
-	BP_SAMPLE_RAW | BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC)
+	BP_SAMPLE_RAW | BP_SAMPLE_WEIGHT | BP_SAMPLE_DATA_SRC | BP_SAMPLE_WEIGHT_STRUCT)
+
+/* bp_sample.weight, laid out as perf's union perf_sample_weight
+ * (include/uapi/linux/perf_event.h): var1_dw [31:0] the load's (cache)
+ * latency, what PERF_SAMPLE_WEIGHT carries alone; var2_w [47:32] the
+ * instruction latency (perf's ins_lat); var3_w [63:48] the retire
+ * latency (perf 6.1 shows it as p_stage_cyc), all in core cycles. */
+#define BP_WEIGHT_LOAD_MASK      0xFFFFFFFFull
+#define BP_WEIGHT_INSTR_SHIFT    32
+#define BP_WEIGHT_RETIRE_SHIFT   48
+#define BP_WEIGHT_W_MASK         0xFFFFull
 
 struct bp_sample {
 	u64 ip;
 	u64 tsc;		/* time stamp counter at the sample */
 	u64 addr;		/* data linear address */
 	u64 period;		/* events this sample stands for */
-	u64 weight;		/* load latency in core cycles */
+	u64 weight;		/* latencies in core cycles (BP_WEIGHT_*) */
 	u64 data_src;		/* perf's union perf_mem_data_src encoding */
 	u32 event;		/* index of the event in the session's list */
 	u32 cpu;

@@ -186,13 +186,21 @@ static void decode(const struct arch_walk *w, const struct arch_rec *r, enum peb
 	s->ip = pebs_rec_u64(r->basic, ARCH_PEBS_BASIC_IP);
 	s->tsc = pebs_rec_u64(r->basic, ARCH_PEBS_BASIC_TSC);
 	s->flags |= BP_SAMPLE_PEBS | BP_SAMPLE_EXACT_IP | BP_SAMPLE_TIME;
-	if (!r->aux)
-		return;
-	u64 latency = pebs_rec_u64(r->aux, ARCH_PEBS_AUX_LATENCY);
-	if (w->latency_split)
-		latency = (latency & PEBS_MEMINFO_CACHE_LAT_MASK) >> PEBS_MEMINFO_CACHE_LAT_SHIFT;
-	pebs_decode_mem(s, mem, &w->c->loads, pebs_rec_u64(r->aux, ARCH_PEBS_AUX_ADDRESS),
-			pebs_rec_u64(r->aux, ARCH_PEBS_AUX_SOURCE), latency);
+	if (r->aux) {
+		u64 latency = pebs_rec_u64(r->aux, ARCH_PEBS_AUX_LATENCY);
+		pebs_decode_mem(s, mem, &w->c->loads, pebs_rec_u64(r->aux, ARCH_PEBS_AUX_ADDRESS),
+				pebs_rec_u64(r->aux, ARCH_PEBS_AUX_SOURCE),
+				w->latency_split ? pebs_cache_latency(latency) : latency);
+		if (w->latency_split)
+			pebs_decode_instr_latency(s, mem, latency);
+	}
+	/* The basic group's retire latency, when its valid bit says the CPU
+	 * measured it, is perf's var3 (Linux setup_arch_pebs_sample_data). */
+	u64 retire = pebs_rec_u64(r->basic, ARCH_PEBS_BASIC_RETIRE);
+	if (retire & ARCH_PEBS_RETIRE_LAT_VALID) {
+		s->weight |= (retire & ARCH_PEBS_RETIRE_LAT_MASK) << BP_WEIGHT_RETIRE_SHIFT;
+		s->flags |= BP_SAMPLE_WEIGHT;
+	}
 }
 
 /* One sample per enabled counter the record names; an orphan otherwise. */

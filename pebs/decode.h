@@ -47,6 +47,20 @@ static inline void pebs_decode_mem(struct bp_sample *s, enum pebs_mem_kind mem,
 	}
 }
 
+/* Alder Lake and later split the latency field: the cache latency
+ * [47:32] is the load's, the instruction latency [15:0] goes to perf's
+ * var2 (Linux setup_pebs_adaptive_sample_data, PMU_FL_INSTR_LATENCY). */
+static inline u64 pebs_cache_latency(u64 field)
+{
+	return (field & PEBS_MEMINFO_CACHE_LAT_MASK) >> PEBS_MEMINFO_CACHE_LAT_SHIFT;
+}
+
+static inline void pebs_decode_instr_latency(struct bp_sample *s, enum pebs_mem_kind mem, u64 field)
+{
+	if (mem == PEBS_MEM_LOAD)
+		s->weight |= (field & PEBS_MEMINFO_INSTR_LAT_MASK) << BP_WEIGHT_INSTR_SHIFT;
+}
+
 /* Formats 0 and 1: the IP after the eventing instruction (trap-like). */
 static inline void pebs_decode_fmt0(const struct pebs_layout *l, const void *rec,
 				    enum pebs_mem_kind mem,
@@ -112,10 +126,11 @@ static inline void pebs_decode_meminfo(const struct pebs_layout *l, const void *
 	pebs_decode_basic(l, rec, mem, loads, s);
 	const u8 *mi = (const u8 *)rec + l->meminfo_off;
 	u64 latency = pebs_rec_u64(mi, PEBS_MEMINFO_LATENCY);
-	if (l->latency_split)	/* the load's latency is the cache latency */
-		latency = (latency & PEBS_MEMINFO_CACHE_LAT_MASK) >> PEBS_MEMINFO_CACHE_LAT_SHIFT;
 	pebs_decode_mem(s, mem, loads, pebs_rec_u64(mi, PEBS_MEMINFO_ADDRESS),
-			pebs_rec_u64(mi, PEBS_MEMINFO_AUX), latency);
+			pebs_rec_u64(mi, PEBS_MEMINFO_AUX),
+			l->latency_split ? pebs_cache_latency(latency) : latency);
+	if (l->latency_split)
+		pebs_decode_instr_latency(s, mem, latency);
 }
 
 #endif

@@ -80,7 +80,7 @@ u32 pebs_record_size(u8 format, u64 data_cfg)
 u32 pebs_record_fields(u8 format)
 {
 	u32 always = BP_SAMPLE_IP | BP_SAMPLE_TID | BP_SAMPLE_CPU | BP_SAMPLE_PERIOD |
-		     PEBS_MEM_FIELDS | BP_SAMPLE_REGS_INTR;
+		     PEBS_MEM_FIELDS | BP_SAMPLE_WEIGHT_STRUCT | BP_SAMPLE_REGS_INTR;
 	return always | (format >= 3 ? BP_SAMPLE_TIME : 0);
 }
 

@@ -125,6 +125,9 @@ int perfdata_add_event(struct perfdata *pd, const struct perfdata_event *ev)
 		return event_error(pd, "name longer than PERFDATA_MAX_NAME - 1", ev->name);
 	if (ev->sample_type & ~PERFDATA_SAMPLE_SUPPORTED)
 		return event_error(pd, "sample_type has bits the writer does not support", ev->name);
+	if ((ev->sample_type & BP_SAMPLE_WEIGHT) && (ev->sample_type & BP_SAMPLE_WEIGHT_STRUCT))
+		return event_error(pd, "sample_type has both PERF_SAMPLE_WEIGHT and _WEIGHT_STRUCT "
+				   "(one weight field: perf_event_open refuses both)", ev->name);
 	if (ev->precise > 3)
 		return event_error(pd, "precise level above 3", ev->name);
 	/* perf reports 0% everywhere without a period (PERF_SAMPLE_PERIOD). */
@@ -584,7 +587,12 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
 		p = put_callchain(p, s);
 	if (type & BP_SAMPLE_RAW)
 		p = put_raw(p, s);
+	/* PERF_SAMPLE_WEIGHT alone is the load latency (Linux's
+	 * weight.full); PERF_SAMPLE_WEIGHT_STRUCT, at the same place, all
+	 * three latencies. */
 	if (type & BP_SAMPLE_WEIGHT)
+		*p++ = (s->flags & BP_SAMPLE_WEIGHT) ? (s->weight & BP_WEIGHT_LOAD_MASK) : 0;
+	else if (type & BP_SAMPLE_WEIGHT_STRUCT)
 		*p++ = (s->flags & BP_SAMPLE_WEIGHT) ? s->weight : 0;
 	if (type & BP_SAMPLE_DATA_SRC)
 		*p++ = (s->flags & BP_SAMPLE_DATA_SRC) ? s->data_src : 0;

@@ -76,6 +76,9 @@ static int read_attr(struct perfdata_reader *r, u32 i, const u8 *p, u64 attr_siz
 	if (a->sample_type & ~PERFDATA_SAMPLE_SUPPORTED)
 		return bad(r, "attr %u: sample_type 0x%llx has fields this reader cannot decode", i,
 			   (unsigned long long)a->sample_type);
+	if ((a->sample_type & BP_SAMPLE_WEIGHT) && (a->sample_type & BP_SAMPLE_WEIGHT_STRUCT))
+		return bad(r, "attr %u: sample_type 0x%llx has both PERF_SAMPLE_WEIGHT and "
+			   "PERF_SAMPLE_WEIGHT_STRUCT", i, (unsigned long long)a->sample_type);
 	return 0;
 }
 
@@ -434,7 +437,7 @@ static int decode_sample(struct perfdata_reader *r, struct perfdata_record *rec,
 		rec->raw = b->p;
 		skip(b, rec->raw_size);
 	}
-	if (type & BP_SAMPLE_WEIGHT)
+	if (type & (BP_SAMPLE_WEIGHT | BP_SAMPLE_WEIGHT_STRUCT))
 		rec->weight = take(b, 8);
 	if (type & BP_SAMPLE_DATA_SRC)
 		rec->data_src = take(b, 8);

@@ -58,6 +58,10 @@ u32 sampling_fields(const struct pmu_event *e, const struct sampling_opts *o)
 		     BP_SAMPLE_PERIOD;
 	if (e->precise && e->data_la)
 		fields |= PEBS_MEM_FIELDS;
+	/* -W: perf record -W's weight on x86, the three latencies of
+	 * PERF_SAMPLE_WEIGHT_STRUCT in place of the load latency alone */
+	if (o->weight)
+		fields = (fields & ~BP_SAMPLE_WEIGHT) | BP_SAMPLE_WEIGHT_STRUCT;
 	if (!event_needs_counter(e))	/* IBS: its MSRs, as perf record -R has them */
 		fields |= BP_SAMPLE_RAW;
 	if (o->callchain)

@@ -37,6 +37,7 @@ struct sampling_opts {
 	u64 period;		/* -c; 0: the event's default, or freq */
 	u32 freq;		/* -F in Hz; 0: fixed period */
 	bool callchain;		/* -g */
+	bool weight;		/* -W: every sample's latencies (PERF_SAMPLE_WEIGHT_STRUCT) */
 	struct pebs_threshold_opt threshold;
 	size_t pebs_buffer_bytes;	/* 0: the default for the format */
 	u32 ring_samples;	/* 0: SAMPLING_DEFAULT_RING */

@@ -196,8 +196,11 @@ static void retire_events(u8 event, u8 umask, u64 count, const struct sim_machin
 		return;
 	struct sim_occ o = { .event = event, .umask = umask, .count = count, .ip = r->ip,
 			     .next_ip = r->next_ip, .data_addr = r->data_addr };
+	/* A load's instruction latency (and so its retire latency) is its
+	 * level's: the cost model has no other stall in it. */
 	if (level >= 0) {
 		o.latency = level_cost[level].latency;
+		o.instr_latency = (u16)level_cost[level].latency;
 		o.data_src = level_cost[level].data_src;
 	}
 	sim_event_from_intel(&o);	/* AMD parts count their own events for it */

@@ -52,6 +52,7 @@ struct frag {
 	u32 pad;		/* bytes after the groups written */
 	u64 ip, applicable, tsc, addr, src;
 	u16 instr_lat, cache_lat;
+	u64 retire;		/* the basic group's retire latency word; 0: 7, valid */
 };
 
 static u32 cpu_write_frag(struct fix *f, const struct frag *fr)
@@ -69,7 +70,8 @@ static u32 cpu_write_frag(struct fix *f, const struct frag *fr)
 		put(at, off + ARCH_PEBS_BASIC_IP, fr->ip);
 		put(at, off + ARCH_PEBS_BASIC_APPLICABLE, fr->applicable);
 		put(at, off + ARCH_PEBS_BASIC_TSC, fr->tsc);
-		put(at, off + ARCH_PEBS_BASIC_RETIRE, 7 | ARCH_PEBS_RETIRE_LAT_VALID);
+		put(at, off + ARCH_PEBS_BASIC_RETIRE,
+		    fr->retire ? fr->retire : 7 | ARCH_PEBS_RETIRE_LAT_VALID);
 		off += ARCH_PEBS_BASIC_BYTES;
 	}
 	if (fr->aux) {
@@ -180,7 +182,11 @@ static void test_drain_records(void **state)
 		assert_int_equal(s.ip, 0x4000 + n);
 		assert_int_equal(s.tsc, 9000 + n);
 		assert_int_equal(s.addr, 0x8000 + n);
-		assert_int_equal(s.weight, 20 + n);
+		/* perf's weight struct: the cache latency (var1), the
+		 * instruction's (var2), the retire latency (var3) */
+		assert_int_equal(s.weight, (20 + n) | 3ull << BP_WEIGHT_INSTR_SHIFT |
+					   7ull << BP_WEIGHT_RETIRE_SHIFT);
+		assert_true(s.flags & BP_SAMPLE_WEIGHT);
 		assert_int_equal(s.period, 20011);
 		assert_int_equal(s.event, 7);
 		assert_int_equal(s.cpu, 5);
@@ -189,6 +195,31 @@ static void test_drain_records(void **state)
 	}
 	assert_int_equal(arch_pebs_pending(&f.buf), 0);
 	assert_int_equal(f.loss.records, 10);
+	fix_free(&f);
+}
+
+/* The basic group's retire latency (bits 15:0, valid bit 16; Linux
+ * struct arch_pebs_basic, setup_arch_pebs_sample_data) is every sample's
+ * var3, memory event or not; without the valid bit the sample has none. */
+static void test_retire_latency(void **state)
+{
+	struct fix f;
+	fix_init(&f, 0, 0, 64);
+	add(&f, counter_gp(0), 1, 1000, PEBS_MEM_NONE);
+	struct frag valid = { .basic = true, .ip = 0x5000, .applicable = BIT(0),
+			      .retire = 0xBEEF | ARCH_PEBS_RETIRE_LAT_VALID };
+	struct frag invalid = { .basic = true, .ip = 0x5001, .applicable = BIT(0),
+				.retire = 0xBEEF };
+	cpu_write_frag(&f, &valid);
+	cpu_write_frag(&f, &invalid);
+	assert_int_equal(drain(&f, false), 2);
+	struct bp_sample s = pop(&f);
+	assert_int_equal(s.weight, 0xBEEFull << BP_WEIGHT_RETIRE_SHIFT);
+	assert_true(s.flags & BP_SAMPLE_WEIGHT);
+	assert_false(s.flags & (BP_SAMPLE_ADDR | BP_SAMPLE_DATA_SRC));
+	s = pop(&f);
+	assert_int_equal(s.weight, 0);
+	assert_false(s.flags & BP_SAMPLE_WEIGHT);
 	fix_free(&f);
 }
 
@@ -231,7 +262,7 @@ static void test_fragments_and_unknown_groups(void **state)
 	struct bp_sample s = pop(&f);
 	assert_int_equal(s.ip, 0x7000);
 	assert_int_equal(s.addr, 0xABC0);
-	assert_int_equal(s.weight, 77);
+	assert_int_equal(s.weight & BP_WEIGHT_LOAD_MASK, 77);
 	assert_int_equal(pop(&f).ip, 0x4001);
 	fix_free(&f);
 }
@@ -321,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_buffer_sizes),
 		cmocka_unit_test(test_groups_not_offered),
 		cmocka_unit_test(test_drain_records),
+		cmocka_unit_test(test_retire_latency),
 		cmocka_unit_test(test_applicable_counters),
 		cmocka_unit_test(test_fragments_and_unknown_groups),
 		cmocka_unit_test(test_fragment_without_basic),

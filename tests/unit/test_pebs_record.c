@@ -241,7 +241,8 @@ static void test_decode_split_latency(void **state)
 	assert_int_equal(s.weight, (77ULL << 32) | 300);	/* Ice Lake: all of it */
 	l.latency_split = true;
 	pebs_record_decode(&l, rec, PEBS_MEM_LOAD, PEBS_DSE_SNB, &s);
-	assert_int_equal(s.weight, 77);
+	/* the cache latency is the load's (var1), the instruction's is var2 */
+	assert_int_equal(s.weight, 77 | 300ull << BP_WEIGHT_INSTR_SHIFT);
 }
 
 /* The synthetic writer used by the drain tests agrees with the decoder. */
@@ -320,6 +321,13 @@ static void test_sample_fields_match_linux(void **state)
 	assert_int_equal(BP_SAMPLE_WEIGHT, PERF_SAMPLE_WEIGHT);
 	assert_int_equal(BP_SAMPLE_DATA_SRC, PERF_SAMPLE_DATA_SRC);
 	assert_int_equal(BP_SAMPLE_REGS_INTR, PERF_SAMPLE_REGS_INTR);
+	assert_int_equal(BP_SAMPLE_WEIGHT_STRUCT, PERF_SAMPLE_WEIGHT_STRUCT);
+	/* bp_sample.weight's layout is the union's */
+	union perf_sample_weight w = { .full = 7 | 8ull << BP_WEIGHT_INSTR_SHIFT |
+					       9ull << BP_WEIGHT_RETIRE_SHIFT };
+	assert_int_equal(w.var1_dw, 7);
+	assert_int_equal(w.var2_w, 8);
+	assert_int_equal(w.var3_w, 9);
 	assert_true((u64)BP_SAMPLE_PEBS >= PERF_SAMPLE_MAX);
 	assert_true((u64)BP_SAMPLE_EXACT_IP >= PERF_SAMPLE_MAX);
 }

@@ -231,6 +231,50 @@ static void test_raw_round_trip(void **state)
 	mem_file_free(f);
 }
 
+/* The weight field: PERF_SAMPLE_WEIGHT carries the load latency (var1)
+ * alone, PERF_SAMPLE_WEIGHT_STRUCT at the same place all of perf's union
+ * perf_sample_weight (var1, var2 ins_lat, var3 retire latency); an attr
+ * with both is refused, as perf_event_open refuses it. */
+static void test_weight_struct(void **state)
+{
+	static const u64 both = 77 | 5ull << BP_WEIGHT_INSTR_SHIFT | 9ull << BP_WEIGHT_RETIRE_SHIFT;
+	for (int as_struct = 0; as_struct < 2; as_struct++) {
+		struct mem_file *f = mem_file_new();
+		struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+		struct perfdata_event ev = loads_ev;
+		struct perfdata_reader r;
+		struct perfdata_record rec;
+		struct bp_sample s = make_sample(0, 0x1000, 5);
+		if (as_struct)
+			ev.sample_type = (ev.sample_type & ~(u64)BP_SAMPLE_WEIGHT) | BP_SAMPLE_WEIGHT_STRUCT;
+		assert_int_equal(perfdata_add_event(pd, &ev), 0);
+		s.weight = both;
+		s.flags |= BP_SAMPLE_WEIGHT;
+		perfdata_sample(pd, &s);
+		s.flags &= ~BP_SAMPLE_WEIGHT;	/* no value: 0 */
+		perfdata_sample(pd, &s);
+		assert_int_equal(perfdata_finish(pd), 0);
+		assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+		assert_int_equal(r.attrs[0].sample_type & (BP_SAMPLE_WEIGHT | BP_SAMPLE_WEIGHT_STRUCT),
+				 as_struct ? BP_SAMPLE_WEIGHT_STRUCT : BP_SAMPLE_WEIGHT);
+		assert_int_equal(perfdata_read_next(&r, &rec), 1);
+		assert_int_equal(rec.weight, as_struct ? both : 77);
+		assert_int_equal(rec.data_src, 0);	/* the field after it, in place */
+		assert_int_equal(perfdata_read_next(&r, &rec), 1);
+		assert_int_equal(rec.weight, 0);
+		perfdata_close(pd);
+		mem_file_free(f);
+	}
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = perfdata_open(&f->sink, &test_cfg, NULL, 0);
+	struct perfdata_event ev = loads_ev;
+	ev.sample_type |= BP_SAMPLE_WEIGHT_STRUCT;
+	assert_int_equal(perfdata_add_event(pd, &ev), -1);
+	assert_non_null(strstr(perfdata_error(pd), "PERF_SAMPLE_WEIGHT and _WEIGHT_STRUCT"));
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
 /* A sample field the attr asks for but the sample lacks is written as 0,
  * and the record size still matches the sample_type. */
 static void test_missing_fields_are_zero(void **state)
@@ -584,6 +628,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header_attrs_features),
 		cmocka_unit_test(test_records_round_trip),
+		cmocka_unit_test(test_weight_struct),
 		cmocka_unit_test(test_missing_fields_are_zero),
 		cmocka_unit_test(test_frequency_event),
 		cmocka_unit_test(test_flush_makes_cut_file_readable),

@@ -303,9 +303,11 @@ static void test_corrupted_index(void **state)
 }
 
 /* Three PEBS records' worth of loads of event/umask (latency 321 cycles,
- * data at 0x7000) on the sampling started; each of the 3 samples is event
- * 0's, with want_weight; then the PMU is given back and the model closed. */
-static void loads_sampled(u8 event, u8 umask, u64 want_weight)
+ * instruction latency 9, data at 0x7000) on the sampling started; each of
+ * the 3 samples is event 0's, with want_weight as its load latency (perf's
+ * var1) and want_instr as its instruction latency (var2); then the PMU is
+ * given back and the model closed. */
+static void loads_sampled(u8 event, u8 umask, u64 want_weight, u64 want_instr)
 {
 	struct sim_occ occ = { .event = event, .umask = umask,
 			       .count = events_per_record(0, 131) * 3, .ip = RUN_IP,
@@ -316,7 +318,8 @@ static void loads_sampled(u8 event, u8 umask, u64 want_weight)
 	assert_int_equal(ngot, 3);
 	for (u32 k = 0; k < ngot; k++) {
 		assert_int_equal(got[k].event, 0);
-		assert_int_equal(got[k].weight, want_weight);
+		assert_int_equal(got[k].weight & BP_WEIGHT_LOAD_MASK, want_weight);
+		assert_int_equal(got[k].weight >> BP_WEIGHT_INSTR_SHIFT & BP_WEIGHT_W_MASK, want_instr);
 		assert_int_equal(got[k].addr, 0x7000);
 	}
 	assert_pebs_accounting();
@@ -324,10 +327,13 @@ static void loads_sampled(u8 event, u8 umask, u64 want_weight)
 	sim_close();
 }
 
+
 /* The weight of a load sample is its load latency on every modelled
  * part: icx writes it whole, spr and adl's P-core split the field
  * (instruction latency [15:0], cache latency [47:32]; Linux's struct
- * pebs_meminfo) and the decoder must take the cache latency. */
+ * pebs_meminfo) and the decoder must take the cache latency, and the
+ * instruction latency as perf's var2 (Linux setup_pebs_adaptive_sample_data,
+ * PMU_FL_INSTR_LATENCY). */
 static void test_load_weight_per_part(void **state)
 {
 	static const char *const models[] = { "icx", "spr", "adl" };
@@ -336,7 +342,7 @@ static void test_load_weight_per_part(void **state)
 		o.threshold.mode = PEBS_THRESHOLD_ONE;
 		start_sampling(models[m], "MEM_LOAD_RETIRED.L3_MISS:pp", &o, false);
 		assert_int_equal(caps_pebs_latency_split(&caps), m > 0);
-		loads_sampled(0xD1, 0x20, 321);
+		loads_sampled(0xD1, 0x20, 321, m > 0 ? 9 : 0);
 	}
 }
 
@@ -365,7 +371,8 @@ static void ldlat_samples(const char *model, bool drop_aux, int want_events, u64
 		ev[0].group = -1;
 	}
 	start_events(ev, n, &o, false);
-	loads_sampled(0xCD, 0x01, want_weight);
+	loads_sampled(0xCD, 0x01, want_weight,
+			    caps_pebs_latency_split(&caps) && !drop_aux ? 9 : 0);
 }
 
 static void test_load_latency_aux_event(void **state)
