@@ -512,6 +512,11 @@ bool caps_gracemont(const struct pmu_caps *c)
 	return caps_model_in(c, adl_n, ARRAY_SIZE(adl_n));
 }
 
+bool caps_panther_cove(const struct pmu_caps *c)
+{
+	return c->intel && c->family == FAMILY_INTEL_19 && c->model == MODEL_DIAMONDRAPIDS_X;
+}
+
 bool caps_pmi_mid_ack(const struct pmu_caps *c)
 {
 	if (c->hybrid)

@@ -45,6 +45,11 @@
 #define MODEL_WESTMERE               0x25
 #define MODEL_WESTMERE_EP            0x2C
 #define MODEL_WESTMERE_EX            0x2F
+/* Diamond Rapids (Panther Cove): display family 19 (0x13), model 01H
+ * (Linux INTEL_DIAMONDRAPIDS_X = IFM(19, 0x01)); its PEBS load data
+ * source has the OMR encoding (pebs/datasrc.h). */
+#define FAMILY_INTEL_19              19
+#define MODEL_DIAMONDRAPIDS_X        0x01
 /* E-core-only parts (family 6 display models) whose PMI Linux acknowledges
  * mid-handler (arch/x86/events/intel/core.c, mid_ack). */
 #define MODEL_ALDERLAKE_N            0xBE	/* Gracemont */

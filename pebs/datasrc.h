@@ -15,6 +15,7 @@
 #define BP_MEM_REMOTE_SHIFT   37
 #define BP_MEM_SNOOPX_SHIFT   38
 #define BP_MEM_BLK_SHIFT      40
+#define BP_MEM_REGION_SHIFT   46	/* newer than Linux 6.1's header (below) */
 
 #define BP_MEM_OP_NA          0x01
 #define BP_MEM_OP_LOAD        0x02
@@ -50,6 +51,11 @@
 #define BP_MEM_TLB_L1         0x08
 #define BP_MEM_TLB_L2         0x10
 
+/* PERF_MEM_LVLNUM_L0 and the mem_region field came with Diamond Rapids
+ * ("perf/x86/intel: Add support for PEBS memory auxiliary info field in
+ * DMR", tip perf/core 2026-01-15): readers older than that (perf 6.1)
+ * show the level as unknown and ignore the region. */
+#define BP_MEM_LVLNUM_L0      0x07
 #define BP_MEM_LVLNUM_L1      0x01
 #define BP_MEM_LVLNUM_L2      0x02
 #define BP_MEM_LVLNUM_L3      0x03
@@ -64,6 +70,14 @@
 #define BP_MEM_BLK_DATA       0x02
 #define BP_MEM_BLK_ADDR       0x04
 
+#define BP_MEM_REGION_L_SHARE      0x02	/* local CA shared cache */
+#define BP_MEM_REGION_L_NON_SHARE  0x03	/* local CA non-shared cache */
+#define BP_MEM_REGION_O_IO         0x04	/* other CA IO agent */
+#define BP_MEM_REGION_O_SHARE      0x05	/* other CA shared cache */
+#define BP_MEM_REGION_O_NON_SHARE  0x06	/* other CA non-shared cache */
+#define BP_MEM_REGION_MMIO         0x07
+#define BP_MEM_REGION_MEM0         0x08	/* memory regions 0-7: 0x08-0x0f */
+
 /* One field of the encoding: BP_MEM(LVL, HIT) and so on. */
 #define BP_MEM(field, value) ((u64)BP_MEM_##field##_##value << BP_MEM_##field##_SHIFT)
 
@@ -77,5 +91,28 @@
 #define INTEL_DSE_ST_L1D_HIT      BIT(0)
 #define INTEL_DSE_ST_STLB_MISS    BIT(4)
 #define INTEL_DSE_ST_LOCKED       BIT(5)
+
+/* Panther Cove's (Diamond Rapids') load data source, restructured for
+ * its off-module response (OMR) encoding (Intel ISE, "PEBS Load Latency
+ * and Store Latency Facility"; Linux union intel_x86_pebs_dse's pnc_*
+ * fields): bits 7:0 the source (an L2-hit source in [3:0] while L2_MISS
+ * is clear, an OMR encoding when it is set), then the STLB, lock and
+ * blocking bits. */
+#define PNC_DSE_SOURCE_MASK       GENMASK(7, 0)
+#define PNC_DSE_L2_HIT_MASK       GENMASK(3, 0)
+#define PNC_DSE_L2_MISS           BIT(8)
+#define PNC_DSE_STLB_MISS         BIT(11)
+#define PNC_DSE_LOCKED            BIT(12)
+#define PNC_DSE_DATA_BLK          BIT(13)
+#define PNC_DSE_ADDR_BLK          BIT(14)
+#define PNC_DSE_FLAGS_SHIFT       11	/* STLB miss .. address blocked: 4 bits */
+/* The OMR encoding (Linux union omr_encoding). */
+#define OMR_SOURCE_MASK           GENMASK(3, 0)
+#define OMR_REMOTE                BIT(4)
+#define OMR_HITM                  BIT(5)
+#define OMR_SNOOP                 BIT(6)
+#define OMR_PROMOTED              BIT(7)
+#define OMR_SOURCE_L_SHARE        0x2	/* local CA shared cache */
+#define OMR_SOURCE_MMIO           0x7	/* 0x8-0xf: memory regions 0-7 */
 
 #endif

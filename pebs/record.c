@@ -179,6 +179,8 @@ static u64 grt_patch(struct dse_entry *e, u64 src)
 
 u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam)
 {
+	if (fam == PEBS_DSE_PNC)
+		return pebs_data_src_load_pnc(dse);
 	struct dse_entry e = dse_load_snb[dse & INTEL_DSE_SOURCE_MASK];
 	if (fam == PEBS_DSE_NHM) {
 		/* Nehalem/Westmere: an L3 hit with 0x5 is a clean snoop hit,
@@ -211,6 +213,11 @@ u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam)
 
 void pebs_load_sources_init(struct pebs_load_sources *t, enum pebs_dse_family fam)
 {
+	t->pnc = fam == PEBS_DSE_PNC;
+	if (t->pnc) {
+		pebs_pnc_load_sources_init(t);
+		return;
+	}
 	for (unsigned b = 0; b < PEBS_LOAD_SRC_BYTES; b++)
 		t->by_low_byte[b] = pebs_data_src_load(b, fam);
 }

@@ -8,6 +8,7 @@
 #define BP_PEBS_RECORD_H
 #include "../lib/types.h"
 #include "../lib/sample.h"
+#include "datasrc.h"
 
 /* Highest record format we decode. Format 6 (Lunar Lake and Arrow Lake;
  * a Lunar Lake's dmesg reads "PEBS fmt6+" where the kernel predates it)
@@ -82,6 +83,7 @@ enum pebs_dse_family {
 	PEBS_DSE_SNB,		/* Sandy Bridge and later big cores (default) */
 	PEBS_DSE_NHM,		/* Nehalem and Westmere: 0x5..0x7 mean snoop hit/HITM */
 	PEBS_DSE_GRT,		/* Gracemont E-cores: 0x5 snoop hit, 0x6 HITM, 0x8 forward */
+	PEBS_DSE_PNC,		/* Panther Cove: L2-hit sources and OMR (datasrc.h) */
 };
 
 /* One record format with its PEBS_DATA_CFG, resolved once. */
@@ -164,18 +166,35 @@ bool pebs_record_regs(const struct pebs_layout *l, const void *rec, struct pebs_
 u64 pebs_data_src_load(u64 dse, enum pebs_dse_family fam);
 u64 pebs_data_src_store(u64 dse);
 
-/* pebs_data_src_load of one part family as a table: it reads the field's
- * low byte only (the source in [3:0], the STLB-miss, lock and blocked
- * bits above it), so a drain looks each load up instead of decoding it
- * per sample. */
+/* Panther Cove's load data source (pebs/datasrc_pnc.c: Linux
+ * pnc_latency_data). */
+u64 pebs_data_src_load_pnc(u64 dse);
+struct pebs_load_sources;
+void pebs_pnc_load_sources_init(struct pebs_load_sources *t);
+
+/* pebs_data_src_load of one part family as a table, so a drain looks each
+ * load up instead of decoding it per sample. Up to Lion Cove the field's
+ * low byte says all (the source in [3:0], the STLB-miss, lock and blocked
+ * bits above it): one entry per byte. Panther Cove's source is 9 bits (an
+ * L2-hit source or an OMR byte) and its flags sit above: the OMR byte in
+ * by_low_byte, the 16 L2-hit sources and the 16 flag sets beside it. */
 #define PEBS_LOAD_SRC_BYTES 256
+#define PNC_LOAD_SRC_L2_HITS 16
+#define PNC_LOAD_SRC_FLAGS   16
 struct pebs_load_sources {
 	u64 by_low_byte[PEBS_LOAD_SRC_BYTES];
+	u64 pnc_l2_hit[PNC_LOAD_SRC_L2_HITS];
+	u64 pnc_flags[PNC_LOAD_SRC_FLAGS];
+	bool pnc;
 };
 void pebs_load_sources_init(struct pebs_load_sources *t, enum pebs_dse_family fam);
 static inline u64 pebs_load_source(const struct pebs_load_sources *t, u64 dse)
 {
-	return t->by_low_byte[dse & (PEBS_LOAD_SRC_BYTES - 1)];
+	if (!t->pnc)
+		return t->by_low_byte[dse & (PEBS_LOAD_SRC_BYTES - 1)];
+	u64 src = (dse & PNC_DSE_L2_MISS) ? t->by_low_byte[dse & PNC_DSE_SOURCE_MASK]
+					  : t->pnc_l2_hit[dse & PNC_DSE_L2_HIT_MASK];
+	return src | t->pnc_flags[(dse >> PNC_DSE_FLAGS_SHIFT) & (PNC_LOAD_SRC_FLAGS - 1)];
 }
 
 /* Records live in a byte buffer the CPU writes; read their u64 fields

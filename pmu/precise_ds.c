@@ -14,6 +14,8 @@ enum pebs_dse_family precise_pebs_dse_family(const struct pmu_caps *c)
 {
 	if (caps_nehalem_data_source(c))
 		return PEBS_DSE_NHM;
+	if (caps_panther_cove(c))
+		return PEBS_DSE_PNC;
 	return caps_gracemont(c) ? PEBS_DSE_GRT : PEBS_DSE_SNB;
 }
 

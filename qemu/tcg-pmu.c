@@ -423,7 +423,7 @@ void tcg_pmu_realize(X86CPU *cpu, Error **errp)
     }
     if (!model) {
         error_setg(errp, "tcg-pmu: pmu=on under TCG names its part with "
-                   "tcg-pmu=MODEL (icx, skl, spr, adl, lnl, cwf, ptl, bdw, srf, zen4, zen2; "
+                   "tcg-pmu=MODEL (icx, skl, spr, adl, lnl, cwf, ptl, dmr, bdw, srf, zen4, zen2; "
                    "qemu/README.md)");
         return;
     }

@@ -27,6 +27,8 @@ struct sim_core_desc {
 	u32 fixed_mask;		/* fixed counters present where not all of
 				 * 0..num_fixed-1 (CPUID.23H.1:EBX) */
 	u32 pdist_fixed;	/* fixed counters with PDist (CPUID.23H.5:EDX) */
+	bool omr_data_source;	/* load data sources in Panther Cove's OMR
+				 * encoding (sim_pebs_data_src) */
 };
 
 struct sim_model {
@@ -209,6 +211,9 @@ static inline void sim_rec_put(struct sim_rec *r, u64 v)
  * the adaptive order (RIP: rip) and XMM0-15 (sim_pebs.c). */
 void sim_pebs_put_adaptive_gprs(struct sim_rec *r, const struct sim_gprs *g, u64 rip);
 void sim_pebs_put_xmm(struct sim_rec *r, const struct sim_gprs *g);
+/* The data source a record of core carries for an occurrence's, which
+ * the model states in the SDM's load encoding. */
+u64 sim_pebs_data_src(const struct sim_core_desc *core, u64 data_src);
 /* A linear address the CPU takes (bits 63:47 all equal). */
 static inline bool sim_canonical(u64 addr)
 {

@@ -151,6 +151,20 @@ static const struct sim_core_desc core_ptl_e = {
 	.latency_split = true, .pdist_gp = 0x3, .pdist_fixed = 0x1,
 };
 
+/* Panther Cove, Diamond Rapids' core, as Linux describes it (no Intel
+ * event file or CPUID dump published; sim/README.md): counters within
+ * every mask of intel_pnc_event_constraints (8 GP, fixed 0-3), PEBS on
+ * all of them, INST_RETIRED.PREC_DIST on fixed 0 (the one PDist counter
+ * Linux names), the load-latency and front-end MSRs of
+ * intel_pnc_extra_regs, no offcore-response MSRs (OMR_0..3 replace them;
+ * not modelled), and load data sources in the OMR encoding. */
+static const struct sim_core_desc core_panther_cove = {
+	.uarch = "Panther Cove", .num_gp = 8, .num_fixed = 4, .gp_width = 48,
+	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0xF, .slots_per_cycle = 8,
+	.frontend_valid = PEBS_FRONTEND_VALID_GLC,
+	.latency_split = true, .pdist_fixed = 0x1, .omr_data_source = true,
+};
+
 /* AMD Zen 2 and Zen 4: six core counters of 48 bits (PerfCtrExtCore;
  * APM Vol. 2, "Performance Monitoring Counters"), no fixed counters, no
  * PEBS (IBS is AMD's sampling engine: sim_ibs.c). */
@@ -160,6 +174,17 @@ static const struct sim_core_desc core_zen2 = {
 static const struct sim_core_desc core_zen4 = {
 	.uarch = "Zen 4", .num_gp = AMD_CORE_EXT_COUNTERS, .gp_width = AMD_COUNTER_WIDTH,
 };
+
+/* CPUID.23H of the Architectural PEBS models: counters (1) and
+ * Architectural PEBS (4, 5), the PERFEVTSEL extension, and records that
+ * may carry the aux, GPR and XMM groups (sub-leaf 4 EBX bits 30, 29, 17:
+ * CFG_C bits 62, 61, 49). No auto counter reload (2): CFG_B is absent. */
+#define ARCH_PEBS_LEAF23 \
+	.leaf23_eax = BIT(0) | BIT(CPUID_23_SUBLEAF_COUNTERS) | \
+		      BIT(CPUID_23_SUBLEAF_PEBS_CAPS) | BIT(CPUID_23_SUBLEAF_PEBS_CNTRS), \
+	.leaf23_ebx = CPUID_23_EBX_UMASK2 | CPUID_23_EBX_EQ, \
+	.leaf23_pebs_groups = (u32)((ARCH_PEBS_AUX | ARCH_PEBS_GPR | ARCH_PEBS_VECR_XMM) >> \
+				    ARCH_PEBS_CAPS_SHIFT)
 
 static const struct sim_model models[] = {
 	{
@@ -250,15 +275,7 @@ static const struct sim_model models[] = {
 		.leaf7_ebx = 0xF3BFBFEF, .leaf7_ecx = 0x1B417FFE, .leaf7_edx = 0xBFC14412,
 		.leaf7_1_eax = CPUID_07_1_EAX_ARCH_PERFMON_EXT,
 		.leaf0a = { .eax = 0x08300806, .ebx = 0, .ecx = 0x77, .edx = 0x8603 },
-		/* CPUID.23H: counters (1) and Architectural PEBS (4, 5); its
-		 * records may carry the aux, GPR and XMM groups (sub-leaf 4
-		 * EBX bits 30, 29, 17: CFG_C bits 62, 61, 49). No auto counter
-		 * reload (2): CFG_B is absent. */
-		.leaf23_eax = BIT(0) | BIT(CPUID_23_SUBLEAF_COUNTERS) |
-			      BIT(CPUID_23_SUBLEAF_PEBS_CAPS) | BIT(CPUID_23_SUBLEAF_PEBS_CNTRS),
-		.leaf23_ebx = CPUID_23_EBX_UMASK2 | CPUID_23_EBX_EQ,
-		.leaf23_pebs_groups = (u32)((ARCH_PEBS_AUX | ARCH_PEBS_GPR | ARCH_PEBS_VECR_XMM) >>
-					    ARCH_PEBS_CAPS_SHIFT),
+		ARCH_PEBS_LEAF23,
 		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3934,
 		/* Arch LBR, PEBS trap and arch regs, PEBS_FORMAT 0xF, SMM
 		 * freeze, full-width writes; no baseline (no adaptive PEBS) */
@@ -279,11 +296,7 @@ static const struct sim_model models[] = {
 		/* CPUID.0AH: version 6 and what both core types share (8 GP,
 		 * fixed 0-2); CPUID.23H.1 and .5 have each type's own. */
 		.leaf0a = { .eax = 0x08300806, .ebx = 0, .ecx = 0x7, .edx = 0x8603 },
-		.leaf23_eax = BIT(0) | BIT(CPUID_23_SUBLEAF_COUNTERS) |
-			      BIT(CPUID_23_SUBLEAF_PEBS_CAPS) | BIT(CPUID_23_SUBLEAF_PEBS_CNTRS),
-		.leaf23_ebx = CPUID_23_EBX_UMASK2 | CPUID_23_EBX_EQ,
-		.leaf23_pebs_groups = (u32)((ARCH_PEBS_AUX | ARCH_PEBS_GPR | ARCH_PEBS_VECR_XMM) >>
-					    ARCH_PEBS_CAPS_SHIFT),
+		ARCH_PEBS_LEAF23,
 		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3027,
 		/* as Clearwater Forest's: Arch LBR, PEBS trap and arch regs,
 		 * PEBS_FORMAT 0xF, SMM freeze, full-width writes */
@@ -291,6 +304,26 @@ static const struct sim_model models[] = {
 		.has_tsx = false, .has_offcore = true, .has_ld_lat = true,
 		.tsc_mhz = 2200, .core_mhz = 5000, .xclk_mhz = 38,
 		.ncpus = 2, .core = { &core_ptl_p, &core_ptl_e },
+	},
+	{
+		.name = "dmr",
+		.summary = "Diamond Rapids (Xeon, Panther Cove P-cores): perfmon v6, 8 GP + 4 fixed, Architectural PEBS, OMR data sources",
+		.brand = "Intel(R) Xeon(R) processor (Diamond Rapids)",
+		/* family 19 (0FH + extended family 4), model 01H */
+		.signature = 0x400F10, .max_leaf = 0x23, .max_ext_leaf = 0x80000008,
+		.leaf1_ecx = 0x7FFEFBFF, .leaf1_edx = LEAF1_EDX_INTEL,
+		.leaf7_ebx = 0xF3BFBFEF, .leaf7_ecx = 0x1B417FFE, .leaf7_edx = 0xBFC14412,
+		.leaf7_1_eax = CPUID_07_1_EAX_ARCH_PERFMON_EXT,
+		.leaf0a = { .eax = 0x08300806, .ebx = 0, .ecx = 0xF, .edx = 0x8604 },
+		ARCH_PEBS_LEAF23,
+		.ext1_ecx = 0x121, .ext1_edx = 0x2C100800, .ext8_eax = 0x3934,
+		/* as Clearwater Forest's: Arch LBR, PEBS trap and arch regs,
+		 * PEBS_FORMAT 0xF, SMM freeze, full-width writes; no perf
+		 * metrics (not modelled) */
+		.perf_capabilities = 0x3FFF, .misc_enable = 0x850089,
+		.has_tsx = false, .has_offcore = false, .has_ld_lat = true,
+		.tsc_mhz = 2000, .core_mhz = 3000, .xclk_mhz = 25,
+		.ncpus = 2, .core = { &core_panther_cove, &core_panther_cove },
 	},
 	{
 		.name = "nhm",

@@ -7,6 +7,7 @@
  * interrupt threshold was reached. */
 #include "sim_int.h"
 #include "../lib/str.h"
+#include "../pebs/datasrc.h"	/* the data-source encodings the records carry */
 
 #define FMT0_SIZE 144
 #define FMT1_SIZE 176
@@ -114,6 +115,39 @@ static u64 meminfo_latency(const struct sim_cpu *c, const struct sim_point *pt)
 	return cache << PEBS_MEMINFO_CACHE_LAT_SHIFT | pt->instr_latency;
 }
 
+/* The SDM's load sources (Sandy Bridge and later) in Panther Cove's
+ * encoding (pebs/datasrc.h: L2-hit sources, and on an L2 miss the OMR
+ * byte), each the nearest the encoding has: L3 hits as the local
+ * non-shared cache (a snoop HITM where the SDM's says modified), another
+ * socket's cache as another agent's, DRAM as memory region 0. */
+static const u16 omr_of_snb[16] = {
+	[0x0] = PNC_DSE_L2_MISS,				/* L3 miss, source unknown */
+	[0x1] = 0x02,						/* L1 */
+	[0x2] = 0x03,						/* fill buffer */
+	[0x3] = 0x04,						/* L2 */
+	[0x4] = PNC_DSE_L2_MISS | 0x03,				/* L3, no snoop */
+	[0x5] = PNC_DSE_L2_MISS | 0x03,				/* L3, snoop miss */
+	[0x6] = PNC_DSE_L2_MISS | 0x03,				/* L3, snoop hit */
+	[0x7] = PNC_DSE_L2_MISS | OMR_HITM | 0x03,		/* L3, modified */
+	[0x8] = PNC_DSE_L2_MISS | OMR_REMOTE | OMR_SNOOP | 0x05,	/* remote cache, forward */
+	[0x9] = PNC_DSE_L2_MISS | OMR_REMOTE | OMR_HITM | 0x05,	/* remote cache, modified */
+	[0xA] = PNC_DSE_L2_MISS | 0x08,				/* local DRAM */
+	[0xB] = PNC_DSE_L2_MISS | OMR_REMOTE | 0x08,		/* remote DRAM */
+	[0xC] = PNC_DSE_L2_MISS | 0x08,
+	[0xD] = PNC_DSE_L2_MISS | OMR_REMOTE | 0x08,
+	[0xE] = PNC_DSE_L2_MISS | 0x04,				/* IO */
+	[0xF] = 0x0F,						/* uncached */
+};
+
+u64 sim_pebs_data_src(const struct sim_core_desc *core, u64 data_src)
+{
+	if (!core->omr_data_source)
+		return data_src;
+	/* the STLB-miss, lock and blocked bits 7:4 move to 14:11 */
+	return omr_of_snb[data_src & INTEL_DSE_SOURCE_MASK] |
+	       (data_src & GENMASK(7, 4)) << (PNC_DSE_FLAGS_SHIFT - 4);
+}
+
 void sim_pebs_put_xmm(struct sim_rec *r, const struct sim_gprs *g)
 {
 	for (unsigned i = 0; i < 16; i++) {
@@ -161,7 +195,7 @@ static void write_adaptive(struct sim_cpu *c, u8 *at, u32 size, u64 cfg, u64 app
 	if (cfg & PEBS_DATACFG_MEMINFO) {
 		bool unreported = ldlat_unreported(c, applicable);
 		sim_rec_put(&r, pt->data_addr);
-		sim_rec_put(&r, unreported ? 0 : pt->data_src);
+		sim_rec_put(&r, unreported ? 0 : sim_pebs_data_src(c->core, pt->data_src));
 		sim_rec_put(&r, unreported ? 0 : meminfo_latency(c, pt));
 		sim_rec_put(&r, 0);	/* TSX tuning */
 	}

@@ -154,12 +154,12 @@ static void put_basic(struct sim_rec *r, const struct sim_cpu *c, u64 applicable
 
 /* struct arch_pebs_aux: the address, the data source at 40, instruction
  * and cache latency at 48 (as adaptive PEBS's split meminfo), TSX 56. */
-static void put_aux(struct sim_rec *r, const struct sim_point *pt)
+static void put_aux(struct sim_rec *r, const struct sim_cpu *c, const struct sim_point *pt)
 {
 	u64 cache = MIN(pt->latency, (u64)0xFFFF);
 	sim_rec_put(r, pt->data_addr);
 	put_zeros(r, 4);
-	sim_rec_put(r, pt->data_src);
+	sim_rec_put(r, sim_pebs_data_src(c->core, pt->data_src));
 	sim_rec_put(r, cache << PEBS_MEMINFO_CACHE_LAT_SHIFT | pt->instr_latency);
 	sim_rec_put(r, 0);
 }
@@ -191,7 +191,7 @@ static void write_record(struct sim_cpu *c, u64 at, u32 size, u64 groups, u64 ap
 	sim_rec_put(&r, 0);
 	put_basic(&r, c, applicable, pt);
 	if (groups & ARCH_PEBS_AUX)
-		put_aux(&r, pt);
+		put_aux(&r, c, pt);
 	if (groups & ARCH_PEBS_GPR)
 		put_gprs(&r, &c->gprs, sim_point_next_ip(pt));
 	if (groups & ARCH_PEBS_VECR_XMM)

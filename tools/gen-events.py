@@ -171,6 +171,78 @@ AMD_LINUX = "linux-6.12"  # the source's version, in each table's "source"
 
 
 
+# Parts Intel has published no event file for, described from Linux's own
+# tables instead: the events a Linux constraint table names, with the
+# encodings and counter masks Linux gives them, in the perfmon fields
+# parse_event reads. Names are those of Intel's files for the same
+# encodings on the previous core of the line (Granite Rapids' Redwood
+# Cove), the names Linux's comments give, with that file's sample-after
+# values. Replace by Intel's file when it appears.
+#
+# Diamond Rapids (Panther Cove, family 19 model 01h, Linux
+# INTEL_DIAMONDRAPIDS_X): "perf/x86/intel: Add core PMU support for DMR"
+# (tip perf/core d345b6bb8860, 2026-01-15) and "Add support for PEBS
+# memory auxiliary info field in DMR": intel_pnc_event_constraints (GP
+# masks: 0xd0/0xd1/0xd4 on 0xf, MEM_TRANS_RETIRED.LOAD_LATENCY 0x01cd on
+# 0xfc, STORE_SAMPLE 0x02cd on 0x3; fixed 0-3), intel_pnc_pebs_event_
+# constraints (DATALA_LD/ST for MEM_INST_RETIRED.*, LDLAT/STLAT,
+# INST_RETIRED.PREC_DIST on fixed 0 alone; everything else PEBS on its
+# counters, PMU_FL_PEBS_ALL), intel_pnc_extra_regs (the load-latency
+# threshold MSR 3F6H; OMR_0..3 replace the offcore-response MSRs, so no
+# OCR event here). Eight GP counters, as every constraint mask fits.
+MSR_PEBS_LD_LAT_THRESHOLD = 0x3F6
+GP8 = "0,1,2,3,4,5,6,7"
+
+
+def _linux_event(name, code, umask, counter, pebs=None, sav=100003, **more):
+    e = {"EventName": name, "EventCode": "0x%02x" % code, "UMask": "0x%02x" % umask,
+         "Counter": counter, "SampleAfterValue": str(sav),
+         "Precise": "1" if pebs is not None else "0", "PEBScounters": pebs or ""}
+    e.update({k: str(v) for k, v in more.items()})
+    return e
+
+
+DMR_EVENTS = [
+    _linux_event("INST_RETIRED.ANY", 0x00, 0x01, "Fixed counter 0", pebs="32",
+                 PDISTCounter="32", sav=2000003),
+    _linux_event("INST_RETIRED.ANY_P", 0xC0, 0x00, GP8, pebs=GP8, sav=2000003),
+    _linux_event("CPU_CLK_UNHALTED.THREAD", 0x00, 0x02, "Fixed counter 1", pebs="33", sav=2000003),
+    _linux_event("CPU_CLK_UNHALTED.THREAD_P", 0x3C, 0x00, GP8, pebs=GP8, sav=2000003),
+    _linux_event("CPU_CLK_UNHALTED.REF_TSC", 0x00, 0x03, "Fixed counter 2", sav=2000003),
+    _linux_event("CPU_CLK_UNHALTED.REF_TSC_P", 0x3C, 0x01, GP8, sav=2000003),
+    _linux_event("TOPDOWN.SLOTS", 0x00, 0x04, "Fixed counter 3", pebs="35", sav=10000003),
+    _linux_event("BR_INST_RETIRED.ALL_BRANCHES", 0xC4, 0x00, GP8, pebs=GP8, sav=400009),
+    _linux_event("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, GP8, pebs=GP8, sav=400009),
+    _linux_event("MEM_INST_RETIRED.ALL_LOADS", 0xD0, 0x81, "0,1,2,3", pebs="0,1,2,3", Data_LA=1,
+                 sav=1000003),
+    _linux_event("MEM_INST_RETIRED.ALL_STORES", 0xD0, 0x82, "0,1,2,3", pebs="0,1,2,3", Data_LA=1,
+                 sav=1000003),
+    _linux_event("MEM_INST_RETIRED.LOCK_LOADS", 0xD0, 0x21, "0,1,2,3", pebs="0,1,2,3", Data_LA=1,
+                 sav=100007),
+    _linux_event("MEM_INST_RETIRED.SPLIT_LOADS", 0xD0, 0x41, "0,1,2,3", pebs="0,1,2,3", Data_LA=1),
+    _linux_event("MEM_INST_RETIRED.SPLIT_STORES", 0xD0, 0x42, "0,1,2,3", pebs="0,1,2,3", Data_LA=1),
+    _linux_event("MEM_INST_RETIRED.STLB_MISS_LOADS", 0xD0, 0x11, "0,1,2,3", pebs="0,1,2,3",
+                 Data_LA=1),
+    _linux_event("MEM_INST_RETIRED.STLB_MISS_STORES", 0xD0, 0x12, "0,1,2,3", pebs="0,1,2,3",
+                 Data_LA=1),
+    _linux_event("MEM_TRANS_RETIRED.STORE_SAMPLE", 0xCD, 0x02, "0,1", pebs="0,1", Data_LA=1,
+                 sav=1000003),
+] + [
+    _linux_event("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_%d" % t, 0xCD, 0x01, "2,3,4,5,6,7",
+                 pebs="2,3,4,5,6,7", Data_LA=1, MSRIndex="0x3F6", MSRValue="0x%x" % t,
+                 sav=sav)
+    for t, sav in ((4, 100003), (8, 50021), (16, 20011), (32, 100007), (64, 2003), (128, 1009),
+                   (256, 503), (512, 101))
+]
+
+# cpu name, description, source, family, model, events
+LINUX_MODELS = [
+    ("dmr", "Diamond Rapids (Panther Cove), from Linux's tables: Intel has published no file",
+     "Linux perf/core d345b6bb8860 (intel_pnc_event_constraints)", 19, 0x01, DMR_EVENTS),
+]
+OFFCORE_VALID.update({cpu: RSP_NONE for cpu, _, _, _, _, _ in LINUX_MODELS})
+
+
 def header_constants(path=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                         "..", "events", "events.h")):
     """The values the C side reads the tables by (struct ev_entry.flags and
@@ -549,6 +621,18 @@ def load_amd(amd_root, ctx, tables):
     return rows
 
 
+def load_linux_models(ctx, tables):
+    """LINUX_MODELS as tables, and their mapfile rows (one model each)."""
+    rows = []
+    for cpu, desc, source, family, model, raw in LINUX_MODELS:
+        events = sorted_events([parse_event(e, pebs_style_of(raw)) for e in raw], cpu)
+        ctx.add_events(events)
+        path = "/" + source
+        tables.append((("", "", cpu, desc), events, False, ((0, 0), (0, 0)), path, ""))
+        rows.append((family, model, path))
+    return rows
+
+
 def generate(root, amd_root):
     rows = read_mapfile(root)
     ctx = Ctx()
@@ -561,6 +645,7 @@ def generate(root, amd_root):
         version = sorted({r["Version"] for r in rows if r["Filename"] == paths[0]})[-1]
         ctx.add_events(events)
         tables.append(((directory, stem, cpu, desc), events, legacy, ocr, paths[0], version))
+    linux_rows = load_linux_models(ctx, tables)
     amd_rows = load_amd(amd_root, ctx, tables)
     zen_of = {cpu: zen for _, cpu, zen, _ in AMD_MODELS}
 
@@ -665,7 +750,7 @@ def generate(root, amd_root):
           "\t  .rows = %s, .count = %d, .gp_mask = 0x%x, .fixed_mask = 0x%x, .core_type = 0x%02x,\n"
           "\t  .ocr_event = { 0x%02x, 0x%02x }, .ocr_umask = { 0x%02x, 0x%02x }, .legacy_pebs = %s,\n"
           "\t  .offcore_valid = { 0x%xULL, 0x%xULL }, .amd_zen = %d },"
-          % (c_str(cpu), c_str(desc), c_str(path.lstrip("/") + " " + version), arr, len(events),
+          % (c_str(cpu), c_str(desc), c_str((path.lstrip("/") + " " + version).strip()), arr, len(events),
              gp, fixed, core_type_of.get(path, 0), e0, e1, u0, u1, "true" if legacy else "false",
              v0, v1, zen_of.get(cpu, 0)))
     w("};")
@@ -688,6 +773,10 @@ def generate(root, amd_root):
         w("\t{ .family = %d, .model = 0x%02x, .model_hi = 0x%02x, .step_lo = %d, .step_hi = %d, "
           ".core_type = 0x%02x, .native_model = 0x%x, .table = %d }, /* %s %s */"
           % (row[:2] + (model,) + row[2:] + (r["Family-model"], tables[row[6]][0][2])))
+    for family, model, path in linux_rows:
+        w("\t{ .family = %d, .model = 0x%02x, .model_hi = 0x%02x, .step_lo = 0, .step_hi = 15, "
+          ".core_type = 0x00, .native_model = 0x0, .table = %d }, /* %s, from Linux */"
+          % (family, model, model, table_of_path[path], tables[table_of_path[path]][0][2]))
     table_of_dir = {t[4].split("/")[-1]: i for i, t in enumerate(tables) if t[4].startswith(AMD_LINUX)}
     for family, lo, hi, directory in amd_model_ranges(amd_rows):
         w("\t{ .family = %d, .model = 0x%02x, .model_hi = 0x%02x, .step_lo = 0, .step_hi = 15, "

@@ -191,7 +191,7 @@ static void test_cpu_option_and_json(void **state)
 	assert_int_equal(run_list("--cpu", "core2", NULL, NULL), EXIT_USAGE);
 	assert_non_null(strstr(errs, "unknown --cpu 'core2'"));
 	assert_non_null(strstr(errs, "known models: nhm, nhm-ex"));
-	assert_non_null(strstr(errs, ", nvl, nvl-e, zen1, zen2, zen3, zen4, zen5\n"));	/* all */
+	assert_non_null(strstr(errs, ", nvl, nvl-e, dmr, zen1, zen2, zen3, zen4, zen5\n"));	/* all */
 	/* AMD: `list --cpu zen5` names its Linux source and 12-bit codes. */
 	assert_int_equal(run_list("--cpu", "zen5", "--json", "*smt_contention"), EXIT_OK);
 	assert_non_null(strstr(out, "{\"cpu\": \"zen5\""));

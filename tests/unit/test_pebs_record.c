@@ -425,7 +425,9 @@ static void test_datasrc_nhm(void **state)
 }
 
 /* The drain's table gives what pebs_data_src_load gives, for every low
- * byte under any higher bits, in each part family. */
+ * byte under any higher bits, in each part family; on Panther Cove for
+ * every source (bits 8:0) under every flag set (bits 14:11) and any bits
+ * above. */
 static void test_datasrc_load_sources(void **state)
 {
 	static struct pebs_load_sources t;
@@ -437,6 +439,78 @@ static void test_datasrc_load_sources(void **state)
 				assert_int_equal(pebs_load_source(&t, b | high[h]),
 						 pebs_data_src_load(b | high[h], (enum pebs_dse_family)fam));
 	}
+	pebs_load_sources_init(&t, PEBS_DSE_PNC);
+	for (u64 src = 0; src < 512; src++)
+		for (u64 f = 0; f < 16; f++)
+			for (u64 above = 0; above < 2; above++) {
+				u64 dse = src | f << PNC_DSE_FLAGS_SHIFT | (above ? ~0ULL << 15 : 0);
+				assert_int_equal(pebs_load_source(&t, dse),
+						 pebs_data_src_load(dse, PEBS_DSE_PNC));
+			}
+}
+
+/* Panther Cove's data source, as Linux's pnc_latency_data decodes it
+ * (arch/x86/events/intel/ds.c, tip perf/core 2026-01-15: "Add support
+ * for PEBS memory auxiliary info field in DMR"). The Linux header here
+ * (6.1) predates LVLNUM_L0 (7) and mem_region (bits 50:46), so those are
+ * checked by value. */
+static void test_datasrc_panther_cove(void **state)
+{
+	/* L2 hits (bit 8 clear): L1 hit, no snoop, STLB hit, nothing
+	 * blocked, lock not stated */
+	union perf_mem_data_src d = ld(0x02, PEBS_DSE_PNC);
+	assert_int_equal(d.mem_op, PERF_MEM_OP_LOAD);
+	assert_int_equal(d.mem_lvl, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1);
+	assert_int_equal(d.mem_lvl_num, PERF_MEM_LVLNUM_L1);
+	assert_int_equal(d.mem_snoop, PERF_MEM_SNOOP_NONE);
+	assert_int_equal(d.mem_dtlb, PERF_MEM_TLB_HIT | PERF_MEM_TLB_L1 | PERF_MEM_TLB_L2);
+	assert_int_equal(d.mem_lock, 0);
+	assert_int_equal(d.mem_blk, PERF_MEM_BLK_NA);
+	assert_int_equal(ld(0x01, PEBS_DSE_PNC).mem_lvl_num, 7);	/* L0 */
+	assert_int_equal(ld(0x03, PEBS_DSE_PNC).mem_lvl_num, PERF_MEM_LVLNUM_LFB);
+	assert_int_equal(ld(0x08, PEBS_DSE_PNC).mem_snoop, PERF_MEM_SNOOP_HITM);
+	assert_int_equal(ld(0x08, PEBS_DSE_PNC).mem_lvl_num, PERF_MEM_LVLNUM_L2);
+	assert_int_equal(ld(0x0F, PEBS_DSE_PNC).mem_lvl, PERF_MEM_LVL_HIT | PERF_MEM_LVL_UNC);
+	/* a reserved L2-hit source: Linux's fallback, no level bits */
+	d = ld(0x05, PEBS_DSE_PNC);
+	assert_int_equal(d.mem_lvl, 0);
+	assert_int_equal(d.mem_lvl_num, PERF_MEM_LVLNUM_NA);
+	assert_int_equal(d.mem_snoop, PERF_MEM_SNOOP_NA);
+	/* the flags: STLB miss, locked, data and address blocked */
+	d = ld(0x02 | PNC_DSE_STLB_MISS | PNC_DSE_LOCKED | PNC_DSE_DATA_BLK | PNC_DSE_ADDR_BLK,
+	       PEBS_DSE_PNC);
+	assert_int_equal(d.mem_dtlb, PERF_MEM_TLB_MISS | PERF_MEM_TLB_L2);
+	assert_int_equal(d.mem_lock, PERF_MEM_LOCK_LOCKED);
+	assert_int_equal(d.mem_blk, PERF_MEM_BLK_DATA | PERF_MEM_BLK_ADDR);
+	/* L2 misses (bit 8 set): the OMR encoding. Local non-shared L3,
+	 * a snoop hit; the same from another agent's cache, remote, HITM and
+	 * forwarded */
+	d = ld(PNC_DSE_L2_MISS | 0x03, PEBS_DSE_PNC);
+	assert_int_equal(d.mem_lvl, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3);
+	assert_int_equal(d.mem_lvl_num, PERF_MEM_LVLNUM_L3);
+	assert_int_equal(d.mem_snoop, PERF_MEM_SNOOP_HIT);
+	assert_int_equal(d.val >> BP_MEM_REGION_SHIFT & 0x1F, 0x03);
+	d = ld(PNC_DSE_L2_MISS | OMR_REMOTE | OMR_HITM | OMR_SNOOP | 0x05, PEBS_DSE_PNC);
+	assert_int_equal(d.mem_lvl, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3 | PERF_MEM_LVL_REM_CCE1);
+	assert_int_equal(d.mem_remote, 1);
+	assert_int_equal(d.mem_snoop, PERF_MEM_SNOOP_HITM);
+	assert_int_equal(d.mem_snoopx, PERF_MEM_SNOOPX_FWD);
+	/* local shared L3: the snoop and promoted bits ORed, as Linux does */
+	assert_int_equal(ld(PNC_DSE_L2_MISS | 0x02, PEBS_DSE_PNC).mem_snoop,
+			 PERF_MEM_SNOOP_HIT | PERF_MEM_SNOOP_NA);
+	assert_int_equal(ld(PNC_DSE_L2_MISS | OMR_PROMOTED | 0x02, PEBS_DSE_PNC).mem_snoop,
+			 PERF_MEM_SNOOP_HIT | PERF_MEM_SNOOP_MISS);
+	/* memory: region 0 local DRAM; region 5 remote; MMIO */
+	d = ld(PNC_DSE_L2_MISS | 0x08, PEBS_DSE_PNC);
+	assert_int_equal(d.mem_lvl, PERF_MEM_LVL_HIT | PERF_MEM_LVL_LOC_RAM);
+	assert_int_equal(d.mem_lvl_num, PERF_MEM_LVLNUM_RAM);
+	assert_int_equal(d.val >> BP_MEM_REGION_SHIFT & 0x1F, 0x08);
+	d = ld(PNC_DSE_L2_MISS | OMR_REMOTE | 0x0D, PEBS_DSE_PNC);
+	assert_int_equal(d.mem_lvl, PERF_MEM_LVL_HIT | PERF_MEM_LVL_REM_RAM1);
+	assert_int_equal(d.val >> BP_MEM_REGION_SHIFT & 0x1F, 0x0D);
+	d = ld(PNC_DSE_L2_MISS | 0x07, PEBS_DSE_PNC);
+	assert_int_equal(d.mem_lvl, PERF_MEM_LVL_HIT);
+	assert_int_equal(d.val >> BP_MEM_REGION_SHIFT & 0x1F, 0x07);
 }
 
 static void test_datasrc_store(void **state)
@@ -474,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_datasrc_nhm),
 		cmocka_unit_test(test_datasrc_grt),
 		cmocka_unit_test(test_datasrc_load_sources),
+		cmocka_unit_test(test_datasrc_panther_cove),
 		cmocka_unit_test(test_datasrc_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

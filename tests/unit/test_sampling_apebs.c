@@ -205,13 +205,15 @@ struct load_event { u8 event, umask; };
 static const struct load_event darkmont_loads = { 0xD0, 0x05 };	/* MEM_UOPS_RETIRED.LOAD_LATENCY */
 static const struct load_event cougar_cove_loads = { 0xD0, 0x81 };	/* MEM_INST_RETIRED.ALL_LOADS */
 
+static u64 workload_loads = 1000;	/* loads of 37 events each */
+
 static void workload(struct load_event le)
 {
 	static const u64 sources[] = { 0x1, 0x2, 0x4, 0x6, 0x8 };
-	for (u64 k = 0; k < 1000; k++) {
+	for (u64 k = 0; k < workload_loads; k++) {
 		struct sim_occ load = { .event = le.event, .umask = le.umask, .count = 37,
 					.ip = RUN_IP + 16 * (k % 7), .insn_len = 4,
-					.data_addr = 0x70000 + 64 * k, .latency = 20 + k % 50,
+					.data_addr = 0x70000 + 64 * (k % 1000), .latency = 20 + k % 50,
 					.instr_latency = 5, .data_src = sources[k % 5] };
 		sim_event(&load);
 		branches(53, RUN_IP + 0x100 + 8 * (k % 5));
@@ -350,6 +352,83 @@ static void test_ptl_both_core_types(void **state)
 	sim_close();
 }
 
+/* Diamond Rapids (dmr, Panther Cove): Architectural PEBS with the OMR
+ * data-source encoding. Against the same core with adaptive PEBS
+ * (dmr,fmt=5), the same samples; the loads' sources decode by Linux's
+ * pnc_latency_data (an L1 hit, an L3 hit as the local non-shared cache,
+ * another socket's cache). */
+static void test_dmr_same_samples(void **state)
+{
+	u32 n = same_samples_on("dmr", 0, cougar_cove_loads, "MEM_INST_RETIRED.ALL_LOADS:pp");
+	assert_true(n > 200);
+	assert_load_fields(n);
+	u32 remote = 0, l1 = 0;
+	for (u32 i = 0; i < n; i++) {
+		u64 src = arch[i].data_src;
+		u64 lvlnum = src >> BP_MEM_LVLNUM_SHIFT & 0xF;
+		assert_true(lvlnum == BP_MEM_LVLNUM_L1 || lvlnum == BP_MEM_LVLNUM_LFB ||
+			    lvlnum == BP_MEM_LVLNUM_L3);
+		if (lvlnum == BP_MEM_LVLNUM_L3)	/* every L3 hit names its region */
+			assert_int_not_equal(src >> BP_MEM_REGION_SHIFT & 0x1F, 0);
+		remote += (src & BP_MEM(REMOTE, REMOTE)) != 0;
+		l1 += lvlnum == BP_MEM_LVLNUM_L1;
+	}
+	assert_true(remote > n / 10 && l1 > n / 10);	/* a fifth of the loads each */
+}
+
+/* The differential test of Architectural PEBS against adaptive PEBS on
+ * another part (issue: "the same workload and events on spr and on dmr
+ * give the same samples"): Sapphire Rapids records at the overflowing
+ * load where its GP0 has PDist, Panther Cove at the next one, so the
+ * sample streams are offset by an event and compared by their shares:
+ * each IP's share of the samples and each level's (the SDM's encoding on
+ * spr, OMR on dmr, as perf reads them) agree within 0.1 point, and every
+ * sample's latency and address are those of a load of the workload. */
+struct shares { u32 n, by_ip[7], by_level[16]; };
+
+static void shares_of(const struct bp_sample *s, u32 n, struct shares *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	for (u32 i = 0; i < n; i++) {
+		u64 k = (s[i].ip - RUN_IP) / 16;
+		assert_true(s[i].ip >= RUN_IP && k < 7 && (s[i].ip - RUN_IP) % 16 == 0);
+		out->by_ip[k]++;
+		out->by_level[s[i].data_src >> BP_MEM_LVLNUM_SHIFT & 0xF]++;
+		u64 load = s[i].weight & BP_WEIGHT_LOAD_MASK;
+		u64 at = (s[i].addr - 0x70000) / 64;
+		assert_true(s[i].addr >= 0x70000 && at < 1000 && load == 20 + at % 50);
+	}
+}
+
+static void assert_share_close(u32 a, u32 na, u32 b, u32 nb, const char *what, unsigned k)
+{
+	double d = 100.0 * a / na - 100.0 * b / nb;
+	if (d > 0.1 || d < -0.1)
+		fail_msg("%s %u: %.2f %% on spr, %.2f %% on dmr", what, k, 100.0 * a / na,
+			 100.0 * b / nb);
+}
+
+static void test_dmr_against_spr(void **state)
+{
+	static struct bp_sample on_spr[20000], on_dmr[20000];
+	struct shares s, d;
+	workload_loads = 60000;	/* 2.2 M load events: about 17,000 samples */
+	u32 ns = record_workload("spr", 0, cougar_cove_loads, "MEM_INST_RETIRED.ALL_LOADS:pp",
+				 on_spr, 20000);
+	u32 nd = record_workload("dmr", 0, cougar_cove_loads, "MEM_INST_RETIRED.ALL_LOADS:pp",
+				 on_dmr, 20000);
+	workload_loads = 1000;
+	assert_true(ns > 15000 && nd > 15000 && ns < 20000 && nd < 20000);
+	shares_of(on_spr, ns, &s);
+	shares_of(on_dmr, nd, &d);
+	for (unsigned k = 0; k < 7; k++)
+		assert_share_close(s.by_ip[k], ns, d.by_ip[k], nd, "IP", k);
+	for (unsigned k = 0; k < 16; k++)
+		assert_share_close(s.by_level[k], ns, d.by_level[k], nd, "level", k);
+	assert_int_equal(d.by_level[BP_MEM_LVLNUM_NA], 0);	/* every source decoded */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +441,8 @@ int main(void)
 		cmocka_unit_test(test_buffer_size_checked_first),
 		cmocka_unit_test(test_same_samples_as_adaptive_pebs),
 		cmocka_unit_test(test_ptl_both_core_types),
+		cmocka_unit_test(test_dmr_same_samples),
+		cmocka_unit_test(test_dmr_against_spr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,6 +107,8 @@ static void test_cwf(void **state)
 	expect(SELFTEST_PEBS_THRESHOLD, SELFTEST_PASS, "GLOBAL_STATUS bit 54");
 	expect(SELFTEST_AUTO_RELOAD, SELFTEST_PASS, "CFG_C's reload");
 }
+/* Diamond Rapids: family 19, Architectural PEBS. */
+static void test_dmr(void **state) { passes_on("dmr"); }
 /* Panther Lake: hybrid, Architectural PEBS on the P-core's 10 GP. */
 static void test_ptl(void **state)
 {
@@ -588,6 +590,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_x2apic, teardown),
 		cmocka_unit_test_teardown(test_cwf, teardown),
 		cmocka_unit_test_teardown(test_ptl, teardown),
+		cmocka_unit_test_teardown(test_dmr, teardown),
 		cmocka_unit_test_teardown(test_zen4, teardown),
 		cmocka_unit_test_teardown(test_zen2, teardown),
 		cmocka_unit_test_teardown(test_zen4_x2apic, teardown),

@@ -267,6 +267,28 @@ static void test_ptl_hybrid_arch_pebs(void **state)
 	sim_set_cpu(0);
 }
 
+/* Diamond Rapids: display family 19 from CPUID.01H's extended family
+ * (SDM Vol. 2A, CPUID: 0FH + 4), model 01H, so caps knows Panther Cove
+ * (its OMR data sources) and the event table Linux's tables gave;
+ * Architectural PEBS; the load-latency threshold MSR, and no
+ * offcore-response MSRs (intel_pnc_extra_regs has OMR_0..3 instead). */
+static void test_dmr(void **state)
+{
+	struct pmu_caps c;
+	read_caps("dmr", &c);
+	assert_int_equal(c.family, 19);
+	assert_int_equal(c.model, 0x01);
+	assert_true(caps_panther_cove(&c));
+	assert_true(caps_has_arch_pebs(&c) && !caps_has_ds_pebs(&c));
+	assert_int_equal(c.arch_pebs_pdists, 0x100000000ull);	/* fixed 0 alone */
+	assert_string_equal(event_table_for_caps(&c)->name, "dmr");
+	hw_wrmsr(MSR_PEBS_LD_LAT_THRESHOLD, 32);
+	assert_int_equal(hw_rdmsr(MSR_PEBS_LD_LAT_THRESHOLD), 32);
+	expect_rdmsr_gp(MSR_OFFCORE_RSP_0, "");
+	read_caps("spr", &c);
+	assert_false(caps_panther_cove(&c));
+}
+
 /* Every model lists a summary, and only the hybrid ones say so. */
 static void test_every_model_opens(void **state)
 {
@@ -306,6 +328,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_cpu_count_option, close_model),
 		cmocka_unit_test_teardown(test_unknown_model_and_options, close_model),
 		cmocka_unit_test_teardown(test_ptl_hybrid_arch_pebs, close_model),
+		cmocka_unit_test_teardown(test_dmr, close_model),
 		cmocka_unit_test_teardown(test_every_model_opens, close_model),
 		cmocka_unit_test_teardown(test_closed_model_is_loud, close_model),
 	};
