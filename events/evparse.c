@@ -373,8 +373,25 @@ static void resolve_encoding(struct ctx *c, struct pmu_event *ev)
 	}
 }
 
+/* Which of its counters the CPU lets PEBS and PDist use: with
+ * Architectural PEBS, those CPUID.23H.5 names (EAX/ECX PEBS, EBX/EDX
+ * PDist, GP and fixed; ISE "Architectural PEBS"); with DS-based PEBS
+ * fixed counters only with baseline PEBS (SDM Vol. 3B, "PEBS_BASELINE"). */
+static void apply_pebs_caps(struct ctx *c, struct pmu_event *ev)
+{
+	const struct pmu_caps *k = c->caps;
+	if (caps_has_arch_pebs(k)) {
+		ev->pebs_gp &= (u32)k->arch_pebs_counters;
+		ev->pebs_fixed &= (u32)(k->arch_pebs_counters >> 32);
+		c->pdist_gp &= (u32)k->arch_pebs_pdists;
+		c->pdist_fixed &= (u32)(k->arch_pebs_pdists >> 32);
+	} else if (!k->pebs_baseline) {
+		ev->pebs_fixed = c->pdist_fixed = 0;
+	}
+}
+
 /* The CPU in use may have fewer counters than the model's table names
- * (a hypervisor, SMT on), and fixed-counter PEBS needs baseline PEBS. */
+ * (a hypervisor, SMT on), and fewer that PEBS may use. */
 static int apply_caps(struct ctx *c, struct pmu_event *ev)
 {
 	if (c->caps && ev->any && c->caps->anythread_deprecated)
@@ -383,8 +400,7 @@ static int apply_caps(struct ctx *c, struct pmu_event *ev)
 	if (c->caps) {
 		ev->gp_allowed &= c->caps->gp_mask;
 		ev->fixed_allowed &= c->caps->fixed_mask;
-		if (!c->caps->pebs_baseline)
-			ev->pebs_fixed = c->pdist_fixed = 0;
+		apply_pebs_caps(c, ev);
 	}
 	ev->pebs_gp &= ev->gp_allowed;
 	ev->pebs_fixed &= ev->fixed_allowed;

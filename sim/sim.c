@@ -384,7 +384,11 @@ void sim_tsc_catch_up(u64 tsc)
 }
 bool sim_pebs_at_overflow(unsigned counter)
 {
-	return counter < 32 && (sim_cur()->core->pdist_gp & BIT(counter));
+	const struct sim_core_desc *core = sim_cur()->core;
+	if (counter >= GLOBAL_FIXED_SHIFT)
+		return (counter - GLOBAL_FIXED_SHIFT) < 32 &&
+		       (core->pdist_fixed & BIT(counter - GLOBAL_FIXED_SHIFT));
+	return core->pdist_gp & BIT(counter);
 }
 void sim_set_gprs(const struct sim_gprs *g) { sim_cur()->gprs = *g; }
 void sim_set_pmi_hook(sim_irq_hook hook, void *ctx)

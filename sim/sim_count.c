@@ -323,12 +323,14 @@ static u64 pebs_counters(const struct sim_cpu *c)
  * hardware is armed. Upon occurrence of the next PEBS event, the PEBS
  * hardware triggers an assist". Linux's handle_pmi_common relies on it: a
  * PMI can find a PEBS counter's overflow bit set while PEBS is armed.
- * Only PDist (GP counters in pdist_gp, Golden Cove and Gracemont) writes
- * the record at the overflowing event itself: "there is no wait for next
- * occurrence" (SDM, PDist; KVM's commit for SPR PDist). */
+ * Only PDist (GP counters in pdist_gp, Golden Cove and Gracemont; the
+ * fixed ones in pdist_fixed, which CPUID.23H.5:EDX states) writes the
+ * record at the overflowing event itself: "there is no wait for next
+ * occurrence" (SDM, PDist; KVM's commit for SPR PDist). In GLOBAL_STATUS
+ * bit order. */
 static u64 pebs_at_overflow(const struct sim_cpu *c)
 {
-	return c->core->pdist_gp;
+	return c->core->pdist_gp | (u64)c->core->pdist_fixed << GLOBAL_FIXED_SHIFT;
 }
 
 /* SDM 20.2: an overflow sets its GLOBAL_STATUS bit; with INT (GP) or PMI

@@ -33,6 +33,18 @@ pmis1=$(sed -n 's/.* in [0-9.]* s; \([0-9,]*\) PMIs.*/\1/p' "$tmp/console" | tr 
 [ "${n1:-0}" -ge 300 ] && [ "$pmis1" -ge $((n1 - 1)) ] ||
 	fail "cwf: --pebs-threshold 1 gave $n1 samples in $pmis1 PMIs"
 
+# A fixed counter writes records too (CPUID.23H.5:ECX; fixed 0 has PDist,
+# EDX bit 0): INST_RETIRED.ANY:ppp is placed on fixed 0 and gives soak's
+# split.
+qemu_pmu cwf sched -e INST_RETIRED.ANY:ppp
+expect_rc 0
+grep -q "INST_RETIRED.ANY:ppp *fixed0" "$tmp/console" || fail "cwf: INST_RETIRED.ANY:ppp not on fixed 0"
+qemu_pmu cwf record -e INST_RETIRED.ANY:ppp -c 20011 soak -n 5000000
+expect_rc 0
+nf=$(samples)
+[ "${nf:-0}" -ge 1900 ] || fail "cwf: only ${nf:-0} samples from fixed 0"
+report; expect_shares 2
+
 # Precise loads land in chase: building its 32 MiB chain (chase_run) and
 # walking it (chase_walk).
 qemu_pmu cwf record -e MEM_UOPS_RETIRED.ALL_LOADS:pp -c 1009 chase --size 33554432 --steps 200000
@@ -41,4 +53,4 @@ expect_rc 0
 report
 awk -v a="$(share chase_run)" -v b="$(share chase_walk)" 'BEGIN { exit !(a + b >= 80 && b > 0) }' ||
 	fail "cwf: chase_run and chase_walk have $(share chase_run) and $(share chase_walk) % of the load samples"
-echo "PASS: cwf (Architectural PEBS): $n samples in $pmis PMIs (large), $n1 in $pmis1 (threshold 1), soak's shares, loads in chase"
+echo "PASS: cwf (Architectural PEBS): $n samples in $pmis PMIs (large), $n1 in $pmis1 (threshold 1), $nf from fixed 0 (:ppp), soak's shares, loads in chase"

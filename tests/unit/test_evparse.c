@@ -299,6 +299,49 @@ static void test_precise_errors(void **state)
 	parse_bad("MEM_LOAD_RETIRED.L3_MISS:ppp", "icx", NULL, "L3_MISS:ppp", "use :pp");
 }
 
+/* A Clearwater Forest thread: Architectural PEBS (PEBS_FORMAT 0xF), whose
+ * CPUID.23H.5 names the counters records may come from, fixed ones
+ * included, and those with PDist. */
+static struct pmu_caps cwf_caps(u64 pebs_counters, u64 pdists)
+{
+	struct pmu_caps c = icx_caps();
+	c.model = 0xdd, c.version = 6;
+	c.fixed_mask = 0x77, c.num_fixed = 7;
+	c.pebs_format = 0xF, c.pebs_baseline = false;
+	c.has_arch_pebs_leaves = true;
+	c.arch_pebs_counters = pebs_counters, c.arch_pebs_pdists = pdists;
+	return c;
+}
+
+/* Architectural PEBS takes its PEBS and PDist counters from CPUID.23H.5
+ * (ISE "Architectural PEBS"; Linux update_pmu_cap reads sub-leaf 5 into
+ * hybrid(pmu, arch_pebs_cap).counters and .pdists), not from the DS rule
+ * that fixed counters need baseline PEBS: INST_RETIRED.ANY (fixed 0)
+ * samples precisely, and :ppp keeps only the counters sub-leaf 5 says
+ * have PDist, of those the table names. */
+static void test_arch_pebs_counters(void **state)
+{
+	struct pmu_event ev;
+	struct pmu_caps c = cwf_caps(0x77000000FFull, 0x100000003ull);
+	assert_true(caps_has_arch_pebs(&c));
+	parse_ok("INST_RETIRED.ANY:pp", "cwf", &c, &ev);
+	assert_int_equal(ev.pebs_fixed, 0x1);
+	parse_ok("INST_RETIRED.ANY:ppp", "cwf", &c, &ev);
+	assert_int_equal(ev.pebs_fixed, 0x1);
+	parse_ok("BR_INST_RETIRED.ALL_BRANCHES:ppp", "cwf", &c, &ev);
+	assert_int_equal(ev.pebs_gp, 0x3);	/* table 0,1; CPUID GP 0-1 */
+	/* a CPU whose sub-leaf 5 gives PDist on GP 0 alone, and PEBS on
+	 * GP 0-3 and no fixed counter */
+	c = cwf_caps(0xF, 0x1);
+	parse_ok("BR_INST_RETIRED.ALL_BRANCHES:ppp", "cwf", &c, &ev);
+	assert_int_equal(ev.pebs_gp, 0x1);
+	parse_ok("BR_INST_RETIRED.ALL_BRANCHES:pp", "cwf", &c, &ev);
+	assert_int_equal(ev.pebs_gp, 0xF);
+	parse_bad("INST_RETIRED.ANY:pp", "cwf", &c, "INST_RETIRED.ANY:pp", "no PEBS support");
+	c = cwf_caps(0xFF, 0);
+	parse_bad("BR_INST_RETIRED.ALL_BRANCHES:ppp", "cwf", &c, ":ppp", "use :pp");
+}
+
 /* SDM Vol. 3B ch. 20, PEBS facility (Nehalem to Skylake): PEBS is valid
  * only with AnyThread, Edge, Invert and CMask all zero. Intel's
  * skylake_core.json lists one exception, INST_RETIRED.TOTAL_CYCLES_PS
@@ -644,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_lists_and_groups),
 		cmocka_unit_test(test_arch_fallback),
 		cmocka_unit_test(test_caps_limit_table),
+		cmocka_unit_test(test_arch_pebs_counters),
 		cmocka_unit_test(test_amd_generic_events),
 		cmocka_unit_test(test_amd_encodings),
 	};

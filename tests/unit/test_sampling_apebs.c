@@ -56,6 +56,28 @@ static void test_registers_programmed(void **state)
 	sim_close();
 }
 
+/* A fixed counter writes records too (CPUID.23H.5:ECX; no baseline PEBS
+ * needed): INST_RETIRED.ANY on fixed 0, its CFG_C (IA32_PMC_FX0_CFG_C)
+ * enabled with -period, and a record per period there (fixed 0 has
+ * PDist on cwf: at the overflow). */
+static void test_fixed_counter(void **state)
+{
+	struct sampling_opts o = opts_period(PERIOD);
+	start_sampling("cwf", "INST_RETIRED.ANY:pp", &o, false);
+	int counter = pmu_counter_of(&pmu, smp.id[0]);
+	assert_true(counter_is_fixed(counter) && counter_index(counter) == 0);
+	const struct sim_cpu_regs *r = sim_regs();
+	assert_int_equal(r->cfg_c_fixed[0], ARCH_PEBS_EN | (0x100000000ull - PERIOD));
+	sim_run(PERIOD * 25, PERIOD * 25, RUN_IP);	/* 25 periods of instructions */
+	stop_sampling();
+	assert_int_equal(ngot, 25);
+	for (u32 i = 0; i < ngot; i++)
+		assert_true(got[i].ip == RUN_IP && got[i].period == PERIOD &&
+			    (got[i].flags & BP_SAMPLE_EXACT_IP));
+	finish_sampling();
+	sim_close();
+}
+
 /* --pebs-threshold 1: a PMI per record, a sample per record, at the
  * eventing IP with the programmed period. */
 static void test_one_record_per_pmi(void **state)
@@ -434,6 +456,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registers_programmed),
 		cmocka_unit_test(test_one_record_per_pmi),
+		cmocka_unit_test(test_fixed_counter),
 		cmocka_unit_test(test_large_pebs),
 		cmocka_unit_test(test_two_counters_one_record),
 		cmocka_unit_test(test_full_buffer),
