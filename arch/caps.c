@@ -514,7 +514,13 @@ bool caps_gracemont(const struct pmu_caps *c)
 
 bool caps_panther_cove(const struct pmu_caps *c)
 {
-	return c->intel && c->family == FAMILY_INTEL_19 && c->model == MODEL_DIAMONDRAPIDS_X;
+	if (!c->intel)
+		return false;
+	if (c->family == FAMILY_INTEL_19)
+		return c->model == MODEL_DIAMONDRAPIDS_X;
+	return c->family == FAMILY_INTEL_18 &&
+	       (c->model == MODEL_NOVALAKE || c->model == MODEL_NOVALAKE_L) &&
+	       c->hybrid && c->core_type == CPUID_1A_CORE_TYPE_CORE;
 }
 
 bool caps_pmi_mid_ack(const struct pmu_caps *c)

@@ -147,8 +147,9 @@ bool caps_nehalem_data_source(const struct pmu_caps *c);
  * data sources 0x5, 0x6 and 0x8 mean other things than a big core's
  * (Linux: intel_pmu_pebs_data_source_grt). */
 bool caps_gracemont(const struct pmu_caps *c);
-/* Panther Cove (Diamond Rapids): the OMR data-source encoding (Linux
- * pnc_latency_data). */
+/* Panther Cove (Diamond Rapids) and Coyote Cove (Nova Lake's P-core): the
+ * OMR data-source encoding (Linux pnc_latency_data; nvl_latency_data
+ * takes it for the P-core). */
 bool caps_panther_cove(const struct pmu_caps *c);
 /* The APIC ID of the CPU this runs on, which tells CPUs apart in a PMI:
  * the full 32-bit x2APIC ID from CPUID.0BH:EDX where leaf 0BH exists (SDM

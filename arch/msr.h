@@ -50,6 +50,12 @@
  * source has the OMR encoding (pebs/datasrc.h). */
 #define FAMILY_INTEL_19              19
 #define MODEL_DIAMONDRAPIDS_X        0x01
+/* Nova Lake (display family 18; Linux INTEL_NOVALAKE, _L): its P-core,
+ * Coyote Cove, "shares the same PMU capabilities as Panther Cove" (Linux
+ * "Add core PMU support for Novalake": intel_pmu_init_pnc). */
+#define FAMILY_INTEL_18              18
+#define MODEL_NOVALAKE               0x01
+#define MODEL_NOVALAKE_L             0x03
 /* E-core-only parts (family 6 display models) whose PMI Linux acknowledges
  * mid-handler (arch/x86/events/intel/core.c, mid_ack). */
 #define MODEL_ALDERLAKE_N            0xBE	/* Gracemont */

@@ -197,6 +197,26 @@ static void test_record_semantics_per_part(void **state)
 		assert_int_equal(caps_nehalem_data_source(&h), nhm_wsm);
 	}
 	assert_false(caps_nehalem_data_source(&s) || caps_nehalem_data_source(&i));
+	/* The OMR data source (Linux pnc_latency_data): Diamond Rapids
+	 * (family 19, model 01H) and Nova Lake's P-core (family 18, models
+	 * 01H and 03H, core type Core: nvl_latency_data), not its E-core
+	 * (arw_latency_data), not a family 6 part with the same model. */
+	struct pmu_caps d = r;
+	d.family = 19, d.model = 0x01;
+	assert_true(caps_panther_cove(&d));
+	d.model = 0x02;
+	assert_false(caps_panther_cove(&d));
+	struct pmu_caps v = p;
+	v.family = 18;
+	for (u32 m = 0; m < 5; m++) {
+		v.model = m;
+		v.core_type = CPUID_1A_CORE_TYPE_CORE;
+		assert_int_equal(caps_panther_cove(&v), m == 0x01 || m == 0x03);
+		v.core_type = CPUID_1A_CORE_TYPE_ATOM;
+		assert_false(caps_panther_cove(&v));
+	}
+	v.family = 6, v.model = 0x01, v.core_type = CPUID_1A_CORE_TYPE_CORE;
+	assert_false(caps_panther_cove(&v) || caps_panther_cove(&r));
 }
 
 static void test_no_pmu(void **state)
