@@ -109,6 +109,7 @@ struct bench_ctx {
 	struct session s;
 	const struct bench_study *study;
 	const char *engine;	/* the precise engine's name: "PEBS", "IBS" */
+	const char *engine_column;	/* and in the error table's columns */
 	struct pmu_event ev;
 	const char *event;	/* the text ev was parsed from */
 	struct percpu_types types;	/* ev, what each run samples on this CPU */
@@ -366,7 +367,8 @@ static void study_for(struct bench_ctx *b)
 	const char *why;
 	const struct precise_ops *engine = precise_engine_for(&b->s.caps, &why);
 	b->study = engine && !engine->multi_record ? &study_one : &study_threshold;
-	b->engine = engine ? engine->name : b->engine;
+	b->engine = engine ? engine->name : b->study->engine;
+	b->engine_column = engine ? engine->column : b->study->engine;
 }
 
 static int pick_event(struct bench_ctx *b, const struct bench_opts *o)
@@ -583,7 +585,7 @@ struct error_col {
 
 static const char *mode_name(const struct bench_ctx *b, enum bench_mode m)
 {
-	return m == MODE_PMI ? "PMI" : b->engine;
+	return m == MODE_PMI ? "PMI" : b->engine_column;
 }
 
 static double share(u64 part, u64 total)

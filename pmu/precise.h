@@ -105,6 +105,7 @@ struct precise {
 
 struct precise_ops {
 	const char *name;	/* "PEBS" */
+	const char *column;	/* the name in a table's narrow column: "PEBS" */
 	/* Whether records gather in a buffer until a threshold the session
 	 * chooses (PEBS: threshold 1 against a large one, pebs/threshold.h);
 	 * false: one sample per interrupt (IBS keeps one sample in MSRs). */

@@ -190,6 +190,7 @@ static void apebs_teardown(struct precise *pr)
 
 const struct precise_ops precise_arch_pebs = {
 	.name = "Architectural PEBS",
+	.column = "PEBS",
 	.multi_record = true,
 	.missing = caps_arch_pebs_missing,
 	.check = apebs_check,

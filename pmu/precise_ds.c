@@ -174,6 +174,7 @@ static void ds_teardown(struct precise *pr)
 
 const struct precise_ops precise_ds_pebs = {
 	.name = "PEBS",
+	.column = "PEBS",
 	.multi_record = true,
 	.missing = caps_ds_pebs_missing,
 	.check = ds_check,

@@ -443,6 +443,7 @@ const char *precise_ibs_perf_pmu(const struct pmu_event *e, u64 *config)
 
 const struct precise_ops precise_ibs = {
 	.name = "IBS",
+	.column = "IBS",
 	.missing = ibs_missing,
 	.check = ibs_check,
 	.setup = ibs_setup,

@@ -48,6 +48,30 @@ static void test_error_table(void **state)
 	assert_non_null(strstr(out, "max |err|"));
 }
 
+/* The length of the line of out that starts with prefix. */
+static size_t line_length(const char *prefix)
+{
+	char at_start[64];
+	snprintf(at_start, sizeof(at_start), "\n%s", prefix);
+	const char *p = strstr(out, at_start);
+	assert_non_null(p);
+	p++;
+	const char *end = strchr(p, '\n');
+	return end ? (size_t)(end - p) : strlen(p);
+}
+
+/* Architectural PEBS (cwf): the sentence names the engine, the columns
+ * its short name, so the header stays over its columns (it ran 5
+ * characters into the next with "Architectural PEBS 100003"). */
+static void test_error_table_arch_pebs(void **state)
+{
+	assert_int_equal(run("--pmu=sim:cwf bench error --periods 100003 "
+			     "--runs 1 --workload soak -n 4000000"), 0);
+	assert_non_null(strstr(out, "PMI: the same event without Architectural PEBS"));
+	assert_non_null(strstr(out, "function     truth  PMI 100003   PEBS 100003 "));
+	assert_int_equal(line_length("function "), line_length("samples "));
+}
+
 /* A column without samples has no shares and no error figure: "-" in
  * the table, the reason on stderr, exit 1. */
 static void test_error_without_samples(void **state)
@@ -186,6 +210,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_table),
+		cmocka_unit_test(test_error_table_arch_pebs),
 		cmocka_unit_test(test_error_without_samples),
 		cmocka_unit_test(test_overhead_table),
 		cmocka_unit_test(test_bad_input),
