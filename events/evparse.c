@@ -481,12 +481,14 @@ static bool is_plain_cycles(const struct pmu_event *ev)
  * Returns 0 when cycles now has a PEBS counter. */
 #define ALIAS_CMASK_ALL_CYCLES 16	/* more uops than retire in a cycle */
 
-/* Extended PEBS without caps (--cpu MODEL): the file gives INST_RETIRED.ANY
- * PEBS on fixed counter 0, which only extended PEBS has. */
+/* Extended PEBS: baseline PEBS, or Architectural PEBS, which records from
+ * every counter CPUID.23H.5 names (ISE "Architectural PEBS"; Linux keeps
+ * PMU_FL_PEBS_ALL there). Without caps (--cpu MODEL): the file gives
+ * INST_RETIRED.ANY PEBS on fixed counter 0, which only extended PEBS has. */
 static bool extended_pebs(const struct ctx *c)
 {
 	if (c->caps)
-		return c->caps->pebs_baseline;
+		return c->caps->pebs_baseline || caps_has_arch_pebs(c->caps);
 	const struct ev_entry *e = fixed_entry(c->t, 0);
 	return e && ev_pebs_fixed(e);
 }
@@ -510,6 +512,8 @@ static int alias_precise_cycles(struct ctx *c, struct pmu_event *ev)
 		ev->pebs_gp = ev->gp_allowed;
 		ev->pebs_fixed = ev->fixed_allowed;
 		ev->pebs_alias = PEBS_ALIAS_EXTENDED;
+		if (c->caps)
+			apply_pebs_caps(c, ev);
 		return ev->pebs_gp || ev->pebs_fixed ? 0 : -1;
 	}
 	e = event_find(c->t, "UOPS_RETIRED.ALL");

@@ -17,6 +17,16 @@ expect_rc 0
 expect_console "pebs-threshold   PASS   Architectural PEBS"
 expect_console "7 passed, 0 failed, 2 skipped"
 
+# cycles:pp: Intel's files mark cycles not precise on these cores, but
+# Architectural PEBS records from every counter CPUID.23H.5 names (as
+# extended PEBS): cycles is sampled on its own counter.
+qemu_pmu ptl record -e cycles:pp -c 20011 soak -n 5000000
+expect_rc 0
+expect_console "cycles:pp is sampled with PEBS on its own counters (extended PEBS"
+[ "$(samples)" -ge 1900 ] || fail "ptl: only $(samples) cycles:pp samples"
+report; expect_shares 2
+cyc=$(samples)
+
 # soak -n 5000000 on CPU 0: 40 M instructions, about 2,000 records at
 # -c 20011 (more: CPU 0 also runs bareperf); CPU 1 waits in
 # percpu_ap_spin meanwhile and records its own. All drained at the end (no
@@ -43,4 +53,4 @@ awk -v s="${spin:-0}" -v r="$recs1" -v t="$((recs0 + recs1))" \
 HOME=$tmp/home perf report --stdio --no-children -i "$tmp/out/perf.data" --symfs build \
 	--cpu 0 >"$tmp/report" 2>/dev/null || fail "perf report --cpu 0 failed"
 expect_shares 2
-echo "PASS: ptl (hybrid, Architectural PEBS): record -a took $recs0 records on the P-core and $recs1 on the E-core, none lost; soak's shares on CPU 0, the E-core in percpu_ap_spin"
+echo "PASS: ptl (hybrid, Architectural PEBS): cycles:pp $cyc samples; record -a took $recs0 records on the P-core and $recs1 on the E-core, none lost; soak's shares on CPU 0, the E-core in percpu_ap_spin"

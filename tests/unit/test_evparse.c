@@ -340,6 +340,17 @@ static void test_arch_pebs_counters(void **state)
 	parse_bad("INST_RETIRED.ANY:pp", "cwf", &c, "INST_RETIRED.ANY:pp", "no PEBS support");
 	c = cwf_caps(0xFF, 0);
 	parse_bad("BR_INST_RETIRED.ALL_BRANCHES:ppp", "cwf", &c, ":ppp", "use :pp");
+	/* cycles: Intel's file marks it not precise, but Architectural PEBS
+	 * records from every counter (extended PEBS), fixed 1 included, as
+	 * far as CPUID.23H.5 goes */
+	c = cwf_caps(0x77000000FFull, 0x100000003ull);
+	parse_ok("cycles:pp", "cwf", &c, &ev);
+	assert_int_equal(ev.pebs_fixed, 0x2);
+	assert_int_equal(ev.pebs_gp, 0xFF);
+	c = cwf_caps(0x0F, 0);
+	parse_ok("cycles:pp", "cwf", &c, &ev);
+	assert_int_equal(ev.pebs_fixed, 0);
+	assert_int_equal(ev.pebs_gp, 0x0F);
 }
 
 /* SDM Vol. 3B ch. 20, PEBS facility (Nehalem to Skylake): PEBS is valid
