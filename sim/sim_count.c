@@ -53,6 +53,7 @@ static u64 fixed_field(const struct sim_cpu *c, unsigned idx)
 static bool is_ld_lat_event(u16 event, u8 umask)
 {
 	return (event == EVENT_MEM_TRANS_RETIRED && umask == UMASK_LOAD_LATENCY) ||
+	       (event == EVENT_MEM_INST_RETIRED && umask == UMASK_MEM_UOPS_RETIRED_LOAD_LATENCY) ||
 	       (event == EVENT_MEM_INST_RETIRED_NHM &&
 		umask == UMASK_MEM_INST_RETIRED_NHM_LATENCY_ABOVE_THRESHOLD);
 }

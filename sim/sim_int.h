@@ -29,6 +29,8 @@ struct sim_core_desc {
 	u32 pdist_fixed;	/* fixed counters with PDist (CPUID.23H.5:EDX) */
 	bool omr_data_source;	/* load data sources in Panther Cove's OMR
 				 * encoding (sim_pebs_data_src) */
+	bool atom_ld_lat;	/* an E-core: loads by latency are
+				 * MEM_UOPS_RETIRED.LOAD_LATENCY (0xD0/0x05) */
 };
 
 struct sim_model {

@@ -217,8 +217,12 @@ static void retire_memory(const struct sim_machine_retired *r)
 	retire_events(EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_LOADS,
 		      ld[0] + ld[1] + ld[2], r, last);
 	retire_events(EVENT_MEM_INST_RETIRED, UMASK_MEM_INST_RETIRED_ALL_STORES, r->stores, r, -1);
+	/* loads by latency: the big cores' event, or the E-cores' */
+	bool atom = sim_cur()->core->atom_ld_lat;
 	for (int lv = SIM_MACHINE_L1; lv <= SIM_MACHINE_MEMORY; lv++)
-		retire_events(EVENT_MEM_TRANS_RETIRED, UMASK_LOAD_LATENCY, ld[lv], r, lv);
+		retire_events(atom ? EVENT_MEM_INST_RETIRED : EVENT_MEM_TRANS_RETIRED,
+			      atom ? UMASK_MEM_UOPS_RETIRED_LOAD_LATENCY : UMASK_LOAD_LATENCY,
+			      ld[lv], r, lv);
 	retire_events(EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L1_HIT,
 		      ld[SIM_MACHINE_L1], r, SIM_MACHINE_L1);
 	retire_events(EVENT_MEM_LOAD_RETIRED, UMASK_MEM_LOAD_RETIRED_L1_MISS,

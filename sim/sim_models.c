@@ -44,6 +44,7 @@ static const struct sim_core_desc core_crestmont = {
 	.fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0x7,
 	.offcore_valid = { OFFCORE_RSP_VALID_CMT0, OFFCORE_RSP_VALID_CMT1 },
 	.latency_split = true,
+	.atom_ld_lat = true,
 };
 static const struct sim_core_desc core_skylake = {
 	.uarch = "Skylake", .num_gp = 4, .num_fixed = 3, .gp_width = 48,
@@ -85,6 +86,7 @@ static const struct sim_core_desc core_adl_e = {
 	.pebs_gp = 0x3F, .pebs_fixed = 0x7,
 	.offcore_valid = { OFFCORE_RSP_VALID_GRT, OFFCORE_RSP_VALID_GRT },
 	.latency_split = true, .pdist_gp = PDIST_GP0,
+	.atom_ld_lat = true,
 };
 
 /* Lunar Lake (perfmon v6): CPUID.23H.1 enumerates each core type's
@@ -112,6 +114,7 @@ static const struct sim_core_desc core_lnl_e = {
 	.pebs_gp = 0xFF, .pebs_fixed = 0x7,
 	.offcore_valid = { OFFCORE_RSP_VALID_CMT0, OFFCORE_RSP_VALID_CMT1 },
 	.latency_split = true, .pdist_gp = PDIST_GP0,
+	.atom_ld_lat = true,
 };
 
 /* Darkmont, Clearwater Forest's only core, as clearwaterforest_core.json
@@ -125,6 +128,7 @@ static const struct sim_core_desc core_darkmont = {
 	.gp_width = 48, .fixed_width = 48, .pebs_gp = 0xFF, .pebs_fixed = 0x77,
 	.offcore_valid = { OFFCORE_RSP_VALID_CMT0, OFFCORE_RSP_VALID_CMT1 },
 	.latency_split = true, .pdist_gp = 0x3, .pdist_fixed = 0x1,
+	.atom_ld_lat = true,
 };
 
 /* Panther Lake, as Intel's pantherlake files V1.07 give its cores:
@@ -149,6 +153,7 @@ static const struct sim_core_desc core_ptl_e = {
 	.pebs_gp = 0xFF, .pebs_fixed = 0x77,
 	.offcore_valid = { OFFCORE_RSP_VALID_CMT0, OFFCORE_RSP_VALID_CMT1 },
 	.latency_split = true, .pdist_gp = 0x3, .pdist_fixed = 0x1,
+	.atom_ld_lat = true,
 };
 
 /* Panther Cove, Diamond Rapids' core, as Linux describes it (no Intel

@@ -53,4 +53,16 @@ expect_rc 0
 report
 awk -v a="$(share chase_run)" -v b="$(share chase_walk)" 'BEGIN { exit !(a + b >= 80 && b > 0) }' ||
 	fail "cwf: chase_run and chase_walk have $(share chase_run) and $(share chase_walk) % of the load samples"
-echo "PASS: cwf (Architectural PEBS): $n samples in $pmis PMIs (large), $n1 in $pmis1 (threshold 1), $nf from fixed 0 (:ppp), soak's shares, loads in chase"
+
+# The E-core's load-latency event (MEM_UOPS_RETIRED.LOAD_LATENCY, 0xD0/0x05
+# with MSR_PEBS_LD_LAT_THRESHOLD): chase's loads above 4 cycles, each with
+# its level's latency (40 LLC, 200 memory) in the aux group, read by perf.
+qemu_pmu cwf record -e MEM_UOPS_RETIRED.LOAD_LATENCY_GT_4:pp -c 1009 chase --size 33554432 --steps 200000
+expect_rc 0
+HOME=$tmp/home perf script -i "$tmp/out/perf.data" -F weight,data_src >"$tmp/mem" 2>/dev/null ||
+	fail "cwf: perf script -F weight,data_src failed"
+nl=$(wc -l <"$tmp/mem")
+[ "$nl" -ge 700 ] || fail "cwf: only $nl load-latency samples"
+! awk '/RAM hit/ && $NF != 200 || /L3 hit/ && $NF != 40 || !/RAM hit|L3 hit/' "$tmp/mem" | grep -q . ||
+	fail "cwf: a load's level or latency is wrong: $(awk '!/RAM hit|L3 hit/ || /RAM hit/ && $NF != 200' "$tmp/mem" | head -2)"
+echo "PASS: cwf (Architectural PEBS): $n samples in $pmis PMIs (large), $n1 in $pmis1 (threshold 1), $nf from fixed 0 (:ppp), soak's shares, loads in chase, $nl load-latency samples (40 or 200 cycles)"
