@@ -169,11 +169,15 @@ enum arch_event {
  * event=0x03,umask=0x82: LD_BLOCKS.STORE_FORWARD). */
 #define EVENT_MEM_TRANS_RETIRED      0xCD
 #define UMASK_LOAD_LATENCY           0x01
+/* MEM_TRANS_RETIRED.STORE_SAMPLE: store latency (Linux
+ * INTEL_PSD_CONSTRAINT(0x2cd) and INTEL_HYBRID_STLAT_CONSTRAINT(0x2cd)). */
+#define UMASK_STORE_SAMPLE           0x02
 /* The E-cores' load-latency event (Gracemont and later:
  * MEM_UOPS_RETIRED.LOAD_LATENCY_GT_*, under EVENT_MEM_INST_RETIRED's code;
  * Linux INTEL_HYBRID_LAT_CONSTRAINT(0x5d0) in intel_grt_ and
  * intel_cmt_pebs_event_constraints). */
 #define UMASK_MEM_UOPS_RETIRED_LOAD_LATENCY 0x05
+#define UMASK_MEM_UOPS_RETIRED_STORE_LATENCY 0x06	/* INTEL_HYBRID_LAT_CONSTRAINT(0x6d0) */
 #define EVENT_MEM_LOADS_AUX          0x03
 #define UMASK_MEM_LOADS_AUX          0x82
 /* Nehalem and Westmere's load-latency event,

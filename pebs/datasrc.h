@@ -1,7 +1,8 @@
 /* perf's union perf_mem_data_src encoding (linux/perf_event.h, a stable
  * user ABI that perf.data readers decode), restated with our own names so
  * that portable code needs no Linux header. tests/unit/test_pebs_record.c
- * checks every value against the Linux header. */
+ * checks every value against the Linux header, and those newer than it
+ * (LVLNUM_L0, the region field) against the values Linux states. */
 #ifndef BP_PEBS_DATASRC_H
 #define BP_PEBS_DATASRC_H
 #include "../lib/types.h"
@@ -20,6 +21,7 @@
 #define BP_MEM_OP_NA          0x01
 #define BP_MEM_OP_LOAD        0x02
 #define BP_MEM_OP_STORE       0x04
+#define BP_MEM_OP_MASK        ((u64)0x1F << BP_MEM_OP_SHIFT)
 
 #define BP_MEM_LVL_NA         0x01
 #define BP_MEM_LVL_HIT        0x02
@@ -91,6 +93,9 @@
 #define INTEL_DSE_ST_L1D_HIT      BIT(0)
 #define INTEL_DSE_ST_STLB_MISS    BIT(4)
 #define INTEL_DSE_ST_LOCKED       BIT(5)
+/* Store latency (Linux union intel_x86_pebs_dse's st_lat_*): the load
+ * source in 3:0, STLB miss 4, locked 5. */
+#define INTEL_DSE_ST_LAT_MASK     GENMASK(5, 0)
 
 /* Panther Cove's (Diamond Rapids') load data source, restructured for
  * its off-module response (OMR) encoding (Intel ISE, "PEBS Load Latency

@@ -8,7 +8,8 @@
 #include "../arch/msr.h"
 
 /* Decodes a record of layout l as pebs_record_decode does, a load's data
- * source looked up in loads (read for PEBS_MEM_LOAD only). */
+ * source looked up in loads (read for PEBS_MEM_LOAD and
+ * PEBS_MEM_STORE_LATENCY only). */
 typedef void pebs_decode_fn(const struct pebs_layout *l, const void *rec,
 			    enum pebs_mem_kind mem,
 			    const struct pebs_load_sources *loads, struct bp_sample *s);
@@ -38,9 +39,10 @@ static inline void pebs_decode_mem(struct bp_sample *s, enum pebs_mem_kind mem,
 		return;
 	s->addr = addr;
 	s->flags |= BP_SAMPLE_ADDR | BP_SAMPLE_DATA_SRC;
-	if (mem == PEBS_MEM_LOAD) {
-		s->data_src = pebs_load_source(loads, dse);
-		s->weight = latency;
+	if (mem == PEBS_MEM_LOAD || mem == PEBS_MEM_STORE_LATENCY) {
+		s->data_src = mem == PEBS_MEM_LOAD ? pebs_load_source(loads, dse)
+						   : pebs_store_latency_source(loads, dse);
+		s->weight = latency & BP_WEIGHT_LOAD_MASK;	/* perf's var1: 32 bits */
 		s->flags |= BP_SAMPLE_WEIGHT;
 	} else {
 		s->data_src = pebs_data_src_store(dse);
@@ -57,7 +59,7 @@ static inline u64 pebs_cache_latency(u64 field)
 
 static inline void pebs_decode_instr_latency(struct bp_sample *s, enum pebs_mem_kind mem, u64 field)
 {
-	if (mem == PEBS_MEM_LOAD)
+	if (mem == PEBS_MEM_LOAD || mem == PEBS_MEM_STORE_LATENCY)
 		s->weight |= (field & PEBS_MEMINFO_INSTR_LAT_MASK) << BP_WEIGHT_INSTR_SHIFT;
 }
 

@@ -241,7 +241,7 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 			enum pebs_mem_kind mem, enum pebs_dse_family fam,
 			struct bp_sample *s)
 {
-	struct pebs_load_sources loads;	/* 2 KiB: the main flow's callers only */
+	struct pebs_load_sources loads;	/* 2.3 KiB: the main flow's callers only */
 	static pebs_decode_fn *const by_kind[PEBS_DECODERS] = {
 		[PEBS_DECODE_FMT0] = pebs_decode_fmt0,
 		[PEBS_DECODE_FMT1] = pebs_decode_fmt1,
@@ -250,7 +250,7 @@ void pebs_record_decode(const struct pebs_layout *l, const void *rec,
 		[PEBS_DECODE_BASIC] = pebs_decode_basic,
 		[PEBS_DECODE_MEMINFO] = pebs_decode_meminfo,
 	};
-	if (mem == PEBS_MEM_LOAD)
+	if (mem == PEBS_MEM_LOAD || mem == PEBS_MEM_STORE_LATENCY)
 		pebs_load_sources_init(&loads, fam);
 	by_kind[pebs_decoder_kind(l)](l, rec, mem, &loads, s);
 }

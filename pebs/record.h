@@ -76,6 +76,8 @@ enum pebs_mem_kind {
 	PEBS_MEM_NONE,		/* not a memory event: no address/source/latency */
 	PEBS_MEM_LOAD,		/* load latency (MEM_TRANS_RETIRED.LOAD_LATENCY, MEM_*_RETIRED loads) */
 	PEBS_MEM_STORE,		/* precise stores */
+	PEBS_MEM_STORE_LATENCY,	/* store latency (MEM_TRANS_RETIRED.STORE_SAMPLE,
+				 * the E-cores' MEM_UOPS_RETIRED.STORE_LATENCY) */
 };
 
 /* Intel data-source encodings differ between part families. */
@@ -188,6 +190,16 @@ struct pebs_load_sources {
 	bool pnc;
 };
 void pebs_load_sources_init(struct pebs_load_sources *t, enum pebs_dse_family fam);
+static inline u64 pebs_load_source(const struct pebs_load_sources *t, u64 dse);
+/* A store-latency record's data source: the load table's, as a store
+ * (Linux store_latency_data: bits 3:0 the source, 4 STLB miss, 5 locked,
+ * nothing blocked; on Panther Cove pnc_latency_data, with its own
+ * layout). */
+static inline u64 pebs_store_latency_source(const struct pebs_load_sources *t, u64 dse)
+{
+	u64 v = pebs_load_source(t, t->pnc ? dse : dse & INTEL_DSE_ST_LAT_MASK);
+	return (v & ~BP_MEM_OP_MASK) | BP_MEM(OP, STORE);
+}
 static inline u64 pebs_load_source(const struct pebs_load_sources *t, u64 dse)
 {
 	if (!t->pnc)

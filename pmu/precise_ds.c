@@ -19,13 +19,23 @@ enum pebs_dse_family precise_pebs_dse_family(const struct pmu_caps *c)
 	return caps_gracemont(c) ? PEBS_DSE_GRT : PEBS_DSE_SNB;
 }
 
+/* Store-latency events: their records carry a store's latency and a data
+ * source in the loads' layout (Linux's STLAT constraints). */
+static bool is_store_latency(const struct pmu_event *e)
+{
+	return (e->event == EVENT_MEM_TRANS_RETIRED && e->umask == UMASK_STORE_SAMPLE) ||
+	       (e->event == EVENT_MEM_INST_RETIRED && e->umask == UMASK_MEM_UOPS_RETIRED_STORE_LATENCY);
+}
+
 /* What the memory fields of e's records mean: the event table says
  * whether it counts stores (pmu_event.store). */
 enum pebs_mem_kind precise_pebs_mem_kind(const struct pmu_event *e)
 {
 	if (!e->data_la)
 		return PEBS_MEM_NONE;
-	return e->store ? PEBS_MEM_STORE : PEBS_MEM_LOAD;
+	if (!e->store)
+		return PEBS_MEM_LOAD;
+	return is_store_latency(e) ? PEBS_MEM_STORE_LATENCY : PEBS_MEM_STORE;
 }
 
 /* PEBS_DATA_CFG for these events: the record groups their fields need

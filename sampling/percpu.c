@@ -368,16 +368,28 @@ spin:
 
 static void close_hook(void *ctx) { percpu_close(ctx); }
 
-/* What an AP allocates while it sets itself up: the ring and the PEBS
- * buffer (the largest default of either engine: DS-based PEBS's and
- * Architectural PEBS's), with room to spare. */
-static size_t arena_bytes(const struct sampling_opts *so)
+/* Whether a core type of the machine has Architectural PEBS. */
+static bool any_arch_pebs(const struct percpu_types *t)
 {
+	for (u32 i = 0; t && i < t->count; i++)
+		if (caps_has_arch_pebs(&t->type[i].caps))
+			return true;
+	return false;
+}
+
+/* What an AP allocates while it sets itself up: the ring and the PEBS
+ * buffer (its engine's default: Architectural PEBS's 1 MiB where a core
+ * type has it, else DS-based PEBS's), with room to spare. */
+static size_t arena_bytes(const struct percpu *p)
+{
+	const struct sampling_opts *so = &p->so;
 	size_t ring = (size_t)(so->ring_samples ? so->ring_samples : SAMPLING_DEFAULT_RING) *
 		      sizeof(struct bp_sample);
-	size_t ds = MAX(pebs_ds_default_bytes(0), pebs_ds_default_bytes(4));
-	size_t pebs = so->pebs_buffer_bytes ? so->pebs_buffer_bytes
-					    : MAX(ds, (size_t)ARCH_PEBS_DEFAULT_BYTES);
+	size_t pebs = MAX(pebs_ds_default_bytes(0), pebs_ds_default_bytes(4));
+	if (so->pebs_buffer_bytes)
+		pebs = so->pebs_buffer_bytes;
+	else if (any_arch_pebs(p->types))
+		pebs = ARCH_PEBS_DEFAULT_BYTES;
 	return ring + pebs + 16 * 4096;
 }
 
@@ -394,7 +406,7 @@ static int add_cpus(struct percpu *p, u64 mask, const char *cmd)
 		/* The ops' state follows the CPU's, 16-byte aligned. */
 		size_t at = (sizeof(struct percpu_cpu) + 15) & ~(size_t)15;
 		struct percpu_cpu *c = plat_alloc(at + p->ops->state_bytes);
-		if (!c || (cpu != self && exec_reserve(cpu, arena_bytes(&p->so)))) {
+		if (!c || (cpu != self && exec_reserve(cpu, arena_bytes(p)))) {
 			err_printf("bareperf %s: CPU %u: out of memory\n", cmd, cpu);
 			plat_free(c);
 			return -1;

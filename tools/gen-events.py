@@ -172,8 +172,9 @@ AMD_LINUX = "linux-6.12"  # the source's version, in each table's "source"
 
 
 # Parts Intel has published no event file for, described from Linux's own
-# tables instead: the events a Linux constraint table names, with the
-# encodings and counter masks Linux gives them, in the perfmon fields
+# tables instead: the fixed-counter and memory events a Linux constraint
+# table names, with the encodings and counter masks Linux gives them, and
+# the architectural events on every GP counter, in the perfmon fields
 # parse_event reads. Names are those of Intel's files for the same
 # encodings on the previous core of the line (Granite Rapids' Redwood
 # Cove), the names Linux's comments give, with that file's sample-after

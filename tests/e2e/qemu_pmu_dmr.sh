@@ -2,8 +2,9 @@
 # Architectural PEBS; load data sources in the OMR encoding, decoded as
 # Linux's pnc_latency_data does) against Sapphire Rapids (spr: adaptive
 # PEBS through the DS area) on the same workloads: the differential test of
-# the two PEBS engines in a machine. Each run is deterministic (icount), so
-# the figures below are the same on every run.
+# the two PEBS engines in a machine. icount makes the guest's instruction
+# stream the same on every run, not the instant each timer interrupt lands
+# in it, so shares move a little from one run to the next (below).
 . "$(dirname "$0")/lib.bash"
 qemu_pmu dmr info
 expect_rc 0

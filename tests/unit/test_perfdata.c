@@ -244,7 +244,8 @@ static void test_weight_struct(void **state)
 		struct perfdata_event ev = loads_ev;
 		struct perfdata_reader r;
 		struct perfdata_record rec;
-		struct bp_sample s = make_sample(0, 0x1000, 5);
+		struct bp_sample s = make_sample(1, 0x1000, 5);	/* loads_ev's: a data source */
+		s.event = 0;	/* the only event of this file */
 		if (as_struct)
 			ev.sample_type = (ev.sample_type & ~(u64)BP_SAMPLE_WEIGHT) | BP_SAMPLE_WEIGHT_STRUCT;
 		assert_int_equal(perfdata_add_event(pd, &ev), 0);
@@ -259,7 +260,7 @@ static void test_weight_struct(void **state)
 				 as_struct ? BP_SAMPLE_WEIGHT_STRUCT : BP_SAMPLE_WEIGHT);
 		assert_int_equal(perfdata_read_next(&r, &rec), 1);
 		assert_int_equal(rec.weight, as_struct ? both : 77);
-		assert_int_equal(rec.data_src, 0);	/* the field after it, in place */
+		assert_int_equal(rec.data_src, 0x68100142);	/* the field after it, in place */
 		assert_int_equal(perfdata_read_next(&r, &rec), 1);
 		assert_int_equal(rec.weight, 0);
 		perfdata_close(pd);

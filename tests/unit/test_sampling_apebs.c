@@ -398,6 +398,34 @@ static void test_dmr_same_samples(void **state)
 	assert_true(remote > n / 10 && l1 > n / 10);	/* a fifth of the loads each */
 }
 
+/* Store latency (MEM_TRANS_RETIRED.STORE_SAMPLE) on dmr and on spr: each
+ * sample a store, at the level its source says (an L1 hit, 0x1 in the
+ * model's SDM encoding, OMR-encoded on dmr), with the store's latency as
+ * weight, as Linux's pnc_latency_data and store_latency_data give them. */
+static void test_store_latency(void **state)
+{
+	static const char *const models[] = { "dmr", "spr" };
+	for (unsigned m = 0; m < 2; m++) {
+		struct sampling_opts o = opts_period(131);
+		start_on_cpu(models[m], 0, "MEM_TRANS_RETIRED.STORE_SAMPLE:pp", &o);
+		struct sim_occ st = { .event = 0xCD, .umask = 0x02, .count = 132 * 10, .ip = RUN_IP,
+				      .insn_len = 4, .data_addr = 0x9000, .latency = 12,
+				      .data_src = 0x1 };
+		sim_event(&st);
+		stop_sampling();
+		assert_int_equal(ngot, 10);
+		for (u32 i = 0; i < ngot; i++) {
+			u64 src = got[i].data_src;
+			assert_int_equal(src & BP_MEM_OP_MASK, BP_MEM(OP, STORE));
+			assert_int_equal(src >> BP_MEM_LVLNUM_SHIFT & 0xF, BP_MEM_LVLNUM_L1);
+			assert_int_equal(got[i].weight & BP_WEIGHT_LOAD_MASK, 12);
+			assert_int_equal(got[i].addr, 0x9000);
+		}
+		finish_sampling();
+		sim_close();
+	}
+}
+
 /* The differential test of Architectural PEBS against adaptive PEBS on
  * another part (issue: "the same workload and events on spr and on dmr
  * give the same samples"): Sapphire Rapids records at the overflowing
@@ -465,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_same_samples_as_adaptive_pebs),
 		cmocka_unit_test(test_ptl_both_core_types),
 		cmocka_unit_test(test_dmr_same_samples),
+		cmocka_unit_test(test_store_latency),
 		cmocka_unit_test(test_dmr_against_spr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
