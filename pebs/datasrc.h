@@ -6,6 +6,7 @@
 #ifndef BP_PEBS_DATASRC_H
 #define BP_PEBS_DATASRC_H
 #include "../lib/types.h"
+#include "../arch/msr.h"	/* the Intel encodings records carry (INTEL_DSE_*, PNC_DSE_*) */
 
 #define BP_MEM_OP_SHIFT       0
 #define BP_MEM_LVL_SHIFT      5
@@ -82,42 +83,5 @@
 
 /* One field of the encoding: BP_MEM(LVL, HIT) and so on. */
 #define BP_MEM(field, value) ((u64)BP_MEM_##field##_##value << BP_MEM_##field##_SHIFT)
-
-/* Intel data-source encoding fields (SDM "Data Source Encoding for Load
- * Latency Record"; store status of precise stores). */
-#define INTEL_DSE_SOURCE_MASK     GENMASK(3, 0)
-#define INTEL_DSE_LD_STLB_MISS    BIT(4)	/* SNB+ */
-#define INTEL_DSE_LD_LOCKED       BIT(5)	/* SNB+ */
-#define INTEL_DSE_LD_DATA_BLK     BIT(6)	/* SNB+ */
-#define INTEL_DSE_LD_ADDR_BLK     BIT(7)	/* SNB+ */
-#define INTEL_DSE_ST_L1D_HIT      BIT(0)
-#define INTEL_DSE_ST_STLB_MISS    BIT(4)
-#define INTEL_DSE_ST_LOCKED       BIT(5)
-/* Store latency (Linux union intel_x86_pebs_dse's st_lat_*): the load
- * source in 3:0, STLB miss 4, locked 5. */
-#define INTEL_DSE_ST_LAT_MASK     GENMASK(5, 0)
-
-/* Panther Cove's (Diamond Rapids') load data source, restructured for
- * its off-module response (OMR) encoding (Intel ISE, "PEBS Load Latency
- * and Store Latency Facility"; Linux union intel_x86_pebs_dse's pnc_*
- * fields): bits 7:0 the source (an L2-hit source in [3:0] while L2_MISS
- * is clear, an OMR encoding when it is set), then the STLB, lock and
- * blocking bits. */
-#define PNC_DSE_SOURCE_MASK       GENMASK(7, 0)
-#define PNC_DSE_L2_HIT_MASK       GENMASK(3, 0)
-#define PNC_DSE_L2_MISS           BIT(8)
-#define PNC_DSE_STLB_MISS         BIT(11)
-#define PNC_DSE_LOCKED            BIT(12)
-#define PNC_DSE_DATA_BLK          BIT(13)
-#define PNC_DSE_ADDR_BLK          BIT(14)
-#define PNC_DSE_FLAGS_SHIFT       11	/* STLB miss .. address blocked: 4 bits */
-/* The OMR encoding (Linux union omr_encoding). */
-#define OMR_SOURCE_MASK           GENMASK(3, 0)
-#define OMR_REMOTE                BIT(4)
-#define OMR_HITM                  BIT(5)
-#define OMR_SNOOP                 BIT(6)
-#define OMR_PROMOTED              BIT(7)
-#define OMR_SOURCE_L_SHARE        0x2	/* local CA shared cache */
-#define OMR_SOURCE_MMIO           0x7	/* 0x8-0xf: memory regions 0-7 */
 
 #endif

@@ -5,7 +5,8 @@
  * Latency Facility"). The field says where an L2 hit came from, or, on an
  * L2 miss, which region answered (the OMR encoding: a cache of this or
  * another coherent agent, an IO agent, MMIO or one of eight memory
- * regions). Encodings datasrc.h. */
+ * regions). The record's encoding in arch/msr.h (PNC_DSE_*, OMR_*), perf's
+ * in datasrc.h. */
 #include "record.h"
 
 #define OP_LOAD_HIT (BP_MEM(OP, LOAD) | BP_MEM(LVL, HIT))

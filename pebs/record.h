@@ -85,7 +85,7 @@ enum pebs_dse_family {
 	PEBS_DSE_SNB,		/* Sandy Bridge and later big cores (default) */
 	PEBS_DSE_NHM,		/* Nehalem and Westmere: 0x5..0x7 mean snoop hit/HITM */
 	PEBS_DSE_GRT,		/* Gracemont E-cores: 0x5 snoop hit, 0x6 HITM, 0x8 forward */
-	PEBS_DSE_PNC,		/* Panther Cove: L2-hit sources and OMR (datasrc.h) */
+	PEBS_DSE_PNC,		/* Panther Cove: L2-hit sources and OMR (arch/msr.h) */
 };
 
 /* One record format with its PEBS_DATA_CFG, resolved once. */

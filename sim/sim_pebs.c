@@ -7,7 +7,6 @@
  * interrupt threshold was reached. */
 #include "sim_int.h"
 #include "../lib/str.h"
-#include "../pebs/datasrc.h"	/* the data-source encodings the records carry */
 
 #define FMT0_SIZE 144
 #define FMT1_SIZE 176
@@ -116,7 +115,7 @@ static u64 meminfo_latency(const struct sim_cpu *c, const struct sim_point *pt)
 }
 
 /* The SDM's load sources (Sandy Bridge and later) in Panther Cove's
- * encoding (pebs/datasrc.h: L2-hit sources, and on an L2 miss the OMR
+ * encoding (arch/msr.h: L2-hit sources, and on an L2 miss the OMR
  * byte), each the nearest the encoding has: L3 hits as the local
  * non-shared cache (a snoop HITM where the SDM's says modified), another
  * socket's cache as another agent's, DRAM as memory region 0. */
