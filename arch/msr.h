@@ -47,7 +47,7 @@
 #define MODEL_WESTMERE_EX            0x2F
 /* Diamond Rapids (Panther Cove): display family 19 (0x13), model 01H
  * (Linux INTEL_DIAMONDRAPIDS_X = IFM(19, 0x01)); its PEBS load data
- * source has the OMR encoding (pebs/datasrc.h). */
+ * source has the OMR encoding (PNC_DSE_*, OMR_* below). */
 #define FAMILY_INTEL_19              19
 #define MODEL_DIAMONDRAPIDS_X        0x01
 /* Nova Lake (display family 18; Linux INTEL_NOVALAKE, _L): its P-core,

@@ -186,14 +186,11 @@ static void decode(const struct arch_walk *w, const struct arch_rec *r, enum peb
 	s->ip = pebs_rec_u64(r->basic, ARCH_PEBS_BASIC_IP);
 	s->tsc = pebs_rec_u64(r->basic, ARCH_PEBS_BASIC_TSC);
 	s->flags |= BP_SAMPLE_PEBS | BP_SAMPLE_EXACT_IP | BP_SAMPLE_TIME;
-	if (r->aux) {
-		u64 latency = pebs_rec_u64(r->aux, ARCH_PEBS_AUX_LATENCY);
-		pebs_decode_mem(s, mem, &w->c->loads, pebs_rec_u64(r->aux, ARCH_PEBS_AUX_ADDRESS),
-				pebs_rec_u64(r->aux, ARCH_PEBS_AUX_SOURCE),
-				w->latency_split ? pebs_cache_latency(latency) : latency);
-		if (w->latency_split)
-			pebs_decode_instr_latency(s, mem, latency);
-	}
+	if (r->aux)
+		pebs_decode_meminfo_fields(s, mem, &w->c->loads,
+					   pebs_rec_u64(r->aux, ARCH_PEBS_AUX_ADDRESS),
+					   pebs_rec_u64(r->aux, ARCH_PEBS_AUX_SOURCE),
+					   pebs_rec_u64(r->aux, ARCH_PEBS_AUX_LATENCY), w->latency_split);
 	/* The basic group's retire latency, when its valid bit says the CPU
 	 * measured it, is perf's var3 (Linux setup_arch_pebs_sample_data). */
 	u64 retire = pebs_rec_u64(r->basic, ARCH_PEBS_BASIC_RETIRE);

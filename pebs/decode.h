@@ -57,10 +57,16 @@ static inline u64 pebs_cache_latency(u64 field)
 	return (field & PEBS_MEMINFO_CACHE_LAT_MASK) >> PEBS_MEMINFO_CACHE_LAT_SHIFT;
 }
 
-static inline void pebs_decode_instr_latency(struct bp_sample *s, enum pebs_mem_kind mem, u64 field)
+/* The memory fields of an adaptive meminfo group or an Architectural
+ * PEBS aux group (the same layout): address, data source, and the latency
+ * field, whole or split. */
+static inline void pebs_decode_meminfo_fields(struct bp_sample *s, enum pebs_mem_kind mem,
+					      const struct pebs_load_sources *loads, u64 addr,
+					      u64 dse, u64 latency, bool split)
 {
-	if (mem == PEBS_MEM_LOAD || mem == PEBS_MEM_STORE_LATENCY)
-		s->weight |= (field & PEBS_MEMINFO_INSTR_LAT_MASK) << BP_WEIGHT_INSTR_SHIFT;
+	pebs_decode_mem(s, mem, loads, addr, dse, split ? pebs_cache_latency(latency) : latency);
+	if (split && (mem == PEBS_MEM_LOAD || mem == PEBS_MEM_STORE_LATENCY))
+		s->weight |= (latency & PEBS_MEMINFO_INSTR_LAT_MASK) << BP_WEIGHT_INSTR_SHIFT;
 }
 
 /* Formats 0 and 1: the IP after the eventing instruction (trap-like). */
@@ -127,12 +133,9 @@ static inline void pebs_decode_meminfo(const struct pebs_layout *l, const void *
 {
 	pebs_decode_basic(l, rec, mem, loads, s);
 	const u8 *mi = (const u8 *)rec + l->meminfo_off;
-	u64 latency = pebs_rec_u64(mi, PEBS_MEMINFO_LATENCY);
-	pebs_decode_mem(s, mem, loads, pebs_rec_u64(mi, PEBS_MEMINFO_ADDRESS),
-			pebs_rec_u64(mi, PEBS_MEMINFO_AUX),
-			l->latency_split ? pebs_cache_latency(latency) : latency);
-	if (l->latency_split)
-		pebs_decode_instr_latency(s, mem, latency);
+	pebs_decode_meminfo_fields(s, mem, loads, pebs_rec_u64(mi, PEBS_MEMINFO_ADDRESS),
+				   pebs_rec_u64(mi, PEBS_MEMINFO_AUX),
+				   pebs_rec_u64(mi, PEBS_MEMINFO_LATENCY), l->latency_split);
 }
 
 #endif

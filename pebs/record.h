@@ -190,7 +190,15 @@ struct pebs_load_sources {
 	bool pnc;
 };
 void pebs_load_sources_init(struct pebs_load_sources *t, enum pebs_dse_family fam);
-static inline u64 pebs_load_source(const struct pebs_load_sources *t, u64 dse);
+static inline u64 pebs_load_source(const struct pebs_load_sources *t, u64 dse)
+{
+	if (!t->pnc)
+		return t->by_low_byte[dse & (PEBS_LOAD_SRC_BYTES - 1)];
+	u64 src = (dse & PNC_DSE_L2_MISS) ? t->by_low_byte[dse & PNC_DSE_SOURCE_MASK]
+					  : t->pnc_l2_hit[dse & PNC_DSE_L2_HIT_MASK];
+	return src | t->pnc_flags[(dse >> PNC_DSE_FLAGS_SHIFT) & (PNC_LOAD_SRC_FLAGS - 1)];
+}
+
 /* A store-latency record's data source: the load table's, as a store
  * (Linux store_latency_data: bits 3:0 the source, 4 STLB miss, 5 locked,
  * nothing blocked; on Panther Cove pnc_latency_data, with its own
@@ -199,14 +207,6 @@ static inline u64 pebs_store_latency_source(const struct pebs_load_sources *t, u
 {
 	u64 v = pebs_load_source(t, t->pnc ? dse : dse & INTEL_DSE_ST_LAT_MASK);
 	return (v & ~BP_MEM_OP_MASK) | BP_MEM(OP, STORE);
-}
-static inline u64 pebs_load_source(const struct pebs_load_sources *t, u64 dse)
-{
-	if (!t->pnc)
-		return t->by_low_byte[dse & (PEBS_LOAD_SRC_BYTES - 1)];
-	u64 src = (dse & PNC_DSE_L2_MISS) ? t->by_low_byte[dse & PNC_DSE_SOURCE_MASK]
-					  : t->pnc_l2_hit[dse & PNC_DSE_L2_HIT_MASK];
-	return src | t->pnc_flags[(dse >> PNC_DSE_FLAGS_SHIFT) & (PNC_LOAD_SRC_FLAGS - 1)];
 }
 
 /* Records live in a byte buffer the CPU writes; read their u64 fields

@@ -242,23 +242,11 @@ static void workload(struct load_event le)
 	}
 }
 
-/* The model opened with caps read on cpu (a hybrid part's core type). */
-static void start_on_cpu(const char *model, u32 cpu, const char *events,
-			 const struct sampling_opts *o)
-{
-	struct pmu_event ev[PMU_MAX_EVENTS];
-	open_model(model);
-	sim_set_cpu(cpu);
-	pmu_caps_read(&caps);
-	int n = parse(events, ev, PMU_MAX_EVENTS);
-	start_events(ev, n, o, false);
-}
-
 static u32 record_workload(const char *model, u32 cpu, struct load_event le, const char *events,
 			   struct bp_sample *out, u32 max)
 {
 	struct sampling_opts o = opts_period(131);
-	start_on_cpu(model, cpu, events, &o);
+	start_sampling_on(model, cpu, events, &o, false);
 	assert_true(smp.precise.ops->multi_record);
 	workload(le);
 	stop_sampling();
@@ -361,7 +349,7 @@ static void test_ptl_both_core_types(void **state)
 			  "BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:p,"
 			  "BR_INST_RETIRED.ALL_BRANCHES:p,BR_INST_RETIRED.ALL_BRANCHES:p";
 	struct sampling_opts o = opts_period(131);
-	start_on_cpu("ptl", 0, ten, &o);
+	start_sampling("ptl", ten, &o, false);
 	assert_string_equal(smp.precise.ops->name, "Architectural PEBS");
 	for (int k = 0; k < 10; k++)
 		assert_true(pmu_counter_of(&pmu, smp.id[k]) >= 0);
@@ -407,7 +395,7 @@ static void test_store_latency(void **state)
 	static const char *const models[] = { "dmr", "spr" };
 	for (unsigned m = 0; m < 2; m++) {
 		struct sampling_opts o = opts_period(131);
-		start_on_cpu(models[m], 0, "MEM_TRANS_RETIRED.STORE_SAMPLE:pp", &o);
+		start_sampling(models[m], "MEM_TRANS_RETIRED.STORE_SAMPLE:pp", &o, false);
 		struct sim_occ st = { .event = 0xCD, .umask = 0x02, .count = 132 * 10, .ip = RUN_IP,
 				      .insn_len = 4, .data_addr = 0x9000, .latency = 12,
 				      .data_src = 0x1 };

@@ -53,13 +53,23 @@ static inline void start_events(const struct pmu_event *ev, int n, const struct 
 	sampling_start(&smp);
 }
 
+/* The model opened and events parsed on its CPU cpu (a hybrid part's
+ * core type), then started there. */
+static inline void start_sampling_on(const char *model, u32 cpu, const char *events,
+				     const struct sampling_opts *o, bool throttle)
+{
+	struct pmu_event ev[PMU_MAX_EVENTS];
+	open_model(model);
+	sim_set_cpu(cpu);
+	pmu_caps_read(&caps);
+	int n = parse(events, ev, PMU_MAX_EVENTS);
+	start_events(ev, n, o, throttle);
+}
+
 static inline void start_sampling(const char *model, const char *events,
 				  const struct sampling_opts *o, bool throttle)
 {
-	struct pmu_event ev[PMU_MAX_EVENTS];
-	model_caps(model);
-	int n = parse(events, ev, PMU_MAX_EVENTS);
-	start_events(ev, n, o, throttle);
+	start_sampling_on(model, 0, events, o, throttle);
 }
 
 static inline u32 poll_samples(void)
