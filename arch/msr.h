@@ -657,6 +657,18 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define AMD_EVENT_RETIRED_BRANCHES   0x0C2	/* ex_ret_brn */
 #define AMD_EVENT_RETIRED_BRANCH_MISPRED 0x0C3	/* ex_ret_brn_misp */
 #define AMD_EVENT_RETIRED_TAKEN_BRANCHES 0x0C4	/* ex_ret_brn_tkn */
+/* Large increment per cycle events (PPR for family 17h and later, "Large
+ * Increment per Cycle Events"): fp_ret_sse_avx_ops counts 0 to 64 per
+ * cycle, more than the 15 a lone counter adds in a cycle. Counted on an
+ * even counter whose odd neighbour holds the Merge event, the two act as
+ * one 64-bit counter: the even one the low 48 bits, the odd one the upper
+ * 16 (Linux AMD_MERGE_EVENT, x86_perf_event_set_period: "Sign extend the
+ * Merge event counter's upper 16 bits"). */
+#define AMD_EVENT_FP_RET_SSE_AVX_OPS 0x003	/* fp_ret_sse_avx_ops */
+#define AMD_EVENT_MERGE              0xFFF	/* Merge: the odd counter extends the even one */
+#define AMD_LONE_COUNTER_MAX_INCREMENT 15	/* per cycle, without Merge */
+#define AMD_MERGE_UPPER_BITS         16	/* the odd counter's share of the 64 */
+#define AMD_MERGE_UPPER_ONES         GENMASK(15, 0)	/* a negative 48-bit preset, extended */
 
 /* The core events Linux forwards to IBS op sampling when asked for them
  * precisely (arch/x86/events/amd/ibs.c, core_pmu_ibs_config): cycles

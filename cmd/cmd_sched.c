@@ -122,10 +122,13 @@ static void format_extra(const struct plan *p, int i, char *buf, size_t cap)
 
 static void format_where(const struct plan *p, int i, char *buf, size_t cap)
 {
-	if (p->counter[i] == COUNTER_NONE)
+	if (p->counter[i] == COUNTER_NONE) {
 		bp_snprintf(buf, cap, "-");
-	else
-		sched_format_counter(p->counter[i], buf, cap);
+		return;
+	}
+	int k = sched_format_counter(p->counter[i], buf, cap);
+	if (p->ev[i].amd_pair && k >= 0 && (size_t)k < cap)	/* the odd one counts Merge */
+		bp_snprintf(buf + k, cap - k, "+gp%d", p->counter[i] + 1);
 }
 
 static void print_header(const struct plan *p)
@@ -262,6 +265,8 @@ static void print_json_event(const struct plan *p, int i)
 	} else {
 		sched_format_counter(p->counter[i], where, sizeof(where));
 		out_printf(", \"counter\": \"%s\"", where);
+		if (p->ev[i].amd_pair)
+			out_printf(", \"merge_counter\": \"gp%d\"", p->counter[i] + 1);
 	}
 	/* The encoding programmed: the alternate one on its alternate MSR. */
 	struct pmu_event enc = p->ev[i];

@@ -65,9 +65,10 @@ struct pmu_event {
 	bool store;		/* they describe stores (EVF_STORE): a store's
 				 * status, not a load's data source and latency */
 	bool amd_pair;		/* AMD "large increment per cycle" event: needs
-				 * an even counter and the odd one after it
-				 * (EVX_AMD_PAIR; Linux pair_constraint). Not yet
-				 * honoured by sched/: noted for it */
+				 * an even counter and the odd one after it, which
+				 * counts the Merge event (EVX_AMD_PAIR; Linux
+				 * pair_constraint; sched/ places it, pmu/
+				 * programs the Merge) */
 	/* modifiers */
 	u8 precise;		/* 0..3: number of 'p' modifiers */
 	bool exclude_user;	/* :k given (count ring 0 only) */

@@ -96,6 +96,17 @@ static u64 amd_evtsel(const struct pmu_caps *c, const struct pmu_slot *sl)
 	return v;
 }
 
+/* The odd counter of a large-increment event's pair counts the Merge
+ * event (AMD_EVENT_MERGE; Linux AMD_MERGE_EVENT_ENABLE, written by
+ * __x86_pmu_enable_event): no USR/OS, no Int: the pair's overflow is the
+ * even counter's. */
+static u64 amd_merge_evtsel(const struct pmu_caps *c)
+{
+	u64 v = (AMD_EVENT_MERGE & EVTSEL_EVENT_MASK) |
+		((u64)(AMD_EVENT_MERGE >> 8) << AMD_EVTSEL_EVENT_HI_SHIFT & AMD_EVTSEL_EVENT_HI_MASK);
+	return caps_has_global_ctrl(c) ? v | EVTSEL_EN : v;
+}
+
 static void amd_program(struct pmu *p)
 {
 	for (int s = 0; s < PMU_MAX_EVENTS; s++) {
@@ -107,6 +118,9 @@ static void amd_program(struct pmu *p)
 		unsigned i = counter_index(sl->counter);
 		pmu_write_if_changed(caps_gp_eventsel_msr(&p->caps, i), &p->sh_evtsel[i],
 				     amd_evtsel(&p->caps, sl));
+		if (sl->ev.amd_pair)
+			pmu_write_if_changed(caps_gp_eventsel_msr(&p->caps, i + 1),
+					     &p->sh_evtsel[i + 1], amd_merge_evtsel(&p->caps));
 	}
 }
 

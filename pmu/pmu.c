@@ -242,6 +242,10 @@ static void update_maps(struct pmu *p)
 			continue;
 		p->event_on[sl->counter] = (s8)s;
 		p->active_mask |= BIT(sl->counter);
+		/* A pair event's odd counter counts the Merge event: enabled
+		 * with it, no event of its own (sched/ keeps it free). */
+		if (sl->ev.amd_pair)
+			p->active_mask |= BIT(sl->counter + 1);
 		if (sl->period)
 			p->sampling_mask |= BIT(sl->counter);
 	}
@@ -291,10 +295,22 @@ void pmu_write_if_changed(u32 msr, u64 *shadow, u64 value)
 	*shadow = value;
 }
 
+/* A pair event's odd counter holds the upper 16 bits of the merged 64-bit
+ * count: all ones beside the even counter's negative 48-bit preset, so the
+ * pair overflows when the even counter wraps, as a lone counter would
+ * (Linux writes 0xffff there in x86_perf_event_set_period, on every
+ * preset). */
+static void write_merge_upper(const struct pmu *p, const struct pmu_slot *sl)
+{
+	if (sl->ev.amd_pair)
+		counter_write(&p->caps, sl->counter + 1, AMD_MERGE_UPPER_ONES);
+}
+
 void pmu_program_counter_value(struct pmu *p, struct pmu_slot *sl)
 {
 	u64 start = sl->period ? counter_preset(&p->caps, sl->counter, sl->period) : 0;
 	counter_write(&p->caps, sl->counter, start);
+	write_merge_upper(p, sl);
 	sl->prev_raw = start;
 	sl->preset_period = sl->period;
 	sl->dirty = false;
@@ -395,8 +411,10 @@ bool pmu_reload(struct pmu *p, int id, u64 *elapsed)
 void pmu_preset(struct pmu *p, int counter)
 {
 	int id = pmu_event_on(p, counter);
-	if (id >= 0 && p->slot[id].period)
+	if (id >= 0 && p->slot[id].period) {
 		counter_write(&p->caps, counter, counter_preset(&p->caps, counter, p->slot[id].period));
+		write_merge_upper(p, &p->slot[id]);
+	}
 }
 
 u64 pmu_status(const struct pmu *p)

@@ -104,6 +104,9 @@ static bool may_use_msr(const struct sched_ctx *ctx, const struct pmu_event *e, 
 
 static const char *counter_word(const struct pmu_event *e)
 {
+	if (e->amd_pair)
+		return "an even counter and the odd one after it (a large-increment "
+		       "event: the odd one counts the Merge event)";
 	return e->precise ? "a PEBS counter" : "a counter";
 }
 
@@ -128,8 +131,16 @@ static void put_event_on(struct text *t, const struct pmu_event *ev, int i, cons
 	put(t, "%s", ev[i].name);
 	if (counter[i] != COUNTER_NONE) {
 		sched_format_counter(counter[i], where, sizeof(where));
-		put(t, " (%s)", where);
+		put(t, ev[i].amd_pair ? " (%s and the next)" : " (%s)", where);
 	}
+}
+
+static bool rivals_hold_pairs(const struct pmu_event *ev, int n, u64 rivals)
+{
+	for (int i = 0; i < n; i++)
+		if ((rivals & BIT(i)) && ev[i].amd_pair)
+			return true;
+	return false;
 }
 
 static void explain_taken(struct text *t, const struct sched_ctx *ctx, const struct pmu_event *ev,
@@ -155,7 +166,8 @@ static void explain_taken(struct text *t, const struct sched_ctx *ctx, const str
 		 * events: name the whole competing set (Hall's condition). */
 		put(t, "; these %d events can only use ", __builtin_popcountll(why->rivals[e]));
 		put_counters(t, why->rival_counters[e]);
-		put(t, " (%d counters)", __builtin_popcountll(why->rival_counters[e]));
+		put(t, " (%d counters", __builtin_popcountll(why->rival_counters[e]));
+		put(t, "%s)", rivals_hold_pairs(ev, n, why->rivals[e]) ? "; a pair event holds two" : "");
 	}
 }
 

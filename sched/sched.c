@@ -54,13 +54,45 @@ u64 sched_wanted(const struct pmu_event *e)
 	return gp | fixed_bits(fixed);
 }
 
+/* AMD's large-increment events (events/event.h amd_pair) take an even GP
+ * counter and the odd one after it, which counts the Merge event: Linux's
+ * pair_constraint (arch/x86/events/amd/core.c, amd_core_pmu_init: "they
+ * may only be assigned an even numbered counter that has a consecutive
+ * adjacent odd numbered counter following it"). The even counters of
+ * `present` whose odd neighbour is present too: */
+static u64 pair_heads(u64 present)
+{
+	return present & (present >> 1) & 0x55555555ull;
+}
+
+/* The counters an event holds when it sits on counter c. */
+static u64 held_by(const struct pmu_event *e, int c)
+{
+	return e->amd_pair ? BIT(c) | BIT(c + 1) : BIT(c);
+}
+
+static u64 allowed_in(const struct pmu_event *e, u64 present)
+{
+	u64 allowed = sched_wanted(e) & present;
+	return e->amd_pair ? allowed & pair_heads(present) : allowed;
+}
+
 u64 sched_allowed(const struct sched_ctx *ctx, const struct pmu_event *e)
 {
-	return sched_wanted(e) & (ctx->gp_mask | fixed_bits(ctx->fixed_mask));
+	return allowed_in(e, ctx->gp_mask | fixed_bits(ctx->fixed_mask));
 }
 
 static int lowest_bit(u64 m) { return __builtin_ctzll(m); }
 static int bit_count(u64 m)  { return __builtin_popcountll(m); }
+
+static u64 pair_events(const struct pmu_event *ev, int n)
+{
+	u64 pairs = 0;
+	for (int i = 0; i < n; i++)
+		if (ev[i].amd_pair)
+			pairs |= BIT(i);
+	return pairs;
+}
 
 /* ---- groups ------------------------------------------------------------ */
 
@@ -269,6 +301,7 @@ enum sched_reason sched_set_init(struct sched_set *s, const struct sched_ctx *ct
 		return SCHED_INVALID;
 	for (int i = 0; i < n; i++)
 		s->allowed[i] = sched_allowed(ctx, &ev[i]);
+	s->pairs = pair_events(ev, n);
 	return SCHED_OK;
 }
 
@@ -346,6 +379,52 @@ static enum sched_reason set_conditions(struct sched_set *s, u64 events, struct 
 	return SCHED_OK;
 }
 
+static bool place_min_cost(const u64 *allowed, const int *prev, u64 events, u64 pairs,
+			   u64 taken, int *out);
+
+/* The counters `events` could hold, a pair event's odd neighbours too. */
+static u64 reach_of(const struct sched_set *s, u64 events)
+{
+	u64 reach = 0;
+	for (u64 m = events; m; m &= m - 1) {
+		u64 a = s->allowed[lowest_bit(m)];
+		reach |= (s->pairs & BIT(lowest_bit(m))) ? a | a << 1 : a;
+	}
+	return reach;
+}
+
+/* sched_set_add() once a pair event is in the set: augmenting paths move
+ * one event per counter, so the whole set is placed again at minimum cost,
+ * each member's counter as its previous one (it stays unless it must
+ * move). On failure every member of the set and the add are the rivals. */
+static enum sched_reason add_with_pairs(struct sched_set *s, u64 events, struct sched_report *why)
+{
+	u64 all = s->members | events;
+	int prev[SCHED_MAX_EVENTS], out[SCHED_MAX_EVENTS];
+	for (int i = 0; i < s->n; i++)
+		prev[i] = s->counter_of[i] >= 0 ? s->counter_of[i] : COUNTER_NONE;
+	if (!place_min_cost(s->allowed, prev, all, s->pairs, 0, out)) {
+		u64 pair_added = events & s->pairs;
+		int e = lowest_bit(pair_added ? pair_added : events);
+		if (why) {
+			why->rivals[e] = all;
+			why->rival_counters[e] = reach_of(s, all);
+		}
+		blame_group(why, events, e, SCHED_COUNTERS_TAKEN);
+		return SCHED_COUNTERS_TAKEN;
+	}
+	bp_memset(s->event_on, -1, sizeof(s->event_on));
+	for (u64 m = all; m; m &= m - 1) {
+		int e = lowest_bit(m);
+		s->counter_of[e] = (int8_t)out[e];
+		s->event_on[out[e]] = (int8_t)e;
+		if (s->pairs & BIT(e))
+			s->event_on[out[e] + 1] = (int8_t)e;
+	}
+	s->members = all;
+	return SCHED_OK;
+}
+
 enum sched_reason sched_set_add(struct sched_set *s, u64 events, struct sched_report *why)
 {
 	events &= ~s->members;
@@ -354,6 +433,9 @@ enum sched_reason sched_set_add(struct sched_set *s, u64 events, struct sched_re
 	enum sched_reason r = set_conditions(s, events, why);
 	if (r != SCHED_OK)
 		return r;
+
+	if ((s->members | events) & s->pairs)
+		return add_with_pairs(s, events, why);
 
 	int8_t save_counter[SCHED_MAX_EVENTS], save_event[SCHED_MAX_COUNTERS];
 	bp_memcpy(save_counter, s->counter_of, sizeof(save_counter));
@@ -476,8 +558,9 @@ static s64 assign_min_cost(struct assign_problem *p)
 }
 
 /* Places the events of `events` on counters outside `taken` at minimum
- * cost; writes out[]. Returns false if they do not fit. */
-static bool place_min_cost(const u64 *allowed, const int *prev, u64 events, u64 taken, int *out)
+ * cost; writes out[] and returns the cost, or COST_BAR when they do not
+ * fit (out[] untouched). */
+static s64 place_plain(const u64 *allowed, const int *prev, u64 events, u64 taken, int *out)
 {
 	struct assign_problem p;
 	u64 counters = 0;
@@ -494,12 +577,75 @@ static bool place_min_cost(const u64 *allowed, const int *prev, u64 events, u64 
 	for (u64 m = counters; m; m &= m - 1)
 		p.col_counter[p.cols++] = (int8_t)lowest_bit(m);
 	if (!p.rows)
-		return true;
-	if (assign_min_cost(&p) >= COST_BAR)
-		return false;
+		return 0;
+	s64 cost = assign_min_cost(&p);
+	if (cost >= COST_BAR)
+		return COST_BAR;
 	for (int r = 0; r < p.rows; r++)
 		out[p.row_event[r]] = p.col_counter[p.row_col[r]];
-	return true;
+	return cost;
+}
+
+/* The next set of the same number of bits (Gosper's hack). */
+static u64 next_combination(u64 pick)
+{
+	u64 low = pick & (0 - pick), ripple = pick + low;
+	return (((ripple ^ pick) >> 2) / low) | ripple;
+}
+
+/* The bits of `heads` that `pick` selects by position. */
+static u64 select_bits(u64 heads, u64 pick)
+{
+	u64 out = 0;
+	for (int k = 0; heads; heads &= heads - 1, k++)
+		if (pick & BIT(k))
+			out |= BIT(lowest_bit(heads));
+	return out;
+}
+
+/* With pair events the placement is no longer a bipartite matching (a
+ * pair event takes two counters). Which even counters the pair events
+ * take is tried exhaustively, the pair events matched onto them and the
+ * others onto what the pairs leave; the cheapest wins, ties to the first
+ * tried. Zen has three pairs: at most three tries. */
+static s64 place_with_pairs(const u64 *allowed, const int *prev, u64 events, u64 pairs,
+			    u64 taken, int *out)
+{
+	u64 heads = 0;
+	for (u64 m = pairs; m; m &= m - 1)
+		heads |= allowed[lowest_bit(m)];
+	heads &= ~taken & ~(taken >> 1);
+	int need = bit_count(pairs), have = bit_count(heads);
+	if (need > have)
+		return COST_BAR;
+	s64 best = COST_BAR;
+	int trial[SCHED_MAX_EVENTS], chosen_out[SCHED_MAX_EVENTS];
+	for (u64 pick = BIT(need) - 1; pick < BIT(have); pick = next_combination(pick)) {
+		u64 chosen = select_bits(heads, pick);
+		s64 cost = place_plain(allowed, prev, pairs, ~chosen, trial);
+		if (cost < COST_BAR)
+			cost += place_plain(allowed, prev, events & ~pairs,
+					    taken | chosen | chosen << 1, trial);
+		if (cost < best) {
+			best = cost;
+			bp_memcpy(chosen_out, trial, sizeof(trial));
+		}
+	}
+	if (best < COST_BAR)
+		for (u64 m = events; m; m &= m - 1)
+			out[lowest_bit(m)] = chosen_out[lowest_bit(m)];
+	return best;
+}
+
+/* Places `events` on counters outside `taken` at minimum cost, the pair
+ * events among them (`pairs`) on two counters each; writes out[]. Returns
+ * false if they do not fit. */
+static bool place_min_cost(const u64 *allowed, const int *prev, u64 events, u64 pairs,
+			   u64 taken, int *out)
+{
+	if (events & pairs)
+		return place_with_pairs(allowed, prev, events, events & pairs, taken, out) < COST_BAR;
+	return place_plain(allowed, prev, events, taken, out) < COST_BAR;
 }
 
 /* ---- the fast path: every previous counter kept ------------------------ */
@@ -512,6 +658,7 @@ struct kept_scan {
 	u64 fresh;		/* active events without a previous counter */
 	u64 taken;		/* counters the other active events keep */
 	u64 extra;		/* active events with an extra MSR */
+	u64 pairs;		/* active pair events (they hold two counters) */
 	u64 allowed[SCHED_MAX_EVENTS];	/* set for the fresh events only */
 };
 
@@ -523,7 +670,7 @@ static bool scan_kept(const struct sched_ctx *ctx, const struct pmu_event *ev, i
 		      u64 active, const int *prev, struct kept_scan *k)
 {
 	u64 present = ctx->gp_mask | fixed_bits(ctx->fixed_mask);
-	u64 fresh = 0, taken = 0, extra = 0;
+	u64 fresh = 0, taken = 0, extra = 0, pairs = 0;
 	bool any_alone = false;
 	for (int i = 0; i < n; i++) {
 		const struct pmu_event *e = &ev[i];
@@ -532,23 +679,26 @@ static bool scan_kept(const struct sched_ctx *ctx, const struct pmu_event *ev, i
 			return false;
 		if (!(active & BIT(i)))
 			continue;
-		u64 allowed = sched_wanted(e) & present;
+		u64 allowed = allowed_in(e, present);
 		int c = prev[i];
 		if (c == COUNTER_NONE) {
 			if (!allowed)
 				return false;
 			fresh |= BIT(i);
 			k->allowed[i] = allowed;
-		} else if (c < 0 || c >= SCHED_MAX_COUNTERS || !(allowed & ~taken & BIT(c))) {
+		} else if (c < 0 || c >= SCHED_MAX_COUNTERS || !(allowed & BIT(c)) ||
+			   (taken & held_by(e, c))) {
 			return false;
 		}
-		taken |= c == COUNTER_NONE ? 0 : BIT(c);
+		taken |= c == COUNTER_NONE ? 0 : held_by(e, c);
+		pairs |= e->amd_pair ? BIT(i) : 0;
 		any_alone |= e->taken_alone;
 		extra |= e->extra_msr ? BIT(i) : 0;
 	}
 	k->fresh = fresh;
 	k->taken = taken;
 	k->extra = extra;
+	k->pairs = pairs;
 	if (any_alone && alone_violation(ev, active) >= 0)
 		return false;
 	return fresh != active;	/* nothing kept: the full path's work */
@@ -558,10 +708,10 @@ static bool scan_kept(const struct sched_ctx *ctx, const struct pmu_event *ev, i
  * single row, without building the cost matrix. A new event has no move
  * cost, so its free counters cost the same except GP ones when it has a
  * fixed one (pair_cost); the Hungarian pass then takes the lowest index
- * among the cheapest. */
-static int place_one_fresh(u64 allowed, u64 taken)
+ * among the cheapest. A pair event needs its odd neighbour free too. */
+static int place_one_fresh(u64 allowed, u64 taken, bool pair)
 {
-	u64 open = allowed & ~taken;
+	u64 open = allowed & ~taken & (pair ? ~(taken >> 1) : ~0ull);
 	u64 open_fixed = open & fixed_bits(~0u);
 	if (!open)
 		return COUNTER_NONE;
@@ -575,9 +725,9 @@ static bool place_fresh(const struct kept_scan *k, const int *prev, int *out_cou
 	if (!k->fresh)
 		return true;
 	if (k->fresh & (k->fresh - 1))
-		return place_min_cost(k->allowed, prev, k->fresh, k->taken, out_counter);
+		return place_min_cost(k->allowed, prev, k->fresh, k->pairs, k->taken, out_counter);
 	int e = lowest_bit(k->fresh);
-	int c = place_one_fresh(k->allowed[e], k->taken);
+	int c = place_one_fresh(k->allowed[e], k->taken, k->pairs & BIT(e));
 	if (c == COUNTER_NONE)
 		return false;
 	out_counter[e] = c;
@@ -725,7 +875,7 @@ int sched_assign_subset(const struct sched_ctx *ctx, const struct pmu_event *ev,
 		    extra_solve(ctx, ev, active, s.swap, out_extra_msr, NULL) < 0;
 	for (u64 m = active; m; m &= m - 1)
 		fits = fits && s.allowed[lowest_bit(m)] != 0;
-	if (!fits || !place_min_cost(s.allowed, prev, active, 0, out_counter)) {
+	if (!fits || !place_min_cost(s.allowed, prev, active, s.pairs, 0, out_counter)) {
 		for (int i = 0; i < n; i++) {
 			out_counter[i] = COUNTER_NONE;
 			if (out_extra_msr)

@@ -10,7 +10,9 @@
  *    (augmenting paths to decide, a minimum-cost assignment to choose),
  *    where a greedy pass can strand an event (intel-pmu.md, "Constraints").
  *  - Every constraint holds: the event's allowed GP/fixed counters; only
- *    its PEBS counters when precise > 0; only counters the CPU has; a
+ *    its PEBS counters when precise > 0; only counters the CPU has; an AMD
+ *    large-increment event on an even counter with the odd one after it
+ *    left for its Merge event (pmu_event.amd_pair; Linux pair_constraint); a
  *    taken-alone event is the only event scheduled; events sharing an extra
  *    MSR (MSR_OFFCORE_RSP_0/1, MSR_PEBS_LD_LAT_THRESHOLD, ...) agree on its
  *    value; a group is placed all-or-nothing.
@@ -156,6 +158,7 @@ struct sched_set {
 	int n;
 	u64 members;			/* events in the set */
 	bool swap;			/* offcore events may change MSR (ctx->offcore_swap) */
+	u64 pairs;			/* AMD pair events: they hold two counters */
 	u64 allowed[SCHED_MAX_EVENTS];
 	int8_t counter_of[SCHED_MAX_EVENTS];	/* matching: event -> counter */
 	int8_t event_on[SCHED_MAX_COUNTERS];	/* matching: counter -> event */

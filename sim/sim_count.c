@@ -17,6 +17,7 @@ enum source {
 	SRC_INST,	/* instructions retired */
 	SRC_SLOTS,	/* topdown slots */
 	SRC_INJECT,	/* the segment's injected event */
+	SRC_INJECT_LONE,	/* ... a large-increment one on a counter without Merge */
 };
 
 #define RUN_CHUNK_CYCLES  (1ULL << 23)
@@ -103,17 +104,49 @@ static bool amd_umask_selects(u8 counter_umask, u8 occ_umask)
 	return occ_umask == 0 || (counter_umask & occ_umask);
 }
 
+/* An odd AMD counter whose PERF_CTL selects the Merge event, enabled (with
+ * PerfMonV2 globally too), extends the even counter `idx` below it into
+ * one 64-bit counter (arch/msr.h AMD_EVENT_MERGE): the even one holds the
+ * low 48 bits, the odd one the upper 16. */
+static bool merge_extends(const struct sim_cpu *c, unsigned idx)
+{
+	unsigned odd = idx + 1;
+	if (!sim_amd() || is_fixed(idx) || (idx & 1) || odd >= c->core->num_gp)
+		return false;
+	u64 sel = c->r.evtsel[odd];
+	if (!(sel & EVTSEL_EN) || AMD_EVTSEL_EVENT_12BIT(sel) != AMD_EVENT_MERGE)
+		return false;
+	return !sim_global_gates() || (c->r.global_ctrl & BIT(odd));
+}
+
+static u64 merged_value(const struct sim_cpu *c, unsigned idx)
+{
+	u64 upper = c->r.pmc[idx + 1] & width_mask(AMD_MERGE_UPPER_BITS);
+	return upper << AMD_COUNTER_WIDTH | c->r.pmc[idx];
+}
+
+static void set_merged(struct sim_cpu *c, unsigned idx, u64 v)
+{
+	c->r.pmc[idx] = v & width_mask(AMD_COUNTER_WIDTH);
+	c->r.pmc[idx + 1] = v >> AMD_COUNTER_WIDTH;
+}
+
 /* AMD's run events: core cycles not in halt (0x76) and retired
  * instructions (0xC0), Linux's cycles and instructions on Zen
  * (amd_zen2_perfmon_event_map). HostOnly/GuestOnly do not matter: no
- * guest runs here (EFER.SVME = 0). */
-static enum source amd_source(u64 sel, const struct segment *s)
+ * guest runs here (EFER.SVME = 0). A large-increment event counts whole
+ * only on a merged pair; a lone counter adds at most 15 a cycle. */
+static enum source amd_source(const struct sim_cpu *c, unsigned idx, const struct segment *s)
 {
+	u64 sel = c->r.evtsel[idx];
 	u16 ev = AMD_EVTSEL_EVENT_12BIT(sel);
 	u8 um = (u8)((sel & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
-	if (!s->run)
-		return ev == s->event && amd_umask_selects(um, s->umask) && s->qualifies ?
-		       SRC_INJECT : SRC_NONE;
+	if (!s->run) {
+		if (ev != s->event || !amd_umask_selects(um, s->umask) || !s->qualifies)
+			return SRC_NONE;
+		return ev == AMD_EVENT_FP_RET_SSE_AVX_OPS && !merge_extends(c, idx) ?
+		       SRC_INJECT_LONE : SRC_INJECT;
+	}
 	if (ev == AMD_EVENT_CYCLES_NOT_HALTED)
 		return SRC_CYCLES;
 	if (ev == AMD_EVENT_RETIRED_INSTRUCTIONS)
@@ -127,7 +160,7 @@ static enum source counter_source(const struct sim_cpu *c, unsigned idx,
 	if (is_fixed(idx))
 		return s->run ? fixed_source(c, idx - SIM_FIXED_BASE) : SRC_NONE;
 	if (sim_amd())
-		return amd_source(c->r.evtsel[idx], s);
+		return amd_source(c, idx, s);
 	u8 ev = (u8)(c->r.evtsel[idx] & EVTSEL_EVENT_MASK);
 	u8 um = (u8)((c->r.evtsel[idx] & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
 	if (!s->run)
@@ -155,6 +188,17 @@ static enum source counter_source(const struct sim_cpu *c, unsigned idx,
 	return SRC_NONE;
 }
 
+/* A lone counter's share of a large-increment burst: at most
+ * AMD_LONE_COUNTER_MAX_INCREMENT of each cycle's occurrences (PPR, "Large
+ * Increment per Cycle Events": without the Merge event the count "does
+ * not provide a useful count"; the model keeps what fits in a cycle). */
+static u64 lone_occurrences(const struct segment *s, u64 p)
+{
+	u64 per = MIN((u64)s->per_cycle, AMD_LONE_COUNTER_MAX_INCREMENT);
+	u64 whole = s->count / s->per_cycle, rest = s->count % s->per_cycle;
+	return MIN(p * per, whole * per + MIN(rest, per));
+}
+
 /* Occurrences of a source from the start of the segment to cycle p. */
 static u64 occurrences(const struct sim_cpu *c, const struct segment *s, enum source src, u64 p)
 {
@@ -166,6 +210,7 @@ static u64 occurrences(const struct sim_cpu *c, const struct segment *s, enum so
 	case SRC_INST:   return s->len ? s->inst * p / s->len : 0;
 	case SRC_SLOTS:  return p * c->core->slots_per_cycle;
 	case SRC_INJECT: return MIN(p * s->per_cycle, s->count);
+	case SRC_INJECT_LONE: return lone_occurrences(s, p);
 	default:         return 0;
 	}
 }
@@ -261,6 +306,10 @@ static u64 events_to_step(const struct sim_cpu *c, unsigned idx)
 {
 	if (c->pebs_armed & BIT(idx))
 		return 1;
+	if (merge_extends(c, idx)) {
+		u64 v = merged_value(c, idx);
+		return v ? 0 - v : ~0ull;	/* 2^64 - v */
+	}
 	return counter_mask(c, idx) - counter_value(c, idx) + 1;
 }
 
@@ -287,9 +336,15 @@ static u64 apply_step(struct sim_cpu *c, const struct segment *s, u64 p0, u64 p1
 			continue;
 		u64 inc = filtered(c, idx) ? filtered_increments(c, idx, s, src, p0, p1)
 			  : occurrences(c, s, src, p1) - occurrences(c, s, src, p0);
-		u64 v = counter_value(c, idx) + inc, mask = counter_mask(c, idx);
 		if (inc)
 			*counted |= BIT(idx);
+		if (merge_extends(c, idx)) {
+			u64 v0 = merged_value(c, idx), v = v0 + inc;
+			ovf |= v < v0 ? BIT(idx) : 0;	/* the pair's overflow is the even counter's */
+			set_merged(c, idx, v);
+			continue;
+		}
+		u64 v = counter_value(c, idx) + inc, mask = counter_mask(c, idx);
 		if (v > mask)
 			ovf |= BIT(idx);
 		set_counter(c, idx, v & mask);

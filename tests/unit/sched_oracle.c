@@ -16,7 +16,24 @@ static u64 rule_allowed(const struct sched_ctx *ctx, const struct pmu_event *e)
 	}
 	gp &= ctx->gp_mask;
 	fixed &= ctx->fixed_mask;
+	/* AMD large-increment events: "they may only be assigned an even
+	 * numbered counter that has a consecutive adjacent odd numbered
+	 * counter following it" (Linux amd_core_pmu_init, pair_constraint) */
+	if (e->amd_pair) {
+		u32 even = 0;
+		for (int c = 0; c + 1 < 32; c += 2)
+			if (ctx->gp_mask & (1u << (c + 1)))
+				even |= 1u << c;
+		gp &= even;
+		fixed = 0;
+	}
 	return (u64)gp | ((u64)fixed << 32);
+}
+
+/* The counters an event holds on counter c: a pair event the next too. */
+static u64 rule_holds(const struct pmu_event *e, int c)
+{
+	return e->amd_pair ? 3ull << c : 1ull << c;
 }
 
 /* An offcore event may move to its alternate encoding's MSR when the
@@ -37,6 +54,8 @@ struct search {
 	int idx[ORACLE_MAX_EVENTS];	/* their indexes in the list */
 	u32 mask[ORACLE_MAX_EVENTS];	/* allowed counters, compressed */
 	int cost[ORACLE_MAX_EVENTS][ORACLE_MAX_COUNTERS];
+	bool pair[ORACLE_MAX_EVENTS];	/* holds the next counter too */
+	u32 next[ORACLE_MAX_COUNTERS];	/* compressed bit of counter c + 1, or 0 */
 	int *memo;			/* best cost of events i.. given used counters */
 	int ncounters;
 };
@@ -55,9 +74,10 @@ static int search_best(struct search *s, int i, u32 used)
 		return *slot;
 	int best = ORACLE_NONE;
 	for (int c = 0; c < s->ncounters; c++) {
-		if (!(s->mask[i] & (1u << c)) || (used & (1u << c)))
+		u32 holds = (1u << c) | (s->pair[i] ? s->next[c] : 0);
+		if (!(s->mask[i] & (1u << c)) || (used & holds))
 			continue;
-		int rest = search_best(s, i + 1, used | (1u << c));
+		int rest = search_best(s, i + 1, used | holds);
 		if (rest < ORACLE_NONE && rest + s->cost[i][c] < best)
 			best = rest + s->cost[i][c];
 	}
@@ -121,9 +141,13 @@ struct oracle_best oracle_solve(const struct sched_ctx *ctx, const struct pmu_ev
 	if (!oracle_extra(ctx, ev, s.idx, s.k))
 		return best;
 
+	for (int b = 0; b < s.ncounters; b++)
+		s.next[b] = b + 1 < s.ncounters && counter_of_bit[b + 1] == counter_of_bit[b] + 1 ?
+			    1u << (b + 1) : 0;
 	for (int a = 0; a < s.k; a++) {
 		const struct pmu_event *e = &ev[s.idx[a]];
 		u64 allowed = rule_allowed(ctx, e);
+		s.pair[a] = e->amd_pair;
 		bool has_fixed = (allowed >> 32) != 0;
 		s.mask[a] = 0;
 		for (int b = 0; b < s.ncounters; b++) {
@@ -170,9 +194,9 @@ const char *oracle_check(const struct sched_ctx *ctx, const struct pmu_event *ev
 		int c = counter[i];
 		if (c < 0 || c >= 64 || !(rule_allowed(ctx, &ev[i]) & (1ull << c)))
 			return snprintf(msg, sizeof(msg), "%s: counter %d not allowed", ev[i].name, c), msg;
-		if (used & (1ull << c))
+		if (used & rule_holds(&ev[i], c))
 			return snprintf(msg, sizeof(msg), "%s: counter %d used twice", ev[i].name, c), msg;
-		used |= 1ull << c;
+		used |= rule_holds(&ev[i], c);
 		if (ev[i].taken_alone && __builtin_popcountll(placed) > 1)
 			return snprintf(msg, sizeof(msg), "%s: taken alone but not alone", ev[i].name), msg;
 		if (!(placed & (1ull << leader_of(ev, n, i))))
@@ -374,6 +398,36 @@ void random_events(u64 *rng, const struct sched_ctx *ctx, struct pmu_event *ev, 
 		}
 	}
 	(void)ctx;
+}
+
+void random_amd_ctx(u64 *rng, struct sched_ctx *ctx)
+{
+	ctx->gp_mask = rng_below(rng, 3) ? 0x3f : 0x0f;	/* PerfCtrExtCore, or legacy */
+	if (rng_below(rng, 8) == 0)	/* a counter the firmware holds */
+		ctx->gp_mask &= ~(1u << rng_below(rng, 6));
+	ctx->fixed_mask = 0;
+	ctx->offcore_swap = true;
+}
+
+void random_amd_events(u64 *rng, struct pmu_event *ev, int n, bool with_groups)
+{
+	for (int i = 0; i < n; i++) {
+		struct pmu_event *e = &ev[i];
+		char name[16];
+		snprintf(name, sizeof(name), "e%d", i);
+		make_event(e, name, (u8)(0x10 + rng_below(rng, 0xC0)), 1,
+			   rng_below(rng, 4) ? 0x3f : 1u << rng_below(rng, 6), 0);
+		if (rng_below(rng, 3) == 0) {	/* fp_ret_sse_avx_ops */
+			e->event = 0x003;
+			e->amd_pair = true;
+			e->gp_allowed = 0x3f;
+		}
+		if (with_groups && i > 0 && rng_below(rng, 5) == 0) {
+			int leader = ev[i - 1].group >= 0 ? ev[i - 1].group : i - 1;
+			ev[leader].group = leader;
+			e->group = leader;
+		}
+	}
 }
 
 void random_prev(u64 *rng, int n, int *prev)

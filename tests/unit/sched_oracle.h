@@ -55,6 +55,10 @@ void random_ctx(u64 *rng, struct sched_ctx *ctx, unsigned max_gp);
 void random_events(u64 *rng, const struct sched_ctx *ctx, struct pmu_event *ev, int n, bool with_groups);
 /* A random previous placement: none, valid, stale or duplicate counters. */
 void random_prev(u64 *rng, int n, int *prev);
+/* An AMD core PMU (6 or 4 counters, maybe one held) and events on it, a
+ * third of them large-increment events that hold a counter pair. */
+void random_amd_ctx(u64 *rng, struct sched_ctx *ctx);
+void random_amd_events(u64 *rng, struct pmu_event *ev, int n, bool with_groups);
 
 /* An event with a name, counting on `gp_allowed` (and `fixed` counters). */
 void make_event(struct pmu_event *e, const char *name, u8 event, u8 umask, u32 gp_allowed, u32 fixed);

@@ -258,6 +258,28 @@ static void test_this_cpu(void **state)
 	assert_non_null(strstr(out, "--cpu MODEL"));
 }
 
+/* Zen's large-increment events take a counter pair (Linux
+ * pair_constraint): the table shows the odd counter beside the even one,
+ * JSON names it, and a fourth pair event on six counters is explained and
+ * multiplexed with the others. */
+static void test_amd_pairs(void **state)
+{
+	assert_int_equal(run_sched("--cpu", "zen4", "-e", "fp_ret_sse_avx_ops.all,r0c0,r076", NULL),
+			 EXIT_OK);
+	assert_non_null(strstr(out, "  fp_ret_sse_avx_ops.all                           gp0+gp1\n"));
+	assert_non_null(strstr(out, "  r0c0                                             gp2\n"));
+	assert_int_equal(run_sched("--cpu", "zen4", "--json", "-e", "fp_ret_sse_avx_ops.all", NULL),
+			 EXIT_OK);
+	assert_non_null(strstr(out, "\"counter\": \"gp0\", \"merge_counter\": \"gp1\""));
+	run_sched("--cpu", "zen4", "-e", "fp_ret_sse_avx_ops.all,fp_ret_sse_avx_ops.all,"
+		  "fp_ret_sse_avx_ops.all,fp_ret_sse_avx_ops.add_sub_flops", NULL);
+	assert_non_null(strstr(out, "3 of 4 events fit together"));
+	assert_non_null(strstr(out, "fp_ret_sse_avx_ops.add_sub_flops: needs an even counter "
+				    "and the odd one after it"));
+	assert_non_null(strstr(out, "fp_ret_sse_avx_ops.all (gp4 and the next)"));
+	assert_non_null(strstr(out, "fp_ret_sse_avx_ops.add_sub_flops                  75.00%"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_this_cpu),
+		cmocka_unit_test(test_amd_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

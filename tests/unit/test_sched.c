@@ -139,6 +139,128 @@ static void test_random_reschedules_vs_oracle(void **state)
 	assert_true(t.sets > 1000 && t.fast > 100 && t.moved_sets > 10);
 }
 
+/* AMD's large-increment events hold an even counter and the odd one
+ * after it (Linux pair_constraint, arch/x86/events/amd/core.c; the
+ * oracle restates the rule): random sets and reschedules on Zen's six
+ * counters and the legacy four, against the brute force. */
+static void test_amd_pairs_vs_oracle(void **state)
+{
+	u64 rng = 0xa3d0a1f5ull;
+	struct tally t = { 0 }, r = { 0 };
+	int pairs_placed = 0;
+	for (int k = 0; k < 4000; k++) {
+		struct sched_ctx ctx;
+		struct pmu_event ev[ORACLE_MAX_EVENTS];
+		int prev[ORACLE_MAX_EVENTS], out[ORACLE_MAX_EVENTS];
+		random_amd_ctx(&rng, &ctx);
+		int n = 1 + (int)rng_below(&rng, 6);
+		random_amd_events(&rng, ev, n, true);
+		random_prev(&rng, n, prev);
+		check_one(&ctx, ev, n, rng_below(&rng, 2) ? prev : NULL, false, &t);
+		/* and as a reschedule: the first `old` placed before */
+		int old = 1 + (int)rng_below(&rng, (unsigned)n);
+		if (old < n && sched_assign(&ctx, ev, old, NULL, prev, NULL, NULL) == old) {
+			for (int i = old; i < n; i++)
+				prev[i] = COUNTER_NONE;
+			check_one(&ctx, ev, n, prev, false, &r);
+		}
+		if (sched_assign(&ctx, ev, n, NULL, out, NULL, NULL) == n)
+			for (int i = 0; i < n; i++)
+				pairs_placed += ev[i].amd_pair;
+	}
+	print_message("# AMD: %d sets (%d placeable), %d reschedules (%d by the fast path), "
+		      "%d pair events placed\n", t.sets, t.feasible, r.sets, r.fast, pairs_placed);
+	assert_true(t.feasible > t.sets / 5 && t.feasible < t.sets * 4 / 5);
+	assert_true(r.sets > 500 && r.fast > 50 && pairs_placed > 1000);
+}
+
+static void make_pair_event(struct pmu_event *e, const char *name)
+{
+	make_event(e, name, 0x03, 0xff, 0x3f, 0);
+	e->amd_pair = true;
+}
+
+/* The rule on Zen's six counters: three pairs at most, the odd counter
+ * never given to another event, a held counter spoiling its pair. */
+static void test_amd_pair_placement(void **state)
+{
+	const struct sched_ctx zen = { .gp_mask = 0x3f };
+	struct pmu_event ev[6];
+	int out[6];
+	for (int i = 0; i < 4; i++)
+		make_pair_event(&ev[i], "fp_ret_sse_avx_ops.all");
+	assert_int_equal(sched_assign(&zen, ev, 3, NULL, out, NULL, NULL), 3);
+	assert_int_equal((1 << out[0]) | (1 << out[1]) | (1 << out[2]), 0x15);	/* gp0, 2, 4 */
+	assert_int_equal(sched_assign(&zen, ev, 4, NULL, out, NULL, NULL), -SCHED_COUNTERS_TAKEN);
+
+	/* one pair and four others fill the six; two pairs and three do not */
+	make_pair_event(&ev[0], "fp");
+	for (int i = 1; i < 6; i++)
+		make_event(&ev[i], "other", (u8)(0x40 + i), 1, 0x3f, 0);
+	assert_int_equal(sched_assign(&zen, ev, 5, NULL, out, NULL, NULL), 5);
+	for (int i = 1; i < 5; i++)
+		assert_int_not_equal(out[i], out[0] + 1);
+	make_pair_event(&ev[1], "fp2");
+	assert_int_equal(sched_assign(&zen, ev, 5, NULL, out, NULL, NULL), -SCHED_COUNTERS_TAKEN);
+
+	/* gp1 held by the firmware: gp0 has no partner, gp2 and gp4 remain */
+	const struct sched_ctx held = { .gp_mask = 0x3d };
+	make_pair_event(&ev[0], "fp");
+	assert_int_equal(sched_allowed(&held, &ev[0]), 0x14);
+	assert_int_equal(sched_assign(&held, ev, 2, NULL, out, NULL, NULL), 2);
+	assert_int_equal((1 << out[0]) | (1 << out[1]), 0x14);
+}
+
+/* The fast path keeps a pair's odd counter free, and places a new pair
+ * only where both counters are free. */
+static void test_amd_pair_fast_path(void **state)
+{
+	const struct sched_ctx zen = { .gp_mask = 0x3f };
+	struct pmu_event ev[3];
+	struct sched_report why;
+	make_pair_event(&ev[0], "fp");
+	make_event(&ev[1], "other", 0x76, 0, 0x3f, 0);
+	int prev[3] = { 2, COUNTER_NONE, COUNTER_NONE }, out[3];
+	assert_int_equal(sched_assign(&zen, ev, 2, prev, out, NULL, &why), 2);
+	assert_true(why.fast_path);
+	assert_int_equal(out[0], 2);
+	assert_int_equal(out[1], 0);
+	prev[0] = 2;
+	prev[1] = 3;	/* the odd counter of the pair: one of the two moves */
+	assert_int_equal(sched_assign(&zen, ev, 2, prev, out, NULL, &why), 2);
+	assert_false(why.fast_path);
+	assert_int_equal(why.moved, 1);
+	assert_true(out[1] != out[0] && out[1] != out[0] + 1);
+
+	/* a new pair beside events on gp0 and gp3: gp4 is the only pair left */
+	make_event(&ev[1], "a", 0x76, 0, 0x3f, 0);
+	make_event(&ev[2], "b", 0xC0, 0, 0x3f, 0);
+	make_pair_event(&ev[0], "fp");
+	int kept[3] = { COUNTER_NONE, 0, 3 };
+	assert_int_equal(sched_assign(&zen, ev, 3, kept, out, NULL, &why), 3);
+	assert_true(why.fast_path);
+	assert_int_equal(out[0], 4);
+}
+
+/* sched_explain names the pair the event needs and who holds it. */
+static void test_amd_pair_explained(void **state)
+{
+	const struct sched_ctx zen = { .gp_mask = 0x3f };
+	struct pmu_event ev[4];
+	int out[4];
+	struct sched_report why;
+	char text[512];
+	make_pair_event(&ev[0], "fp_a");
+	make_pair_event(&ev[1], "fp_b");
+	make_pair_event(&ev[2], "fp_c");
+	make_pair_event(&ev[3], "fp_d");
+	assert_int_equal(sched_assign(&zen, ev, 4, NULL, out, NULL, &why), -SCHED_COUNTERS_TAKEN);
+	assert_int_equal(out[3], COUNTER_NONE);
+	sched_explain(&zen, ev, 4, out, &why, text, sizeof(text));
+	assert_non_null(strstr(text, "fp_d: needs an even counter and the odd one after it"));
+	assert_non_null(strstr(text, "fp_a (gp0 and the next)"));
+}
+
 /* Adversarial: every set of 4 events whose allowed counters are any
  * non-empty subsets of 4 GP counters (15^4 sets), where overlap traps like
  * the facts-sheet case live. */
@@ -698,6 +820,10 @@ int main(void)
 		cmocka_unit_test(test_random_sets_vs_oracle),
 		cmocka_unit_test(test_random_reschedules_vs_oracle),
 		cmocka_unit_test(test_every_4x4_set),
+		cmocka_unit_test(test_amd_pairs_vs_oracle),
+		cmocka_unit_test(test_amd_pair_placement),
+		cmocka_unit_test(test_amd_pair_fast_path),
+		cmocka_unit_test(test_amd_pair_explained),
 		cmocka_unit_test(test_skylake_constraints),
 		cmocka_unit_test(test_sapphire_rapids_constraints),
 		cmocka_unit_test(test_prefers_fixed_counters),

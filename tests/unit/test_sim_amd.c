@@ -306,6 +306,81 @@ static void test_zen2_overflow_by_top_bit(void **state)
 	assert_int_equal(fault_count, 0);
 }
 
+#define FP_OPS (EN_OS_USR | AMD_EVENT_FP_RET_SSE_AVX_OPS | 0xFF00)	/* .all */
+#define MERGE_EN (EVTSEL_EN | (AMD_EVENT_MERGE & 0xFF) | \
+		  ((u64)(AMD_EVENT_MERGE >> 8) << AMD_EVTSEL_EVENT_HI_SHIFT))
+
+static void fp_burst(u64 count, u32 per_cycle)
+{
+	struct sim_occ o = { .event = AMD_EVENT_FP_RET_SSE_AVX_OPS, .umask = 0x01,
+			     .count = count, .per_cycle = per_cycle, .ip = 0x1000 };
+	sim_event(&o);
+}
+
+/* Large-increment events (PPR for family 17h and later, "Large Increment
+ * per Cycle Events"): fp_ret_sse_avx_ops counts up to 64 a cycle; a lone
+ * counter adds at most 15 a cycle ("It does not provide a useful count
+ * without the use of the MergeEvent"), an even counter with the Merge
+ * event on the odd one counts every one, the odd counter holding the
+ * upper 16 bits of a 64-bit count (Linux writes 0xffff there beside a
+ * negative 48-bit preset: x86_perf_event_set_period). */
+static void test_large_increment_merge(void **state)
+{
+	const char *models[] = { "zen4", "zen2" };
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++) {
+		open_model(models[m]);
+		hw_wrmsr(CTL(2), FP_OPS);		/* lone */
+		hw_wrmsr(CTL(0), FP_OPS);		/* merged with counter 1 */
+		hw_wrmsr(CTL(1), MERGE_EN);
+		fp_burst(64 * 1000 + 20, 64);		/* 1,000 cycles of 64, one of 20 */
+		assert_int_equal(hw_rdmsr(CTR(0)), 64020);
+		assert_int_equal(hw_rdmsr(CTR(1)), 0);
+		assert_int_equal(hw_rdmsr(CTR(2)), 15 * 1000 + 15);
+		fp_burst(300, 10);			/* 10 a cycle: a lone counter keeps up */
+		assert_int_equal(hw_rdmsr(CTR(2)), 15015 + 300);
+
+		/* the carry: even wraps at 2^48, the odd counter takes it */
+		hw_wrmsr(CTR(0), TOP48 - 9);
+		hw_wrmsr(CTR(1), 0x7);
+		fp_burst(64, 64);
+		assert_int_equal(hw_rdmsr(CTR(0)), 54);
+		assert_int_equal(hw_rdmsr(CTR(1)), 0x8);
+		/* Merge without En, or on an even counter: no pair */
+		hw_wrmsr(CTL(1), MERGE_EN & ~EVTSEL_EN);
+		hw_wrmsr(CTR(0), 0);
+		fp_burst(64, 64);
+		assert_int_equal(hw_rdmsr(CTR(0)), 15);
+		hw_wrmsr(CTL(3), FP_OPS);
+		hw_wrmsr(CTL(4), MERGE_EN);		/* extends nothing: 3 is odd */
+		fp_burst(64, 64);
+		assert_int_equal(hw_rdmsr(CTR(3)), 15);
+		assert_int_equal(fault_count, 0);
+	}
+}
+
+/* The pair overflows when the 64-bit count wraps: status (PerfMonV2) and
+ * the PMI are the even counter's; with 0xffff in the odd counter that is
+ * exactly the even counter's wrap, so a sampling period works as on a lone
+ * counter. Without the upper ones it would take 2^64 events. */
+static void test_large_increment_overflow(void **state)
+{
+	open_model("zen4");
+	hook_irqs();
+	unmask_lvt_pc();
+	hw_wrmsr(CTR(0), minus(1000, 48));
+	hw_wrmsr(CTR(1), AMD_MERGE_UPPER_ONES);
+	hw_wrmsr(CTL(1), MERGE_EN);
+	hw_wrmsr(CTL(0), FP_OPS | EVTSEL_INT);
+	fp_burst(960, 64);
+	assert_int_equal(irqs.count, 0);
+	fp_burst(64, 64);
+	assert_int_equal(irqs.count, 1);
+	assert_int_equal(hw_rdmsr(MSR_AMD_PERF_CNTR_GLOBAL_STATUS), 0x1);
+	assert_int_equal(hw_rdmsr(CTR(0)), 24);
+	assert_int_equal(hw_rdmsr(CTR(1)), 0);
+	assert_int_equal(fault_count, 0);
+}
+
 /* Unit masks select sub-events (APM, "PerfEvtSeln"): ls_dispatch (0x29)
  * with 0x07 counts loads and stores, with 0x01 loads only. Events the
  * drive and the machine report in Intel's encoding count as AMD's:
@@ -405,6 +480,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_zen4_status_clr_set, close_model),
 		cmocka_unit_test_teardown(test_zen2_overflow_by_top_bit, close_model),
 		cmocka_unit_test_teardown(test_subevents_and_intel_encoding, close_model),
+		cmocka_unit_test_teardown(test_large_increment_merge, close_model),
+		cmocka_unit_test_teardown(test_large_increment_overflow, close_model),
 		cmocka_unit_test_teardown(test_machine_retire, close_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
