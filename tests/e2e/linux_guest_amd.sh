@@ -8,7 +8,8 @@
 # cancel between two run lengths (as linux_guest.sh), and perf record of
 # cycles:u (0x76, no PEBS on AMD) takes one sample per PMI, delivered
 # through LVT PC as NMI, with soak's 50/30/15/5 split; IBS op samples
-# come through the extended LVT entry IBS_CTL names.
+# come through the extended LVT entry IBS_CTL names, ibs_op// and
+# ibs_op/cnt_ctl=1/ with soak's split within 1 point.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/linux_guest.bash"
 { job_start; cat <<'JOB'; } >"$tmp/job.sh"
@@ -25,6 +26,8 @@ perf record -a -q -e ibs_op/cnt_ctl=1/ -c 100000 -o o.data bp-workload soak -n 5
 echo "ibs nmis $(( $(nmi) - a ))"
 echo "ibs samples $(perf script -i o.data -F ip 2>/dev/null | wc -l)"
 perf report -i o.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/ibs_share /'
+perf record -a -q -e ibs_op// -c 100000 -o d.data bp-workload soak -n 5000000 >/dev/null 2>&1
+perf report -i d.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/ibs_cyc_share /'
 # IBS fetch sampling: Linux takes a sample only when IbsFetchCnt completes
 # the period (perf_ibs_handle_irq, get_ibs_fetch_count).
 perf record -a -q -e ibs_fetch// -c 100000 -o f.data bp-workload soak -n 5000000 >/dev/null 2>&1
@@ -67,7 +70,17 @@ for model in zen4 zen2; do
 	fs=$(awk '$1 == "fetch" && $2 == "samples" { print $3 }' "$tmp/console")
 	echo "$model: ibs_fetch// -c 100000: $fs samples"
 	[ -n "$fs" ] && [ "$fs" -ge 300 ] || fail "$model: IBS fetch took '$fs' samples"
-	soak=$(awk '$1 == "ibs_share" && $NF ~ /^soak_/ { sub("%", "", $2); t += $2 } END { print t + 0 }' "$tmp/console")
-	awk -v t="$soak" 'BEGIN { exit !(t >= 80) }' || fail "$model: IBS samples in soak only $soak %"
+	# -a samples the kernel too: soak's functions' shares among soak's
+	# samples are the ones to hold to 50/30/15/5 (issue 33: within 1
+	# point), for ops (cnt_ctl=1) and for cycles (ibs_op//, cnt_ctl=0)
+	for tag in ibs_share ibs_cyc_share; do
+		soak=$(awk -v t=$tag '$1 == t && $NF ~ /^soak_/ { sub("%", "", $2); s += $2 } END { print s + 0 }' "$tmp/console")
+		awk -v t="$soak" 'BEGIN { exit !(t >= 80) }' || fail "$model: $tag: IBS samples in soak only $soak %"
+		for f in soak_hot:50 soak_warm:30 soak_cool:15 soak_cold:5; do
+			got=$(awk -v t=$tag -v fn="${f%:*}" -v all="$soak" '$1 == t && $NF == fn { sub("%", "", $2); printf "%.2f", 100 * $2 / all }' "$tmp/console")
+			echo "$model: $tag ${f%:*} $got % of soak's samples"
+			near "$model: $tag of ${f%:*}" "$got" "${f#*:}" 1
+		done
+	done
 	echo "PASS: $model"
 done
