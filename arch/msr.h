@@ -454,6 +454,17 @@ static inline u64 pebs_enable_fixed_bit(unsigned i) { return BIT(32 + i); }	/* b
 #define INTEL_DSE_ST_L1D_HIT      BIT(0)
 #define INTEL_DSE_ST_STLB_MISS    BIT(4)
 #define INTEL_DSE_ST_LOCKED       BIT(5)
+/* The source codes the emulated PMU's workloads state loads with (SDM
+ * "Data Source Encoding for Load Latency Record", Skylake's table, Linux
+ * pebs_data_source[]): 0x1 L1 hit, 0x2 fill-buffer hit, 0x3 L2 hit,
+ * 0x4-0x7 L3 hit (0x7: another core had it modified, HITM), 0x8 and up
+ * beyond the L3. The AMD model turns them into IBS's fields. */
+#define INTEL_DSE_L1_HIT          0x1
+#define INTEL_DSE_LFB_HIT         0x2
+#define INTEL_DSE_L2_HIT          0x3
+#define INTEL_DSE_L3_HIT          0x4	/* 0x4-0x7 */
+#define INTEL_DSE_L3_HITM         0x7
+#define INTEL_DSE_L3_MISS         0x8	/* 0x8 and up */
 /* Store latency (Linux union intel_x86_pebs_dse's st_lat_*): the load
  * source in 3:0, STLB miss 4, locked 5. */
 #define INTEL_DSE_ST_LAT_MASK     GENMASK(5, 0)
@@ -742,12 +753,37 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define IBS_OP_DATA_BRN_MISP         BIT(36)
 #define IBS_OP_DATA_BRN_RET          BIT(37)
 #define IBS_OP_DATA_RIP_INVALID      BIT(38)
+/* IBS_OP_DATA2 (union ibs_op_data2): where a load's data came from.
+ * DataSrc is 3 bits; with IBS_CAPS_ZEN4 bits 7:6 extend it to 5. */
+#define IBS_OP_DATA2_DATA_SRC_LO     GENMASK(2, 0)
+#define IBS_OP_DATA2_RMT_NODE        BIT(4)	/* from another node */
+#define IBS_OP_DATA2_CACHE_HIT_ST    BIT(5)	/* 1: hit a line in the shared state */
+#define IBS_OP_DATA2_DATA_SRC_HI     GENMASK(7, 6)
+/* DataSrc values (Linux arch/x86/include/asm/amd-ibs.h IBS_DATA_SRC_*) */
+#define IBS_DATA_SRC_LOC_CACHE       2	/* local L3 or another core's cache */
+#define IBS_DATA_SRC_DRAM            3
+#define IBS_DATA_SRC_REM_CACHE       4
+#define IBS_DATA_SRC_IO              7
+#define IBS_DATA_SRC_EXT_LOC_CACHE   1	/* IBS_CAPS_ZEN4: local L3 */
+#define IBS_DATA_SRC_EXT_NEAR_CCX_CACHE 2	/* another CCX, same node */
+#define IBS_DATA_SRC_EXT_DRAM        3
+#define IBS_DATA_SRC_EXT_FAR_CCX_CACHE 5	/* a CCX on another node */
+#define IBS_DATA_SRC_EXT_PMEM        6
+#define IBS_DATA_SRC_EXT_IO          7
+#define IBS_DATA_SRC_EXT_EXT_MEM     8	/* CXL */
 /* IBS_OP_DATA3 (union ibs_op_data3) */
 #define IBS_OP_DATA3_LD_OP           BIT(0)
 #define IBS_OP_DATA3_ST_OP           BIT(1)
+#define IBS_OP_DATA3_DC_L1TLB_MISS   BIT(2)
+#define IBS_OP_DATA3_DC_L2TLB_MISS   BIT(3)
 #define IBS_OP_DATA3_DC_MISS         BIT(7)
+#define IBS_OP_DATA3_DC_UC_MEM_ACC   BIT(14)	/* uncacheable */
+#define IBS_OP_DATA3_DC_LOCKED_OP    BIT(15)
+#define IBS_OP_DATA3_DC_MISS_NO_MAB_ALLOC BIT(16)
 #define IBS_OP_DATA3_LIN_ADDR_VALID  BIT(17)
 #define IBS_OP_DATA3_PHY_ADDR_VALID  BIT(18)
+#define IBS_OP_DATA3_L2_MISS         BIT(20)
+#define IBS_OP_DATA3_SW_PF           BIT(21)	/* software prefetch */
 #define IBS_OP_DATA3_MISS_LAT_SHIFT  32
 #define IBS_OP_DATA3_MISS_LAT_MASK   GENMASK(47, 32)
 /* IBS_FETCH_CTL */

@@ -34,6 +34,7 @@
 #define BP_MEM_LVL_LOC_RAM    0x80
 #define BP_MEM_LVL_REM_RAM1   0x100
 #define BP_MEM_LVL_REM_CCE1   0x400
+#define BP_MEM_LVL_REM_CCE2   0x800
 #define BP_MEM_LVL_IO         0x1000
 #define BP_MEM_LVL_UNC        0x2000
 
@@ -62,12 +63,22 @@
 #define BP_MEM_LVLNUM_L1      0x01
 #define BP_MEM_LVLNUM_L2      0x02
 #define BP_MEM_LVLNUM_L3      0x03
+#define BP_MEM_LVLNUM_CXL     0x09
 #define BP_MEM_LVLNUM_IO      0x0a
+#define BP_MEM_LVLNUM_ANY_CACHE 0x0b
 #define BP_MEM_LVLNUM_LFB     0x0c
 #define BP_MEM_LVLNUM_RAM     0x0d
+#define BP_MEM_LVLNUM_PMEM    0x0e
 #define BP_MEM_LVLNUM_NA      0x0f
+/* Uncached: newer than Linux 6.1's header (Linux 6.12 has it, 0x08);
+ * perf 6.1 shows the level number as unknown and the level as Uncached. */
+#define BP_MEM_LVLNUM_UNC     0x08
 
 #define BP_MEM_REMOTE_REMOTE  0x01
+
+#define BP_MEM_HOPS_SHIFT     43
+#define BP_MEM_HOPS_0         0x01	/* remote core, same node */
+#define BP_MEM_HOPS_1         0x02	/* remote node, same socket */
 
 #define BP_MEM_BLK_NA         0x01
 #define BP_MEM_BLK_DATA       0x02
@@ -80,6 +91,10 @@
 #define BP_MEM_REGION_O_NON_SHARE  0x06	/* other CA non-shared cache */
 #define BP_MEM_REGION_MMIO         0x07
 #define BP_MEM_REGION_MEM0         0x08	/* memory regions 0-7: 0x08-0x0f */
+
+/* PERF_MEM_NA: nothing known, each field saying so. */
+#define BP_MEM_NA (BP_MEM(OP, NA) | BP_MEM(LVL, NA) | BP_MEM(SNOOP, NA) | \
+		   BP_MEM(LOCK, NA) | BP_MEM(TLB, NA))
 
 /* One field of the encoding: BP_MEM(LVL, HIT) and so on. */
 #define BP_MEM(field, value) ((u64)BP_MEM_##field##_##value << BP_MEM_##field##_SHIFT)

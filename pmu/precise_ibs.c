@@ -19,6 +19,8 @@
 #include "../arch/hw.h"
 #include "../lib/fmt.h"
 #include "../lib/str.h"
+#include "../pebs/datasrc.h"
+#include "ibs_datasrc.h"
 
 static const u32 ctl_msr[PRECISE_IBS_UNITS] = { MSR_AMD_IBS_OP_CTL, MSR_AMD_IBS_FETCH_CTL };
 static const u64 val_bit[PRECISE_IBS_UNITS] = { IBS_OP_VAL, IBS_FETCH_VAL };
@@ -301,15 +303,29 @@ static void read_regs(const struct precise_ibs *b, int u, u64 ctl, struct bp_sam
 /* raw[] index of an op register (IBS_OP_CTL is 0). */
 static u64 op_reg(const struct bp_sample *s, u32 msr) { return s->raw[msr - MSR_AMD_IBS_OP_CTL]; }
 
+/* A load's or store's data source (pmu/ibs_datasrc.c); PERF_MEM_NA for
+ * other ops, as Linux leaves it. */
+static void op_data_src(const struct precise_ibs *b, struct bp_sample *s, u64 d3)
+{
+	const struct pmu_caps *c = &b->pmu->caps;
+	struct ibs_cpu cpu = { .ibs_caps = b->caps, .family = c->family, .model = c->model };
+	s->data_src = ibs_op_is_mem(d3) ? ibs_op_data_src(op_reg(s, MSR_AMD_IBS_OP_DATA2), d3, &cpu)
+					: BP_MEM_NA;
+	s->flags |= BP_SAMPLE_DATA_SRC;
+}
+
 /* An op sample: IbsOpRip, exact (skid 0, Linux sets PERF_EFLAGS_EXACT);
- * the data address from IbsDcLinAd when OpData3 says it is valid, and a
- * load's DC miss latency as its weight (perf_ibs_parse_ld_st_data). */
+ * the data address from IbsDcLinAd when OpData3 says it is valid, a
+ * load's DC miss latency as its weight, and the data source
+ * (perf_ibs_parse_ld_st_data). */
 static bool op_fields(const struct precise_ibs *b, struct bp_sample *s)
 {
 	u64 d3 = op_reg(s, MSR_AMD_IBS_OP_DATA3);
 	if ((b->caps & IBS_CAPS_RIPINVALIDCHK) && (op_reg(s, MSR_AMD_IBS_OP_DATA) & IBS_OP_DATA_RIP_INVALID))
 		return false;
 	s->ip = op_reg(s, MSR_AMD_IBS_OP_RIP);
+	if (b->unit[PRECISE_IBS_OP].fields & BP_SAMPLE_DATA_SRC)
+		op_data_src(b, s, d3);
 	if (!(b->unit[PRECISE_IBS_OP].fields & BP_SAMPLE_ADDR))
 		return true;
 	if (d3 & IBS_OP_DATA3_LIN_ADDR_VALID) {

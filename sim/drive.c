@@ -495,7 +495,23 @@ static int exec_drive_start(u64 (*insn_per_s_of_machine)(void), const char **why
 		return 0;
 	return sim_drive_start(SIM_DRIVE_PERIOD_US, insn_per_s_of_machine(), why);
 }
-static void exec_code(const struct code_profile *p) { running_code = p; }
+/* The profile's loads (MEM_INST_RETIRED.ALL_LOADS with an address range)
+ * are also what the run's ops load, for IBS op sampling, which tags ops of
+ * the run rather than the counted events. */
+static void exec_code(const struct code_profile *p)
+{
+	struct sim_run_loads loads = { 0 };
+	running_code = p;
+	for (u32 k = 0; p && k < p->nrates && k < CODE_MAX_RATES; k++) {
+		const struct code_rate *w = &p->rate[k];
+		if (w->event == EVENT_MEM_INST_RETIRED && w->umask == UMASK_MEM_INST_RETIRED_ALL_LOADS &&
+		    w->addr_size)
+			loads = (struct sim_run_loads){ .per_kilo = w->per_kilo_insn, .base = w->addr_base,
+							.size = w->addr_size, .latency = w->latency,
+							.data_src = w->data_src };
+	}
+	sim_set_run_loads(&loads);
+}
 
 static const struct exec_ops drive_exec = {
 	.name = "emulated PMU's drive",

@@ -101,6 +101,18 @@ void sim_run_load(u64 cycles, u64 instructions, u64 ip, u64 data_addr, u64 laten
  * instructions retired in them. */
 u64 sim_run_until_pmi(u64 cycles, u64 instructions, u64 ip, u64 *inst_done);
 
+/* What the ops of the runs that follow load, for IBS op sampling, which
+ * tags single ops of a run: per_kilo of every 1,000 ops load from
+ * [base, base + size) with this latency, from where data_src says
+ * (Intel's encoding, as sim_occ; arch/msr.h INTEL_DSE_L1_HIT...).
+ * per_kilo 0 (the default): a run's ops do not load. Counting is not
+ * affected: loads count as the events sim_event reports. */
+struct sim_run_loads {
+	u32 per_kilo;
+	u64 base, size, latency, data_src;
+};
+void sim_set_run_loads(const struct sim_run_loads *l);
+
 /* A synthetic workload, replayed step by step (repeat 0 means once). */
 enum sim_step_kind {
 	SIM_STEP_RUN,		/* sim_run(cycles, instructions, ip) */

@@ -192,6 +192,8 @@ void sim_ibs_reset(struct sim_cpu *c)
 {
 	c->ibs_ctl = IBS_CTL_FIRMWARE;
 	c->ibs_rand = 0x9E3779B97F4A7C15ULL ^ c->index;
+	c->ibs_load_rand = 0x2545F4914F6CDD1DULL ^ c->index;
+	c->ibs_load_acc = 0;
 }
 
 void sim_inject_ibs_rip_invalid(bool on) { sim_cur()->ibs_rip_invalid = on; }
@@ -274,23 +276,87 @@ static void raise_ibs_irq(struct sim_cpu *c)
 	c->stats.ibs_irqs++;
 }
 
-/* The tagged op's data: a load at the run's data address when the model
- * knows one (its latency as DcMissLat, a miss, when given). Branch flags
- * and physical addresses are not known to the model: left 0. */
-static void latch_op(struct sim_cpu *c, const struct sim_point *pt)
+void sim_set_run_loads(const struct sim_run_loads *l)
 {
-	u64 d3 = 0;
-	c->r.ibs_op_rip = c->ibs_rip_invalid ? 0 : pt->ip;
+	sim.run_loads = l ? *l : (struct sim_run_loads){ 0 };
+}
+
+/* DataSrc in IBS_OP_DATA2's layout: 3 bits, or 5 with IBS_CAPS_ZEN4. */
+static u64 data2_source(const struct sim_cpu *c, unsigned coarse, unsigned ext)
+{
+	if (!(ibs_caps(c) & IBS_CAPS_ZEN4))
+		return coarse;
+	return (ext & 7) | (u64)(ext >> 3) << 6;
+}
+
+/* IBS_OP_DATA2/3 for a load served where Intel's source code says (the
+ * drive's profiles and the QEMU machine state loads so): an L1 hit has no
+ * DcMiss; a fill-buffer hit found the miss already in flight (DcMiss,
+ * L2Miss, DcMissNoMabAlloc, no DataSrc: Linux's LFB); an L2 hit DcMiss;
+ * an L3 hit also L2Miss and DataSrc local cache, CacheHitSt set (shared)
+ * unless another core had it modified (HITM); beyond it, DRAM. DcMissLat
+ * is the latency of a miss. Code 0 (unknown): a miss when it has a
+ * latency. APM Vol. 2, "IBS Op Data 2/3 Register". */
+static void load_fields(const struct sim_cpu *c, u64 latency, u64 dse, u64 *d2, u64 *d3)
+{
+	unsigned code = (unsigned)(dse & INTEL_DSE_SOURCE_MASK);
+	*d2 = 0;
+	*d3 = IBS_OP_DATA3_LD_OP | IBS_OP_DATA3_LIN_ADDR_VALID;
+	if (code == INTEL_DSE_L1_HIT || (!code && !latency))
+		return;
+	*d3 |= IBS_OP_DATA3_DC_MISS | (MIN(latency, 0xFFFFULL) << IBS_OP_DATA3_MISS_LAT_SHIFT);
+	if (!code || code == INTEL_DSE_L2_HIT)
+		return;
+	*d3 |= IBS_OP_DATA3_L2_MISS;
+	if (code == INTEL_DSE_LFB_HIT)
+		*d3 |= IBS_OP_DATA3_DC_MISS_NO_MAB_ALLOC;
+	else if (code < INTEL_DSE_L3_MISS)
+		*d2 = data2_source(c, IBS_DATA_SRC_LOC_CACHE, IBS_DATA_SRC_EXT_LOC_CACHE) |
+		      (code == INTEL_DSE_L3_HITM ? 0 : IBS_OP_DATA2_CACHE_HIT_ST);
+	else
+		*d2 = data2_source(c, IBS_DATA_SRC_DRAM, IBS_DATA_SRC_EXT_DRAM);
+}
+
+static u64 next_load_rand(struct sim_cpu *c)
+{
+	c->ibs_load_rand ^= c->ibs_load_rand << 13;
+	c->ibs_load_rand ^= c->ibs_load_rand >> 7;
+	c->ibs_load_rand ^= c->ibs_load_rand << 17;
+	return c->ibs_load_rand;
+}
+
+/* A tagged op of a plain run loads at the rate sim_set_run_loads gave
+ * (one in 1000 / per_kilo ops, evenly), at an address of its range. */
+static bool run_load(struct sim_cpu *c, struct sim_point *pt)
+{
+	const struct sim_run_loads *l = &sim.run_loads;
+	if (!l->per_kilo || !l->size)
+		return false;
+	c->ibs_load_acc += l->per_kilo;
+	if (c->ibs_load_acc < 1000)
+		return false;
+	c->ibs_load_acc -= 1000;
+	pt->data_addr = l->base + (next_load_rand(c) % l->size & ~7ULL);
+	pt->latency = l->latency;
+	pt->data_src = l->data_src;
+	return true;
+}
+
+/* The tagged op's data: a load at the point's data address when the
+ * model knows one, else maybe one of the run's loads. Branch flags and
+ * physical addresses are not known to the model: left 0. */
+static void latch_op(struct sim_cpu *c, const struct sim_point *at)
+{
+	struct sim_point pt = *at;
+	u64 d2 = 0, d3 = 0;
+	c->r.ibs_op_rip = c->ibs_rip_invalid ? 0 : pt.ip;
 	c->r.ibs_op_data[0] = c->ibs_rip_invalid ? IBS_OP_DATA_RIP_INVALID : 0;
-	c->r.ibs_op_data[1] = 0;
 	c->r.ibs_dc_linad = 0;
-	if (pt->data_addr) {
-		d3 = IBS_OP_DATA3_LD_OP | IBS_OP_DATA3_LIN_ADDR_VALID;
-		c->r.ibs_dc_linad = pt->data_addr;
-		if (pt->latency)
-			d3 |= IBS_OP_DATA3_DC_MISS |
-			      (MIN(pt->latency, 0xFFFFULL) << IBS_OP_DATA3_MISS_LAT_SHIFT);
+	if (pt.data_addr || run_load(c, &pt)) {
+		load_fields(c, pt.latency, pt.data_src, &d2, &d3);
+		c->r.ibs_dc_linad = pt.data_addr;
 	}
+	c->r.ibs_op_data[1] = d2;
 	c->r.ibs_op_data[2] = d3;
 	c->r.ibs_op_ctl = (c->r.ibs_op_ctl & ~IBS_OP_CUR_CNT_MASK) | IBS_OP_VAL;
 }

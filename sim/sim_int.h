@@ -99,6 +99,8 @@ struct sim_cpu {
 	u64 ibs_fetch_count;		/* fetches counted; IbsFetchCnt shows
 					 * bits 19:4 of it */
 	bool ibs_rip_invalid;		/* injected: tags report RipInvalid */
+	u32 ibs_load_acc;		/* run loads: per-mille carried between tags */
+	u64 ibs_load_rand;		/* run loads: the address chooser's state */
 };
 
 struct sim_state {
@@ -113,6 +115,7 @@ struct sim_state {
 	u32 ignored_writes[8];
 	u32 faulting_reads[8];
 	char last_error[192];
+	struct sim_run_loads run_loads;	/* what a run's ops load (sim_set_run_loads) */
 	const struct sim_machine_ops *machine;	/* NULL: the model's own memory and APIC */
 	void *machine_ctx;
 };

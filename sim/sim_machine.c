@@ -233,6 +233,23 @@ static void retire_memory(const struct sim_machine_retired *r)
 		      ld[SIM_MACHINE_MEMORY], r, SIM_MACHINE_MEMORY);
 }
 
+/* On AMD, a slice of one instruction that loaded once (the slice the
+ * machine ends at an IBS tag): the run's op is that load, at the level the
+ * cache model served it from, so a tag there reads as a load (sim_ibs.c).
+ * Intel's PEBS records of run events keep no data address. */
+static void single_load(const struct sim_machine_retired *r, struct sim_point *pt)
+{
+	const u64 *ld = r->loads;
+	if (!sim_amd() || r->instructions != 1 || ld[0] + ld[1] + ld[2] != 1 || r->stores ||
+	    !r->data_addr)
+		return;
+	int level = ld[SIM_MACHINE_MEMORY] ? SIM_MACHINE_MEMORY :
+		    ld[SIM_MACHINE_LLC] ? SIM_MACHINE_LLC : SIM_MACHINE_L1;
+	pt->data_addr = r->data_addr;
+	pt->latency = level_cost[level].latency;
+	pt->data_src = level_cost[level].data_src;
+}
+
 void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r)
 {
 	if (!select_cpu(cpu) || r->cpl > 3)
@@ -245,6 +262,7 @@ void sim_machine_retire(uint32_t cpu, const struct sim_machine_retired *r)
 	set_registers(r);
 	if (r->instructions) {
 		struct sim_point pt = { .ip = r->ip, .next_ip = r->next_ip };
+		single_load(r, &pt);
 		sim_run_at(r->instructions, r->instructions, &pt);
 	}
 	retire_events(ARCH_CODE_BRANCH_RETIRED, ARCH_UMASK_BRANCH_RETIRED, r->branches, r, -1);
@@ -296,6 +314,8 @@ bool sim_machine_counts_memory(uint32_t cpu)
 	if (!select_cpu(cpu))
 		return false;
 	const struct sim_cpu *c = sim_cur();
+	if (sim_amd() && (c->r.ibs_op_ctl & IBS_OP_ENABLE))
+		return true;
 	for (unsigned i = 0; i < c->core->num_gp; i++)
 		if ((c->r.evtsel[i] & EVTSEL_EN) &&
 		    is_memory_event(c->r.evtsel[i]))

@@ -85,7 +85,8 @@ uint64_t sim_machine_distance(uint32_t cpu, uint64_t limit);
 /* True when some counter of this CPU is enabled and counting. */
 bool sim_machine_active(uint32_t cpu);
 /* True when an enabled counter of this CPU counts a memory event (LLC,
- * loads, stores, load latency): the machine then reports accesses. */
+ * loads, stores, load latency), or IBS op sampling is on (a tagged load
+ * carries its address and level): the machine then reports accesses. */
 bool sim_machine_counts_memory(uint32_t cpu);
 
 /* The cost model's cache levels (struct sim_machine_retired.loads). */

@@ -4,7 +4,9 @@
 # samples named by soak's functions in soak's proportions; `perf report -D`
 # decodes each sample's IBS registers with its AMD decoder (the ibs_op and
 # ibs_fetch PMU mappings, PERF_SAMPLE_RAW in perf_ibs_handle_irq's order);
-# a CPU without IBS refuses the event with the reason.
+# chase's loads carry the level they were served from, as perf report
+# --sort mem and perf mem report read it; a CPU without IBS refuses the
+# event with the reason.
 . "$(dirname "$0")/lib.bash"
 bin=build/host/bareperf
 [ -x "$bin" ] || fail "no host twin at $bin (make host)"
@@ -39,6 +41,27 @@ for ev in "ibs_op//" "cycles:pp"; do
 	expect_shares 8
 	echo "$ev: soak_hot $(share soak_hot) %, soak_warm $(share soak_warm) %"
 done
+
+# Data sources (issue 33 item 3): chase walks a buffer that fits in L1,
+# L2, L3 or none; the model's IBS ops load from where the workload's
+# profile says, and perf reads the level from the samples' data source
+# (pmu/ibs_datasrc.c, Linux perf_ibs_get_mem_lvl): the heaviest row of
+# perf report --mem-mode --sort mem names it, and perf mem report reads
+# the file.
+for level in "16384:L1 or L1 hit" "524288:L2 or L2 hit" "4194304:L3 or L3 hit" \
+	     "67108864:Local RAM or RAM hit"; do
+	size=${level%%:*} want=${level#*:}
+	BAREPERF_OUT=$tmp "$bin" --pmu=sim:zen4 record -o "$tmp/out/perf.data" -e ibs_op// \
+		chase --size "$size" >"$tmp/console" 2>&1 || { cat "$tmp/console"; fail "record chase --size $size failed"; }
+	perf report --stdio --mem-mode --sort mem -i "$tmp/out/perf.data" >"$tmp/mem" 2>"$tmp/mem.err" ||
+		fail "perf report --sort mem failed: $(cat "$tmp/mem.err")"
+	top=$(grep -v '^#' "$tmp/mem" | grep '%' | grep -v ' N/A' | head -1 | sed 's/^ *[0-9.]*% *//; s/ *$//')
+	echo "chase --size $size: perf report --sort mem: $(grep -v '^#' "$tmp/mem" | grep '%' | head -2 | tr -s ' ' | tr '\n' ';')"
+	[ "$top" = "$want" ] || fail "chase --size $size: the loads' level is '$top', expected '$want'"
+done
+HOME=$tmp/home perf mem report --stdio -i "$tmp/out/perf.data" >"$tmp/memr" 2>&1 ||
+	{ cat "$tmp/memr"; fail "perf mem report failed"; }
+grep -q "Local RAM or RAM hit .*chase_walk" "$tmp/memr" || { head -30 "$tmp/memr"; fail "perf mem report lacks chase_walk's RAM loads"; }
 
 out=$("$bin" --pmu=sim:icx record -o "$tmp/x.data" -e ibs_op// soak 2>&1) && fail "ibs_op// on icx was accepted"
 grep -q "CPUID.80000001H:ECX\[10\] = 0" <<<"$out" || fail "no reason on icx: $out"

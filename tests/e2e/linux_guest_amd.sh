@@ -9,7 +9,8 @@
 # cycles:u (0x76, no PEBS on AMD) takes one sample per PMI, delivered
 # through LVT PC as NMI, with soak's 50/30/15/5 split; IBS op samples
 # come through the extended LVT entry IBS_CTL names, ibs_op// and
-# ibs_op/cnt_ctl=1/ with soak's split within 1 point.
+# ibs_op/cnt_ctl=1/ with soak's split within 1 point, and perf mem puts
+# chase's loads over 64 MiB in local RAM.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/linux_guest.bash"
 { job_start; cat <<'JOB'; } >"$tmp/job.sh"
@@ -28,6 +29,10 @@ echo "ibs samples $(perf script -i o.data -F ip 2>/dev/null | wc -l)"
 perf report -i o.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/ibs_share /'
 perf record -a -q -e ibs_op// -c 100000 -o d.data bp-workload soak -n 5000000 >/dev/null 2>&1
 perf report -i d.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/ibs_cyc_share /'
+# perf mem on chase over 64 MiB (IBS op, system-wide on AMD)
+perf mem record -a -o m.data bp-workload chase --size 67108864 --steps 2000000 >/dev/null 2>&1
+echo "mem record status $?"
+perf mem report --stdio -i m.data --sort mem,sym 2>/dev/null | grep '%' | head -4 | sed 's/^/mem_row /'
 # IBS fetch sampling: Linux takes a sample only when IbsFetchCnt completes
 # the period (perf_ibs_handle_irq, get_ibs_fetch_count).
 perf record -a -q -e ibs_fetch// -c 100000 -o f.data bp-workload soak -n 5000000 >/dev/null 2>&1
@@ -82,5 +87,11 @@ for model in zen4 zen2; do
 			near "$model: $tag of ${f%:*}" "$got" "${f#*:}" 1
 		done
 	done
+	# perf mem (Linux 6.1's IBS data source, perf_ibs_parse_ld_st_data):
+	# chase's loads over 64 MiB come from RAM, as bareperf's own IBS
+	# samples on this machine say (e2e qemu_pmu_amd)
+	grep '^mem_row' "$tmp/console" | head -2
+	grep -q '^mem_row .* Local RAM hit *\[\.\] chase_walk' "$tmp/console" ||
+		fail "$model: perf mem report does not put chase_walk's loads in local RAM"
 	echo "PASS: $model"
 done

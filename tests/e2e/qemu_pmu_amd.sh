@@ -49,3 +49,21 @@ read -r tagged delivered <<<"$n"
 [ -n "$tagged" ] && [ "$tagged" = "$delivered" ] && [ "$tagged" -ge 300 ] ||
 	fail "zen4 IBS: '$n' (samples, delivered) for 40 M ops at 100,000, none lost"
 report; expect_shares 3
+
+# IBS data sources on the QEMU machine (issue 33 item 3): a tag on a load
+# latches that load's address and the level the machine's cache model
+# served it from (sim/sim_machine.c single_load), which bareperf turns into
+# perf's data source as Linux does (pmu/ibs_datasrc.c): chase over 64 MiB
+# misses to memory, over 16 KiB stays in L1, and perf report --mem-mode
+# --sort mem,sym puts chase_walk's loads at that level.
+for level in "67108864:Local RAM or RAM hit" "16384:L1 or L1 hit"; do
+	size=${level%%:*} want=${level#*:}
+	qemu_pmu zen4 record -e ibs_op// -c 20000 chase --size "$size" --steps 2000000 >/dev/null
+	expect_rc 0
+	HOME=$tmp/home perf report --stdio --mem-mode --sort mem,sym -i "$tmp/out/perf.data" \
+		--symfs build >"$tmp/mem" 2>"$tmp/mem.err" || fail "perf report --sort mem: $(cat "$tmp/mem.err")"
+	top=$(grep -v '^#' "$tmp/mem" | grep '%' | grep -v ' N/A ' | head -1)
+	echo "zen4 chase --size $size: $top"
+	grep -q "% *$want *\[\.\] chase_walk" <<<"$top" || fail "zen4 chase --size $size: top load row '$top', expected $want in chase_walk"
+done
+echo "PASS: IBS data sources from the machine's cache model"

@@ -283,6 +283,16 @@ static void test_datasrc_constants_match_linux(void **state)
 	assert_int_equal(BP_MEM(LVL, LOC_RAM), PERF_MEM_S(LVL, LOC_RAM));
 	assert_int_equal(BP_MEM(LVL, REM_RAM1), PERF_MEM_S(LVL, REM_RAM1));
 	assert_int_equal(BP_MEM(LVL, REM_CCE1), PERF_MEM_S(LVL, REM_CCE1));
+	assert_int_equal(BP_MEM(LVL, REM_CCE2), PERF_MEM_S(LVL, REM_CCE2));
+	assert_int_equal(BP_MEM(LVLNUM, CXL), PERF_MEM_S(LVLNUM, CXL));
+	assert_int_equal(BP_MEM(LVLNUM, ANY_CACHE), PERF_MEM_S(LVLNUM, ANY_CACHE));
+	assert_int_equal(BP_MEM(LVLNUM, PMEM), PERF_MEM_S(LVLNUM, PMEM));
+	assert_int_equal(BP_MEM(HOPS, 0), PERF_MEM_S(HOPS, 0));
+	assert_int_equal(BP_MEM(HOPS, 1), PERF_MEM_S(HOPS, 1));
+	/* PERF_MEM_NA is the kernel's (include/linux/perf_event.h), not the
+	 * user header's: its definition restated */
+	assert_int_equal(BP_MEM_NA, PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |
+				    PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA));
 	assert_int_equal(BP_MEM(LVL, IO), PERF_MEM_S(LVL, IO));
 	assert_int_equal(BP_MEM(LVL, UNC), PERF_MEM_S(LVL, UNC));
 	assert_int_equal(BP_MEM(SNOOP, NA), PERF_MEM_S(SNOOP, NA));

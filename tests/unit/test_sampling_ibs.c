@@ -6,6 +6,7 @@
  * (perf_ibs_parse_ld_st_data), and what setup refuses (ibs_eilvt_valid). */
 #include "test_sampling_support.h"
 #include "pmu/precise.h"
+#include "pebs/datasrc.h"
 
 #define PERIOD  0x1000
 #define IP_A    0x401000ULL
@@ -136,6 +137,65 @@ static void test_data_address_and_latency(void **state)
 	finish_sampling();
 }
 
+/* The model's loads (sim_set_run_loads: what the drive's workload
+ * profiles and the QEMU machine state, in Intel's source codes) reach
+ * perf's data source through IBS_OP_DATA2/3 and the engine's decoding
+ * (pmu/ibs_datasrc.c, Linux's rules): every level on Zen 4 and Zen 2,
+ * and one tag in four a load at 250 loads per 1,000 ops. */
+static void test_data_source_by_level(void **state)
+{
+	(void)state;
+	static const struct {
+		u32 dse;
+		u64 level;	/* the level and level-number fields expected */
+	} levels[] = {
+		{ INTEL_DSE_L1_HIT, BP_MEM(LVL, L1) | BP_MEM(LVL, HIT) | BP_MEM(LVLNUM, L1) },
+		{ INTEL_DSE_L2_HIT, BP_MEM(LVL, L2) | BP_MEM(LVL, HIT) | BP_MEM(LVLNUM, L2) },
+		{ INTEL_DSE_LFB_HIT, BP_MEM(LVL, LFB) | BP_MEM(LVL, HIT) | BP_MEM(LVLNUM, LFB) },
+		{ INTEL_DSE_L3_HIT, BP_MEM(LVL, L3) | BP_MEM(LVL, HIT) },
+		{ 0xC, BP_MEM(LVL, LOC_RAM) | BP_MEM(LVL, HIT) | BP_MEM(LVLNUM, RAM) },
+	};
+	const char *models[] = { "zen4", "zen2" };
+	for (size_t m = 0; m < ARRAY_SIZE(models); m++)
+		for (size_t k = 0; k < ARRAY_SIZE(levels); k++) {
+			struct sampling_opts o = opts_period(PERIOD);
+			start_sampling(models[m], "ibs_op//", &o, false);
+			struct sim_run_loads l = { .per_kilo = 1000, .base = 0x800000, .size = 1 << 20,
+						   .latency = 77, .data_src = levels[k].dse };
+			sim_set_run_loads(&l);
+			sim_run(10 * PERIOD, 10 * PERIOD, IP_A);
+			stop_sampling();
+			assert_true(ngot >= 10);
+			for (u32 i = 0; i < ngot; i++) {
+				const struct bp_sample *g = &got[i];
+				assert_true(g->flags & BP_SAMPLE_DATA_SRC);
+				assert_true(g->addr >= 0x800000 && g->addr < 0x900000);
+				assert_int_equal(g->data_src & BP_MEM_OP_MASK, BP_MEM(OP, LOAD));
+				assert_int_equal(g->data_src & levels[k].level, levels[k].level);
+				/* a miss has its latency as the weight; an L1 hit none */
+				bool miss = levels[k].dse != INTEL_DSE_L1_HIT;
+				assert_int_equal(!!(g->flags & BP_SAMPLE_WEIGHT), miss);
+				if (miss)
+					assert_int_equal(g->weight, 77);
+			}
+			finish_sampling();
+			sim_close();
+		}
+	struct sampling_opts o = opts_period(PERIOD);
+	start_sampling("zen4", "ibs_op//", &o, false);
+	struct sim_run_loads quarter = { .per_kilo = 250, .base = 0x800000, .size = 4096,
+					 .latency = 200, .data_src = 0xC };
+	sim_set_run_loads(&quarter);
+	sim_run(400 * PERIOD, 400 * PERIOD, IP_A);
+	stop_sampling();
+	u32 loads = 0;
+	for (u32 i = 0; i < ngot; i++)
+		loads += (got[i].data_src & BP_MEM_OP_MASK) == BP_MEM(OP, LOAD);
+	assert_int_equal(loads, ngot / 4);
+	assert_int_equal(got[0].data_src, BP_MEM_NA);	/* not a load */
+	finish_sampling();
+}
+
 /* A period that is no multiple of 16 is rounded down (perf_ibs_init);
  * with OpCntExt, period bits 26:20 go to MaxCnt[26:20] in place. */
 static void test_period_encoding(void **state)
@@ -234,6 +294,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ring_full_is_accounted, teardown),
 		cmocka_unit_test_teardown(test_rip_invalid_is_lost_with_its_reason, teardown),
 		cmocka_unit_test_teardown(test_data_address_and_latency, teardown),
+		cmocka_unit_test_teardown(test_data_source_by_level, teardown),
 		cmocka_unit_test_teardown(test_period_encoding, teardown),
 		cmocka_unit_test_teardown(test_cycles_p_in_nmi_mode, teardown),
 		cmocka_unit_test_teardown(test_setup_refusals, teardown),
