@@ -1,6 +1,7 @@
 /* Cost of our PMI handler on the emulated PMU (figures, not assertions):
  * MSR and APIC accesses per PMI and samples per PMI in PMI mode, one-record
- * PEBS and large PEBS (counted by the seam, so the model's own work is not
+ * PEBS and large PEBS on sim:icx, and IBS op sampling on sim:zen4 (one
+ * sample per interrupt; counted by the seam, so the model's own work is not
  * in them), and, when valgrind is installed, instructions per PMI of our
  * code alone: the bench runs itself under callgrind with collection on
  * inside pmi_handle() and sums the cost of every function outside sim/.
@@ -21,13 +22,15 @@
 #define RECORDS 20000ULL	/* overflows per mode */
 
 struct mode {
-	const char *name, *event;
+	const char *name, *model, *event;
 	enum pebs_threshold_mode threshold;
+	bool run;	/* driven by run cycles (IBS tags ops), not injected events */
 };
 static const struct mode modes[] = {
-	{ "PMI mode", "BR_INST_RETIRED.ALL_BRANCHES", PEBS_THRESHOLD_AUTO },
-	{ "PEBS, 1 record/PMI", "BR_INST_RETIRED.ALL_BRANCHES:p", PEBS_THRESHOLD_ONE },
-	{ "large PEBS", "BR_INST_RETIRED.ALL_BRANCHES:p", PEBS_THRESHOLD_AUTO },
+	{ "PMI mode", "icx", "BR_INST_RETIRED.ALL_BRANCHES", PEBS_THRESHOLD_AUTO, false },
+	{ "PEBS, 1 record/PMI", "icx", "BR_INST_RETIRED.ALL_BRANCHES:p", PEBS_THRESHOLD_ONE, false },
+	{ "large PEBS", "icx", "BR_INST_RETIRED.ALL_BRANCHES:p", PEBS_THRESHOLD_AUTO, false },
+	{ "IBS op (zen4)", "zen4", "ibs_op//", PEBS_THRESHOLD_AUTO, true },
 };
 #define NMODES (sizeof(modes) / sizeof(modes[0]))
 
@@ -55,7 +58,7 @@ static int run_mode(const struct mode *m, struct figures *f)
 	static struct pmu pmu;
 	struct pmu_caps caps;
 	struct pmu_event ev;
-	const struct hw_ops *ops = sim_open("icx", err, sizeof(err));
+	const struct hw_ops *ops = sim_open(m->model, err, sizeof(err));
 	if (!ops) {
 		fprintf(stderr, "sim_open: %s\n", err);
 		return -1;
@@ -76,7 +79,10 @@ static int run_mode(const struct mode *m, struct figures *f)
 	hw_stats_reset();
 	u64 samples = 0;
 	for (u64 done = 0; done < RECORDS; done += 1000) {
-		sim_events(ev.event, ev.umask, 1000ULL * PERIOD, 0x401000);
+		if (m->run)
+			sim_run(1000ULL * PERIOD, 1000ULL * PERIOD, 0x401000);
+		else
+			sim_events(ev.event, ev.umask, 1000ULL * PERIOD, 0x401000);
 		samples += sampling_poll(&smp, batch, 4096);
 	}
 	struct hw_stats st;
@@ -136,7 +142,7 @@ int main(int argc, char **argv)
 		return m < NMODES ? run_mode(&modes[m], &f[0]) != 0 : 2;
 	}
 	bool callgrind = system("command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null") == 0;
-	printf("PMI handler on sim:icx, period %d, %llu overflows per mode%s\n", PERIOD,
+	printf("PMI handler on sim:icx (IBS: sim:zen4), period %d, %llu overflows per mode%s\n", PERIOD,
 	       RECORDS, callgrind ? "" : " (no valgrind: no instruction counts)");
 	printf("%-20s %8s %12s %10s %13s %12s %17s %13s\n", "mode", "PMIs", "MSR acc/PMI",
 	       "RDPMC/PMI", "APIC acc/PMI", "samples/PMI", "instructions/PMI", "insn/sample");

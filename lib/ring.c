@@ -63,7 +63,7 @@ bool ring_push(struct sample_ring *r, const struct bp_sample *s)
 	struct bp_sample *slot = ring_reserve(r);
 	if (!slot)
 		return false;
-	bp_memcpy(slot, s, sizeof(*slot));
+	bp_sample_copy(slot, s);
 	ring_commit(r);
 	return true;
 }
@@ -74,7 +74,7 @@ bool ring_pop(struct sample_ring *r, struct bp_sample *out)
 	if (r->head == tail)
 		return false;
 	compiler_barrier();	/* read the slot only after seeing head */
-	bp_memcpy(out, &r->slots[tail & r->mask], sizeof(*out));
+	bp_sample_copy(out, &r->slots[tail & r->mask]);
 	/* The copy must be complete before the producer may reuse the slot. */
 	compiler_barrier();
 	r->tail = tail + 1;

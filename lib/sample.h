@@ -4,6 +4,7 @@
 #ifndef BP_SAMPLE_H
 #define BP_SAMPLE_H
 #include "types.h"
+#include "str.h"
 
 #define BP_MAX_CALLCHAIN 32
 /* PERF_SAMPLE_RAW words a sample can carry: IBS op's MSRs as Linux's
@@ -78,6 +79,18 @@ struct bp_sample {
 	u64 callchain[BP_MAX_CALLCHAIN];	/* return addresses, innermost first */
 	u64 raw[BP_SAMPLE_RAW_MAX];	/* PERF_SAMPLE_RAW's words after raw_head */
 };
+
+/* Copies a sample's fields that count: everything before callchain[],
+ * the callchain_len return addresses and the raw_words raw words (a whole
+ * copy moved 400 bytes for a sample of 72). */
+static inline void bp_sample_copy(struct bp_sample *d, const struct bp_sample *s)
+{
+	u32 chain = s->callchain_len < BP_MAX_CALLCHAIN ? s->callchain_len : BP_MAX_CALLCHAIN;
+	u32 raw = s->raw_words < BP_SAMPLE_RAW_MAX ? s->raw_words : BP_SAMPLE_RAW_MAX;
+	bp_memcpy(d, s, offsetof(struct bp_sample, callchain));
+	bp_memcpy(d->callchain, s->callchain, chain * sizeof(u64));
+	bp_memcpy(d->raw, s->raw, raw * sizeof(u64));
+}
 
 /* How every producer (the PMI handler in PMI mode, the PEBS drain) starts
  * a sample: event's, on cpu, standing for period events, with no other

@@ -78,10 +78,19 @@ void *bp_memset(void *d, int c, size_t n)
 	return d;
 }
 
+/* Words where both sides are 8-byte aligned (samples, records), bytes
+ * for the rest: a byte loop cost the IBS interrupt 2,000 instructions per
+ * sample (bench_pmi). may_alias: the words may be of any type. */
+typedef u64 __attribute__((may_alias)) any_u64;
+
 void *bp_memcpy(void *d, const void *s, size_t n)
 {
 	u8 *dp = d;
 	const u8 *sp = s;
+	if ((((uintptr_t)dp | (uintptr_t)sp) & 7) == 0) {
+		for (; n >= 8; n -= 8, dp += 8, sp += 8)
+			*(any_u64 *)dp = *(const any_u64 *)sp;
+	}
 	while (n--)
 		*dp++ = *sp++;
 	return d;

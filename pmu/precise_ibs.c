@@ -347,31 +347,38 @@ static bool fetch_fields(struct bp_sample *s)
 	return true;
 }
 
+/* The sample is written in its ring slot, committed only when valid; a
+ * full ring gets it built aside, to tell a RipInvalid loss from a full
+ * ring's (ring_push then counts the drop). */
 static void deliver(struct precise_ibs *b, int u, u64 ctl, struct sample_ring *ring, bool throttled)
 {
 	struct precise_ibs_unit *un = &b->unit[u];
 	struct precise_ibs_loss *l = &b->loss;
-	struct bp_sample s;
+	struct bp_sample aside;
 	un->samples++;
 	l->found++;
 	if (throttled) {
 		l->throttled++;
 		return;
 	}
-	bp_sample_init(&s, un->event, b->cpu, un->period);
-	s.tsc = hw_rdtsc();
-	s.flags |= BP_SAMPLE_TIME | BP_SAMPLE_EXACT_IP;
-	read_regs(b, u, ctl, &s);
+	bool room = ring_count(ring) < ring->capacity;
+	struct bp_sample *s = room ? ring_reserve(ring) : &aside;
+	bp_sample_init(s, un->event, b->cpu, un->period);
+	s->tsc = hw_rdtsc();
+	s->flags |= BP_SAMPLE_TIME | BP_SAMPLE_EXACT_IP;
+	read_regs(b, u, ctl, s);
 	if (!(un->fields & BP_SAMPLE_RAW))
-		s.flags &= ~BP_SAMPLE_RAW;
-	if (!(u == PRECISE_IBS_OP ? op_fields(b, &s) : fetch_fields(&s))) {
+		s->flags &= ~BP_SAMPLE_RAW;
+	if (!(u == PRECISE_IBS_OP ? op_fields(b, s) : fetch_fields(s))) {
 		l->rip_invalid++;
-		return;
+		return;		/* the slot was not committed: the next sample takes it */
 	}
-	if (!ring_push(ring, &s)) {
+	if (!room) {
+		ring_push(ring, s);	/* counts the drop */
 		l->ring_full++;
 		return;
 	}
+	ring_commit(ring);
 	l->delivered++;
 }
 

@@ -14,6 +14,62 @@ static struct bp_sample sample_with_ip(u64 ip)
 	return s;
 }
 
+/* Push and pop carry every field that counts (the header, callchain_len
+ * return addresses, raw_words raw words) and nothing after them: the
+ * copy is bounded by the lengths, even out-of-range ones. */
+static void test_ring_copies_what_counts(void **state)
+{
+	(void)state;
+	struct bp_sample slots[4], in, out;
+	struct sample_ring r;
+	assert_true(ring_init(&r, slots, 4));
+	memset(&in, 0, sizeof(in));
+	in.ip = 0x401000;
+	in.addr = 0x7f00;
+	in.data_src = 0x1234;
+	in.flags = BP_SAMPLE_RAW | BP_SAMPLE_CALLCHAIN;
+	in.callchain_len = 3;
+	in.raw_words = 2;
+	for (int i = 0; i < BP_MAX_CALLCHAIN; i++)
+		in.callchain[i] = 0x1000 + (u64)i;
+	for (int i = 0; i < BP_SAMPLE_RAW_MAX; i++)
+		in.raw[i] = 0x2000 + (u64)i;
+	assert_true(ring_push(&r, &in));
+	memset(&out, 0xAB, sizeof(out));
+	assert_true(ring_pop(&r, &out));
+	assert_memory_equal(&out, &in, offsetof(struct bp_sample, callchain));
+	assert_memory_equal(out.callchain, in.callchain, 3 * sizeof(u64));
+	assert_memory_equal(out.raw, in.raw, 2 * sizeof(u64));
+	assert_int_equal(out.callchain[3], 0xABABABABABABABABull);	/* not copied */
+	assert_int_equal(out.raw[2], 0xABABABABABABABABull);
+	in.callchain_len = 1000;	/* a corrupt length copies the array, no more */
+	in.raw_words = 1000;
+	assert_true(ring_push(&r, &in));
+	assert_true(ring_pop(&r, &out));
+	assert_memory_equal(out.callchain, in.callchain, sizeof(in.callchain));
+	assert_memory_equal(out.raw, in.raw, sizeof(in.raw));
+}
+
+/* bp_memcpy: words where both sides are aligned, bytes elsewhere, every
+ * length and offset the same bytes as memcpy. */
+static void test_memcpy_alignments(void **state)
+{
+	(void)state;
+	u64 src_words[8], dst_words[8], want_words[8];
+	u8 *src = (u8 *)src_words, *dst = (u8 *)dst_words, *want = (u8 *)want_words;
+	for (int i = 0; i < 64; i++)
+		src[i] = (u8)(i * 7 + 1);
+	for (int so = 0; so < 8; so++)
+		for (int d_o = 0; d_o < 8; d_o++)
+			for (int n = 0; n <= 40; n++) {
+				memset(dst, 0, 64);
+				memset(want, 0, 64);
+				memcpy(want + d_o, src + so, (size_t)n);
+				assert_ptr_equal(bp_memcpy(dst + d_o, src + so, (size_t)n), dst + d_o);
+				assert_memory_equal(dst, want, 64);
+			}
+}
+
 static void test_ring_rejects_bad_capacity(void **state)
 {
 	struct sample_ring r;
@@ -195,6 +251,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring_rejects_bad_capacity),
+		cmocka_unit_test(test_ring_copies_what_counts),
+		cmocka_unit_test(test_memcpy_alignments),
 		cmocka_unit_test(test_ring_fifo_order),
 		cmocka_unit_test(test_ring_full_drops_new),
 		cmocka_unit_test(test_ring_index_wrap),
