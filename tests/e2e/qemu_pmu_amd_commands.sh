@@ -24,16 +24,18 @@ sed -n "2,$((n - 1))p" "$tmp/intervals" | while read -r v; do
 done
 echo "zen4 stat -I 200: $n intervals, e.g. $(sed -n 2p "$tmp/intervals")"
 
-# multiplexing: 8 events on 6 counters, each scaled to within 1 % of the
-# truth: soak -n 10 M retires 80 M instructions (r0c0, r076 one cycle
-# each) and 10 M branches (r0c2), all in ring 0 (:k), none in ring 3.
+# multiplexing: 8 events on 6 counters, each scaled to within 3 % of the
+# truth (a scaled count is an estimate: each event ran three quarters of
+# the time; seen: +0.9 % to +1.9 %): soak -n 10 M retires 80 M
+# instructions (r0c0, r076 one cycle each) and 10 M branches (r0c2), all
+# in ring 0 (:k), none in ring 3.
 for m in zen4 zen2; do
 	qemu_pmu $m stat -e r0c0,r076,r0c2,r0c0:u,r076:u,r0c2:u,r0c0:k,r0c2:k soak -n 10000000 >/dev/null
 	expect_rc 0
 	grep -q "(7[0-9]\.[0-9][0-9]%)" "$tmp/console" || fail "$m: no event ran part of the time: not multiplexed"
 	for want in r0c0:80000000 r076:80000000 r0c2:10000000 r0c0:k:80000000 r0c2:k:10000000 r0c0:u:0; do
 		got=$(count "${want%:*}")
-		awk -v g="$got" -v w="${want##*:}" 'BEGIN { exit !(g != "" && (w == 0 ? g == 0 : g > 0.99 * w && g < 1.02 * w)) }' ||
+		awk -v g="$got" -v w="${want##*:}" 'BEGIN { exit !(g != "" && (w == 0 ? g == 0 : g > 0.97 * w && g < 1.03 * w)) }' ||
 			fail "$m: ${want%:*} scaled to '$got', truth ${want##*:}"
 	done
 	echo "$m multiplexed: r0c0 $(count r0c0), r0c2 $(count r0c2), r0c0:k $(count r0c0:k)"
