@@ -221,6 +221,7 @@ enum arch_event {
 #define   DEBUGCTL_RTM_DEBUG               BIT(15)
 #define MSR_IA32_FIXED_CTR0          0x309	/* IA32_FIXED_CTRx = 0x309+x */
 #define MSR_IA32_PERF_CAPABILITIES   0x345
+#define MSR_PERF_METRICS             0x329	/* PERF_CAP_PERF_METRICS: topdown fractions of slots */
 #define MSR_IA32_FIXED_CTR_CTRL      0x38D
 #define MSR_IA32_PERF_GLOBAL_STATUS  0x38E
 #define MSR_IA32_PERF_GLOBAL_CTRL    0x38F

@@ -18,9 +18,12 @@ static u64 fixed_bits(const struct sim_cpu *c)
 	return (u64)sim_fixed_present(c->core) << GLOBAL_FIXED_SHIFT;
 }
 
+/* PERF_METRICS (329H) and GLOBAL_CTRL/STATUS bit 48 exist only where
+ * PERF_CAPABILITIES says so; no model sets the bit yet (sim/README.md,
+ * "Capabilities"). */
 static bool has_perf_metrics(const struct sim_cpu *c)
 {
-	return sim_version() >= 5 && c->core->slots_per_cycle;
+	return sim_has(PERF_CAP_PERF_METRICS) && sim_version() >= 5 && c->core->slots_per_cycle;
 }
 
 /* Valid bits of IA32_PERFEVTSELi. IN_TXCP exists on IA32_PERFEVTSEL2
@@ -69,13 +72,19 @@ static u64 global_ctrl_valid(const struct sim_cpu *c)
 	return gp_bits(c) | fixed_bits(c) | (has_perf_metrics(c) ? GLOBAL_STATUS_PERF_METRICS : 0);
 }
 
-/* Bits STATUS_RESET (OVF_CTRL before v4) may clear. */
+/* Bits STATUS_RESET (OVF_CTRL before v4) may clear (SDM Vol. 4, the
+ * architectural MSRs: OvfBuf and CondChgd from version 1, Ovf_Uncore
+ * "If CPUID.0AH: EAX[7:0] > 2"; the version 4 layout adds Trace_ToPA_PMI,
+ * LBR_Frz, CTR_Frz and ASCI, bit 60, which STATUS_SET may set "If
+ * CPUID.0AH: EAX[7:0] > 3"). */
 static u64 status_reset_valid(const struct sim_cpu *c)
 {
-	u64 v = gp_bits(c) | fixed_bits(c) | GLOBAL_STATUS_OVF_UNCORE |
-		GLOBAL_STATUS_OVF_BUFFER | GLOBAL_STATUS_COND_CHGD;
+	u64 v = gp_bits(c) | fixed_bits(c) | GLOBAL_STATUS_OVF_BUFFER | GLOBAL_STATUS_COND_CHGD;
+	if (sim_version() > 2)
+		v |= GLOBAL_STATUS_OVF_UNCORE;
 	if (sim_version() >= 4)
-		v |= GLOBAL_STATUS_TRACE_TOPA_PMI | GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ;
+		v |= GLOBAL_STATUS_TRACE_TOPA_PMI | GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ |
+		     GLOBAL_STATUS_ASCI;
 	if (has_perf_metrics(c))
 		v |= GLOBAL_STATUS_PERF_METRICS;
 	if (sim_arch_pebs())

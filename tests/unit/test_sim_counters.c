@@ -217,6 +217,54 @@ static void test_status_reset_and_set(void **state)
 	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_INUSE, 0, "read-only");
 }
 
+/* The bits STATUS_RESET (OVF_CTRL before v4) clears, by version (SDM
+ * Vol. 4, the architectural MSRs): Ovf_Uncore "If CPUID.0AH: EAX[7:0] >
+ * 2", so reserved on a version 2 PMU (core2); ASCI (bit 60) in the
+ * version 4 layout of STATUS_RESET and STATUS_SET (icx), not before (nhm,
+ * version 3). */
+static void test_status_bits_by_version(void **state)
+{
+	open_model("icx");
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, GLOBAL_STATUS_ASCI | GLOBAL_STATUS_OVF_UNCORE);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS), GLOBAL_STATUS_ASCI | GLOBAL_STATUS_OVF_UNCORE);
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_ASCI | GLOBAL_STATUS_OVF_UNCORE);
+	assert_int_equal(hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS), 0);
+	open_model("nhm");
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_STATUS_OVF_UNCORE | GLOBAL_STATUS_COND_CHGD);
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_STATUS_ASCI, "reserved");
+	open_model("core2");
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_STATUS_OVF_BUFFER | GLOBAL_STATUS_COND_CHGD);
+	expect_wrmsr_gp(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_STATUS_OVF_UNCORE, "reserved");
+}
+
+/* Advertised means implemented: a model whose PERF_CAPABILITIES sets
+ * perf metrics (bit 15) has PERF_METRICS (329H) and GLOBAL_CTRL bit 48, one
+ * that sets PEBS output to Intel PT (bit 16) takes PEBS_ENABLE bit 60
+ * (PEBS_OUTPUT_PT); a model without them faults there, as the hardware
+ * does. A guest that believes the bits (Linux does) must not #GP. */
+static void test_advertised_capabilities(void **state)
+{
+	for (size_t i = 0; i < sim_model_count(); i++) {
+		open_model(sim_model_name(i));
+		struct cpuid_regs r;
+		hw_cpuid(0, 0, &r);
+		if (r.ebx != 0x756E6547)	/* "Genu": Intel's capability MSR only */
+			continue;
+		u64 cap = 0;
+		if (hw_rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &cap))
+			continue;	/* no PDCM */
+		u64 v;
+		bool metrics = hw_rdmsr_safe(MSR_PERF_METRICS, &v) == 0;
+		if (!!(cap & PERF_CAP_PERF_METRICS) != metrics)
+			fail_msg("%s: perf metrics advertised %d, PERF_METRICS readable %d",
+				 sim_model_name(i), !!(cap & PERF_CAP_PERF_METRICS), metrics);
+		bool pt = hw_wrmsr_safe(MSR_IA32_PEBS_ENABLE, BIT(60)) == 0;
+		if (cap & PERF_CAP_PEBS_OUTPUT_PT)
+			assert_true(pt);
+		assert_false(!(cap & PERF_CAP_PEBS_OUTPUT_PT) && pt);
+	}
+}
+
 /* v4 freeze (SDM 20.2.4.1): with FREEZE_PERFMON_ON_PMI the PMU sets
  * CTR_FRZ when it raises a PMI and counters stop until it is cleared. */
 static void test_freeze_on_pmi_v4(void **state)
@@ -616,6 +664,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_cmask_on_run, close_model),
 		cmocka_unit_test_teardown(test_total_cycles_ps, close_model),
 		cmocka_unit_test_teardown(test_overflow_sets_status, close_model),
+		cmocka_unit_test_teardown(test_status_bits_by_version, close_model),
+		cmocka_unit_test_teardown(test_advertised_capabilities, close_model),
 		cmocka_unit_test_teardown(test_status_reset_and_set, close_model),
 		cmocka_unit_test_teardown(test_freeze_on_pmi_v4, close_model),
 		cmocka_unit_test_teardown(test_freeze_on_pmi_v3, close_model),
