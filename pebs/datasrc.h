@@ -92,9 +92,11 @@
 #define BP_MEM_REGION_MMIO         0x07
 #define BP_MEM_REGION_MEM0         0x08	/* memory regions 0-7: 0x08-0x0f */
 
-/* PERF_MEM_NA: nothing known, each field saying so. */
+/* PERF_MEM_NA: nothing known, each field saying so (with the level
+ * number, as Linux 6.6 and later: commit "perf/mem: Add
+ * PERF_MEM_LVLNUM_NA to PERF_MEM_NA"). */
 #define BP_MEM_NA (BP_MEM(OP, NA) | BP_MEM(LVL, NA) | BP_MEM(SNOOP, NA) | \
-		   BP_MEM(LOCK, NA) | BP_MEM(TLB, NA))
+		   BP_MEM(LOCK, NA) | BP_MEM(TLB, NA) | BP_MEM(LVLNUM, NA))
 
 /* One field of the encoding: BP_MEM(LVL, HIT) and so on. */
 #define BP_MEM(field, value) ((u64)BP_MEM_##field##_##value << BP_MEM_##field##_SHIFT)

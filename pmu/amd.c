@@ -107,6 +107,18 @@ static u64 amd_merge_evtsel(const struct pmu_caps *c)
 	return caps_has_global_ctrl(c) ? v | EVTSEL_EN : v;
 }
 
+/* A pair that moved or left leaves Merge on its odd counter, which would
+ * extend whatever event the even one counts next: cleared, as Linux's
+ * x86_pmu_disable_event writes 0 to the odd PERF_CTL. */
+static void clear_stale_merges(struct pmu *p)
+{
+	const struct pmu_caps *c = &p->caps;
+	for (unsigned i = 1; i < c->num_gp && i < PMU_MAX_GP; i += 2)
+		if (!(p->active_mask & global_gp_bit(i)) &&
+		    (p->sh_evtsel[i] & ~EVTSEL_EN) == (amd_merge_evtsel(c) & ~EVTSEL_EN))
+			pmu_write_if_changed(caps_gp_eventsel_msr(c, i), &p->sh_evtsel[i], 0);
+}
+
 static void amd_program(struct pmu *p)
 {
 	for (int s = 0; s < PMU_MAX_EVENTS; s++) {
@@ -122,6 +134,7 @@ static void amd_program(struct pmu *p)
 			pmu_write_if_changed(caps_gp_eventsel_msr(&p->caps, i + 1),
 					     &p->sh_evtsel[i + 1], amd_merge_evtsel(&p->caps));
 	}
+	clear_stale_merges(p);
 }
 
 /* ---- global control ------------------------------------------------------------ */

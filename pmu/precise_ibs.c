@@ -373,12 +373,12 @@ static void deliver(struct precise_ibs *b, int u, u64 ctl, struct sample_ring *r
 		l->rip_invalid++;
 		return;		/* the slot was not committed: the next sample takes it */
 	}
-	if (!room) {
-		ring_push(ring, s);	/* counts the drop */
-		l->ring_full++;
+	if (!room && !ring_push(ring, s)) {	/* the main flow may have made room */
+		l->ring_full++;		/* ring_push counted the drop */
 		return;
 	}
-	ring_commit(ring);
+	if (room)
+		ring_commit(ring);
 	l->delivered++;
 }
 

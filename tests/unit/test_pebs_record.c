@@ -290,9 +290,10 @@ static void test_datasrc_constants_match_linux(void **state)
 	assert_int_equal(BP_MEM(HOPS, 0), PERF_MEM_S(HOPS, 0));
 	assert_int_equal(BP_MEM(HOPS, 1), PERF_MEM_S(HOPS, 1));
 	/* PERF_MEM_NA is the kernel's (include/linux/perf_event.h), not the
-	 * user header's: its definition restated */
+	 * user header's: its definition (Linux 6.6 on) restated */
 	assert_int_equal(BP_MEM_NA, PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |
-				    PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA));
+				    PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA) |
+				    PERF_MEM_S(LVLNUM, NA));
 	assert_int_equal(BP_MEM(LVL, IO), PERF_MEM_S(LVL, IO));
 	assert_int_equal(BP_MEM(LVL, UNC), PERF_MEM_S(LVL, UNC));
 	assert_int_equal(BP_MEM(SNOOP, NA), PERF_MEM_S(SNOOP, NA));

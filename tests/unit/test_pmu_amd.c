@@ -126,6 +126,14 @@ static void test_large_increment_pair(void **state)
 		assert_int_equal(pmu_read(&pmu, fp), 320007);
 		assert_int_equal(pmu_read(&pmu, other[0]), 900);
 		assert_int_equal(pmu_read(&pmu, other[1]), 1000);
+		/* the pair gone, Merge leaves its odd counter (Linux
+		 * x86_pmu_disable_event writes 0 there) */
+		u32 odd_ctl = caps_gp_eventsel_msr(&caps, (unsigned)c + 1);
+		assert_true(AMD_EVTSEL_EVENT_12BIT(hw_rdmsr(odd_ctl)) == AMD_EVENT_MERGE);
+		pmu_remove(&pmu, fp);
+		pmu_enable(&pmu);
+		assert_int_equal(hw_rdmsr(odd_ctl), 0);
+		pmu_disable(&pmu);
 		pmu_close(&pmu);
 		assert_snapshot_same(&before);
 		assert_int_equal(fault_count, 0);
