@@ -760,6 +760,26 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define IBS_OP_DATA2_RMT_NODE        BIT(4)	/* from another node */
 #define IBS_OP_DATA2_CACHE_HIT_ST    BIT(5)	/* 1: hit a line in the shared state */
 #define IBS_OP_DATA2_DATA_SRC_HI     GENMASK(7, 6)
+#define IBS_OP_DATA2_DATA_SRC_LO_BITS 3
+#define IBS_OP_DATA2_DATA_SRC_HI_SHIFT 6
+/* DataSrc from IBS_OP_DATA2, and IBS_OP_DATA2's DataSrc bits for a
+ * source; ext: the part has IBS_CAPS_ZEN4's 5-bit field. */
+static inline unsigned ibs_op_data2_source(u64 d2, bool ext)
+{
+	unsigned lo = (unsigned)(d2 & IBS_OP_DATA2_DATA_SRC_LO);
+	if (!ext)
+		return lo;
+	return (unsigned)((d2 & IBS_OP_DATA2_DATA_SRC_HI) >> IBS_OP_DATA2_DATA_SRC_HI_SHIFT)
+	       << IBS_OP_DATA2_DATA_SRC_LO_BITS | lo;
+}
+static inline u64 ibs_op_data2_of_source(unsigned src, bool ext)
+{
+	u64 lo = src & IBS_OP_DATA2_DATA_SRC_LO;
+	if (!ext)
+		return lo;
+	return lo | ((u64)(src >> IBS_OP_DATA2_DATA_SRC_LO_BITS) << IBS_OP_DATA2_DATA_SRC_HI_SHIFT &
+		     IBS_OP_DATA2_DATA_SRC_HI);
+}
 /* DataSrc values (Linux arch/x86/include/asm/amd-ibs.h IBS_DATA_SRC_*) */
 #define IBS_DATA_SRC_LOC_CACHE       2	/* local L3 or another core's cache */
 #define IBS_DATA_SRC_DRAM            3

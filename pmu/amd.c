@@ -76,9 +76,9 @@ static void amd_restore(struct pmu *p)
 /* ---- programming ------------------------------------------------------------- */
 
 /* EventSelect[11:8], in PERF_CTL bits 35:32. */
-static u64 event_hi_bits(const struct pmu_event *e)
+static u64 event_hi_bits(u16 event)
 {
-	return (u64)(e->event >> 8) << AMD_EVTSEL_EVENT_HI_SHIFT & AMD_EVTSEL_EVENT_HI_MASK;
+	return (u64)(event >> 8) << AMD_EVTSEL_EVENT_HI_SHIFT & AMD_EVTSEL_EVENT_HI_MASK;
 }
 
 /* PERF_CTLn for an event (APM Vol. 2, "PerfEvtSeln/PERF_CTLn"): the
@@ -88,7 +88,7 @@ static u64 event_hi_bits(const struct pmu_event *e)
  * attr excludes one. */
 static u64 amd_evtsel(const struct pmu_caps *c, const struct pmu_slot *sl)
 {
-	u64 v = counter_evtsel_fields(&sl->ev) | event_hi_bits(&sl->ev);
+	u64 v = counter_evtsel_fields(&sl->ev) | event_hi_bits(sl->ev.event);
 	if (sl->period)
 		v |= EVTSEL_INT;
 	if (caps_has_global_ctrl(c))
@@ -102,8 +102,7 @@ static u64 amd_evtsel(const struct pmu_caps *c, const struct pmu_slot *sl)
  * even counter's. */
 static u64 amd_merge_evtsel(const struct pmu_caps *c)
 {
-	u64 v = (AMD_EVENT_MERGE & EVTSEL_EVENT_MASK) |
-		((u64)(AMD_EVENT_MERGE >> 8) << AMD_EVTSEL_EVENT_HI_SHIFT & AMD_EVTSEL_EVENT_HI_MASK);
+	u64 v = (AMD_EVENT_MERGE & EVTSEL_EVENT_MASK) | event_hi_bits(AMD_EVENT_MERGE);
 	return caps_has_global_ctrl(c) ? v | EVTSEL_EN : v;
 }
 
@@ -114,8 +113,7 @@ static void clear_stale_merges(struct pmu *p)
 {
 	const struct pmu_caps *c = &p->caps;
 	for (unsigned i = 1; i < c->num_gp && i < PMU_MAX_GP; i += 2)
-		if (!(p->active_mask & global_gp_bit(i)) &&
-		    (p->sh_evtsel[i] & ~EVTSEL_EN) == (amd_merge_evtsel(c) & ~EVTSEL_EN))
+		if (!(p->active_mask & global_gp_bit(i)) && p->sh_evtsel[i] == amd_merge_evtsel(c))
 			pmu_write_if_changed(caps_gp_eventsel_msr(c, i), &p->sh_evtsel[i], 0);
 }
 
@@ -245,7 +243,7 @@ static u64 amd_max_period(const struct pmu_caps *c, int counter, const char **wh
 static u64 amd_perf_config(const struct pmu_event *e, u64 *config1)
 {
 	*config1 = 0;
-	return (counter_evtsel_fields(e) & ~(u64)(EVTSEL_USR | EVTSEL_OS)) | event_hi_bits(e);
+	return (counter_evtsel_fields(e) & ~(u64)(EVTSEL_USR | EVTSEL_OS)) | event_hi_bits(e->event);
 }
 
 const struct pmu_arch pmu_arch_amd = {

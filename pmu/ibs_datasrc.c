@@ -49,10 +49,7 @@ static bool erratum_1293(const struct ibs_cpu *cpu, u64 d3)
 
 static unsigned data_src_code(u64 d2, const struct ibs_cpu *cpu)
 {
-	unsigned lo = (unsigned)(d2 & IBS_OP_DATA2_DATA_SRC_LO);
-	if (cpu->ibs_caps & IBS_CAPS_ZEN4)
-		return (unsigned)FIELD(d2, 7, 6) << 3 | lo;
-	return lo;
+	return ibs_op_data2_source(d2, cpu->ibs_caps & IBS_CAPS_ZEN4);
 }
 
 /* A load's DataSrc entry, RmtNode folded in (HOPS 1: IBS does not say

@@ -284,9 +284,8 @@ void sim_set_run_loads(const struct sim_run_loads *l)
 /* DataSrc in IBS_OP_DATA2's layout: 3 bits, or 5 with IBS_CAPS_ZEN4. */
 static u64 data2_source(const struct sim_cpu *c, unsigned coarse, unsigned ext)
 {
-	if (!(ibs_caps(c) & IBS_CAPS_ZEN4))
-		return coarse;
-	return (ext & 7) | (u64)(ext >> 3) << 6;
+	bool zen4 = ibs_caps(c) & IBS_CAPS_ZEN4;
+	return ibs_op_data2_of_source(zen4 ? ext : coarse, zen4);
 }
 
 /* IBS_OP_DATA2/3 for a load served where Intel's source code says (the

@@ -206,11 +206,17 @@ static void retire_events(u8 event, u8 umask, u64 count, const struct sim_machin
 	sim_event_from_intel(&o);	/* AMD parts count their own events for it */
 }
 
+/* The deepest level any of a slice's loads reached. */
+static int deepest_level(const u64 *ld)
+{
+	return ld[SIM_MACHINE_MEMORY] ? SIM_MACHINE_MEMORY :
+	       ld[SIM_MACHINE_LLC] ? SIM_MACHINE_LLC : SIM_MACHINE_L1;
+}
+
 static void retire_memory(const struct sim_machine_retired *r)
 {
 	const u64 *ld = r->loads;
-	int last = ld[SIM_MACHINE_MEMORY] ? SIM_MACHINE_MEMORY :
-		   ld[SIM_MACHINE_LLC] ? SIM_MACHINE_LLC : SIM_MACHINE_L1;
+	int last = deepest_level(ld);
 	retire_events(ARCH_CODE_LLC_REFERENCES, ARCH_UMASK_LLC_REFERENCES, r->llc_references,
 		      r, last);
 	retire_events(ARCH_CODE_LLC_MISSES, ARCH_UMASK_LLC_MISSES, r->llc_misses, r, last);
@@ -243,8 +249,7 @@ static void single_load(const struct sim_machine_retired *r, struct sim_point *p
 	if (!sim_amd() || r->instructions != 1 || ld[0] + ld[1] + ld[2] != 1 || r->stores ||
 	    !r->data_addr)
 		return;
-	int level = ld[SIM_MACHINE_MEMORY] ? SIM_MACHINE_MEMORY :
-		    ld[SIM_MACHINE_LLC] ? SIM_MACHINE_LLC : SIM_MACHINE_L1;
+	int level = deepest_level(ld);
 	pt->data_addr = r->data_addr;
 	pt->latency = level_cost[level].latency;
 	pt->data_src = level_cost[level].data_src;
