@@ -23,11 +23,11 @@ perf report -i c.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | 
 dmesg | grep "AMD IBS detected"
 nmi() { awk '/NMI:/ { print $2 }' /proc/interrupts; }
 a=$(nmi)
-perf record -a -q -e ibs_op/cnt_ctl=1/ -c 100000 -o o.data bp-workload soak -n 5000000 >/dev/null 2>&1
+perf record -a -q -e ibs_op/cnt_ctl=1/ -c 20000 -o o.data bp-workload soak -n 5000000 >/dev/null 2>&1
 echo "ibs nmis $(( $(nmi) - a ))"
 echo "ibs samples $(perf script -i o.data -F ip 2>/dev/null | wc -l)"
 perf report -i o.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/ibs_share /'
-perf record -a -q -e ibs_op// -c 100000 -o d.data bp-workload soak -n 5000000 >/dev/null 2>&1
+perf record -a -q -e ibs_op// -c 20000 -o d.data bp-workload soak -n 5000000 >/dev/null 2>&1
 perf report -i d.data --stdio --no-children --sort sym 2>/dev/null | grep '%' | sed 's/^/ibs_cyc_share /'
 # perf mem on chase over 64 MiB (IBS op, system-wide on AMD)
 perf mem record -a -o m.data bp-workload chase --size 67108864 --steps 2000000 >/dev/null 2>&1
@@ -61,14 +61,14 @@ for model in zen4 zen2; do
 	# firmware" assigned (Linux warns of a firmware bug without one), and
 	# each tagged op's NMI comes through QEMU's extended LVT entry, which
 	# Linux's setup_APIC_eilvt programmed: soak -n 5 M dispatches 40 M ops,
-	# more than 300 periods of 100,000 (the model's op counter rests from
+	# more than 1,900 periods of 20,000 (the model's op counter rests from
 	# the tag until the handler re-arms it), the rest is the kernel's.
 	expect_console "perf: AMD IBS detected (0x${ibs_caps[$model]})"
 	grep -q "invalid IBS interrupt offset" "$tmp/console" && fail "$model: Linux found no IBS LVT offset"
 	in=$(awk '$1 == "ibs" && $2 == "nmis" { print $3 }' "$tmp/console")
 	is=$(awk '$1 == "ibs" && $2 == "samples" { print $3 }' "$tmp/console")
-	echo "$model: ibs_op/cnt_ctl=1/ -c 100000: $is samples, $in NMIs"
-	[ -n "$is" ] && [ "$is" -ge 300 ] && [ "$in" -ge "$is" ] ||
+	echo "$model: ibs_op/cnt_ctl=1/ -c 20000: $is samples, $in NMIs"
+	[ -n "$is" ] && [ "$is" -ge 1900 ] && [ "$in" -ge "$is" ] ||
 		fail "$model: IBS took '$is' samples in '$in' NMIs"
 	# 40 M fetches (the model fetches as it dispatches): 400 periods; the
 	# model's count cleared at the tag made Linux drop every one
@@ -77,7 +77,12 @@ for model in zen4 zen2; do
 	[ -n "$fs" ] && [ "$fs" -ge 300 ] || fail "$model: IBS fetch took '$fs' samples"
 	# -a samples the kernel too: soak's functions' shares among soak's
 	# samples are the ones to hold to 50/30/15/5 (issue 33: within 1
-	# point), for ops (cnt_ctl=1) and for cycles (ibs_op//, cnt_ctl=0)
+	# point), for ops (cnt_ctl=1) and for cycles (ibs_op//, cnt_ctl=0).
+	# The period divides soak's round (400,000 ops: 200,000/120,000/
+	# 60,000/20,000), so every round puts 10/6/3/1 samples in the four
+	# whatever the phase the kernel's ops leave. At 100,000 (four samples
+	# a round, boundaries off the grid) the split rested on that phase
+	# wandering evenly: 400 samples, and CI once saw soak_cool at 13.93.
 	for tag in ibs_share ibs_cyc_share; do
 		soak=$(awk -v t=$tag '$1 == t && $NF ~ /^soak_/ { sub("%", "", $2); s += $2 } END { print s + 0 }' "$tmp/console")
 		awk -v t="$soak" 'BEGIN { exit !(t >= 80) }' || fail "$model: $tag: IBS samples in soak only $soak %"
