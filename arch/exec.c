@@ -19,6 +19,8 @@ static void machine_stats(struct exec_stats *out) { bp_memset(out, 0, sizeof(*ou
 static void machine_set_cpus(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx) { }
 static void machine_freeze(bool on) { }
 static void machine_code_profile(const struct code_profile *p) { }
+/* The machine's PMU counts what retires: nothing to be told. */
+static void machine_retired(u64 done, u64 next) { }
 
 static const struct exec_ops machine_ops = {
 	.name = "machine",
@@ -39,6 +41,7 @@ static const struct exec_ops machine_ops = {
 	.set_cpus = machine_set_cpus,
 	.freeze = machine_freeze,
 	.code_profile = machine_code_profile,
+	.retired = machine_retired,
 };
 
 static const struct exec_ops *current = &machine_ops;
@@ -70,3 +73,4 @@ void exec_set_cpus(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx
 }
 void exec_freeze(bool on) { current->freeze(on); }
 void exec_code_profile(const struct code_profile *p) { current->code_profile(p); }
+void exec_retired(u64 done, u64 next) { current->retired(done, next); }

@@ -47,6 +47,9 @@ struct exec_stats {
 	u64 pmis_completed;	/* ... whose handler EOIed */
 	u64 eoi_timeouts;	/* PMIs whose EOI never came (1 s): given up */
 	u64 insn_per_s;		/* the instruction rate the model follows */
+	u64 told;		/* instructions workloads said they retired */
+	u64 told_owed;		/* ... charged after the workload ended (its tail) */
+	u64 untold;		/* instructions charged by time alone */
 	u64 model_ticks;	/* plat_ticks spent running the model (its PEBS
 				 * assist included) while a workload's timed
 				 * part ran (exec_code_profile set), PMI
@@ -110,6 +113,12 @@ struct exec_ops {
 	void (*freeze)(bool on);
 	/* The code about to run behaves so (NULL: as plain code, IPC 1). */
 	void (*code_profile)(const struct code_profile *p);
+	/* The code running under a profile has retired `done` instructions
+	 * since the profile was set and the part it starts now retires
+	 * `next`, by construction (a workload says so between its parts): a
+	 * model whose time is only an estimate charges that many, whatever
+	 * its clock made of them. */
+	void (*retired)(u64 done, u64 next);
 };
 
 void exec_select(const struct exec_ops *ops);
@@ -135,5 +144,6 @@ void exec_stats(struct exec_stats *out);
 void exec_set_cpus(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx);
 void exec_freeze(bool on);
 void exec_code_profile(const struct code_profile *p);
+void exec_retired(u64 done, u64 next);
 
 #endif

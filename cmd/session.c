@@ -93,6 +93,10 @@ static void show_statistics(const struct session *s)
 			   (unsigned long long)d.held, (unsigned long long)d.cycles,
 			   (unsigned long long)d.insn_per_s, (unsigned long long)d.pmis_delivered,
 			   (unsigned long long)d.eoi_timeouts);
+		out_printf("[ emulation: %llu instructions told by the workload (%llu charged after it), "
+			   "%llu charged by time alone ]\n",
+			   (unsigned long long)d.told, (unsigned long long)d.told_owed,
+			   (unsigned long long)d.untold);
 	}
 }
 

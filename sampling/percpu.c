@@ -643,16 +643,20 @@ void percpu_set_tsc_clock(struct percpu *p, u64 tsc_per_second)
 			sampling_set_tsc_clock(sampler_of(p->cpu[i]), tsc_per_second);
 }
 
+/* Time stops before the counters are held and runs again after they
+ * are released: an emulated PMU's tick in between would charge the
+ * workload's time (and what it has told it retired) to counters that
+ * are off, and those counts would be lost. */
 void percpu_hold_self(struct percpu *p)
 {
-	on_main_flow_cpu(p, cpu_hold);
 	exec_freeze(true);
+	on_main_flow_cpu(p, cpu_hold);
 }
 
 void percpu_release_self(struct percpu *p)
 {
-	exec_freeze(false);
 	on_main_flow_cpu(p, cpu_release);
+	exec_freeze(false);
 }
 
 u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)

@@ -1,5 +1,6 @@
 #include "drive.h"
 #include "sim_api.h"
+#include "sim_machine.h"
 #include "../lib/plat.h"
 #include "../arch/hw.h"
 #include "../arch/msr.h"
@@ -16,6 +17,29 @@ static u64 insn_per_s;		/* this machine's measured instruction rate */
 /* Time elapsed but not yet run by the model: held while a PMI is out. */
 static u64 pending_cycles, pending_ip;	/* units: see split_units */
 static u64 insn_frac;		/* ticks x rate remainder, so nothing is lost */
+/* The running code's instructions as its workload tells them
+ * (exec_retired): the model charges those, and within the part that runs
+ * what the time since the telling estimates, up to the part's own count.
+ * Time alone follows this machine's rate as measured in its fastest
+ * slice, which the workload does not keep up when the model's own work
+ * (a PEBS record every 1,000 instructions) evicts its caches, and which
+ * the firmware's own timer work stretches: soak's 400 M instructions
+ * counted 459 M in stat and 499 M in PEBS records at -c 1000. */
+static struct workload_told {
+	bool told;		/* the workload has told since its profile was set */
+	u64 done;		/* the instructions it said it retired */
+	u64 next;		/* ... and the part it then started retires */
+	u64 charged;		/* instructions charged to it (pending included) */
+	s64 since;		/* time's estimate since the telling, instructions */
+} truth;
+/* What a profile that ended left to run: its told instructions not yet
+ * charged and its pending time, run at the next tick at the IP where
+ * the last tick found it. */
+static struct profile_tail {
+	const struct code_profile *code;
+	u64 units, ip;
+} tail;
+static volatile bool telling;	/* the main flow changes truth or tail */
 static u64 max_tick_delta;	/* the most time one tick may count (ticks) */
 /* A tick that comes late counts at most this many periods: the host ran
  * something else instead of this CPU (4 vCPUs on 2 host cores, a loaded
@@ -112,16 +136,29 @@ static u64 d_rdtsc(void)
  * next tick would charge to the instruction it interrupts: the host
  * twin's timer handler, under load) at the rate this machine retires
  * instructions (IPC 1). */
-static u64 elapsed_cycles(void)
+static u64 cycles_between(u64 from, u64 now, u64 *frac)
 {
-	u64 now = plat_run_ticks(), tps = plat_ticks_per_second();
-	u64 delta = MIN(now - last_ticks, max_tick_delta);
-	last_ticks = now;
+	u64 tps = plat_ticks_per_second();
+	u64 delta = MIN(now - from, max_tick_delta);
 	if (!tps)
 		return 0;
-	unsigned __int128 total = (unsigned __int128)delta * insn_per_s + insn_frac;
-	insn_frac = (u64)(total % tps);
+	unsigned __int128 total = (unsigned __int128)delta * insn_per_s + *frac;
+	*frac = (u64)(total % tps);
 	return (u64)(total / tps);
+}
+
+static u64 elapsed_cycles(void)
+{
+	u64 now = plat_run_ticks(), from = last_ticks;
+	last_ticks = now;
+	return cycles_between(from, now, &insn_frac);
+}
+
+/* elapsed_cycles without using them up. */
+static u64 elapsed_so_far(void)
+{
+	u64 frac = insn_frac;
+	return cycles_between(last_ticks, plat_run_ticks(), &frac);
 }
 
 #define RATE_CHUNKS 8	/* spread a tick's occurrences over this many addresses */
@@ -262,7 +299,51 @@ static void split_units(u32 ipc, u64 units, u64 *cycles, u64 *insns)
 		*cycles = 1;
 }
 
-/* Runs the held-back time until it is used up or a PMI goes out. */
+/* Instructions in units of time and back (split_units' units). */
+static u64 insns_of_units(u32 ipc, u64 units) { return ipc >= 1000 ? units : units * ipc / 1000; }
+static u64 units_of_insns(u32 ipc, u64 insns) { return ipc >= 1000 ? insns : insns * 1000 / ipc; }
+
+/* What a tick charges the running code for units of time: once its
+ * workload has told what it retired, that count plus time's estimate
+ * since the telling (at most the running part's count), less what is
+ * charged already. */
+static u64 charge_units(u64 units)
+{
+	u32 ipc = ipc_of(running_code);
+	u64 insns = insns_of_units(ipc, units);
+	if (!running_code || !truth.told) {
+		truth.charged += running_code ? insns : 0;
+		stats.untold += insns;
+		return units;
+	}
+	truth.since += (s64)insns;
+	u64 target = truth.done + MIN(truth.since > 0 ? (u64)truth.since : 0, truth.next);
+	u64 charge = target > truth.charged ? target - truth.charged : 0;
+	truth.charged += charge;
+	return units_of_insns(ipc, charge);
+}
+
+/* Runs *units of code that behaves as wp, at ip, until they are used up
+ * or a PMI goes out (what is left stays in *units). */
+static void run_units(u64 *units, const struct code_profile *wp, u64 ip)
+{
+	u32 ipc = ipc_of(wp);
+	while (*units && !pmi_outstanding) {
+		u64 insns_done, cycles, insns;
+		split_units(ipc, *units, &cycles, &insns);
+		u64 cyc_done = sim_run_until_pmi(cycles, insns, ip, &insns_done);
+		stats.cycles += cyc_done;
+		if (wp)
+			make_events(wp, insns_done, ip);
+		if (cyc_done >= cycles)
+			*units = 0;
+		else	/* what is left, in the same units */
+			*units -= ipc >= 1000 ? MIN(insns_done, *units) : MIN(cyc_done, *units);
+	}
+}
+
+/* Runs the held-back time until it is used up or a PMI goes out: first
+ * what an ended profile left (its tail), then the running code's. */
 static void advance(void)
 {
 	if (advancing || busy)
@@ -273,20 +354,9 @@ static void advance(void)
 	sim_set_cpu(bsp_cpu);
 	u64 t0 = plat_ticks(), nested0 = handler_ticks;
 	const struct code_profile *wp = running_code;
-	u32 ipc = ipc_of(wp);
-	while (pending_cycles && !pmi_outstanding) {
-		u64 insns_done, cycles, insns;
-		split_units(ipc, pending_cycles, &cycles, &insns);
-		u64 cyc_done = sim_run_until_pmi(cycles, insns, pending_ip, &insns_done);
-		stats.cycles += cyc_done;
-		if (wp)
-			make_events(wp, insns_done, pending_ip);
-		if (cyc_done >= cycles)
-			pending_cycles = 0;
-		else	/* what is left, in the same units */
-			pending_cycles -= ipc >= 1000 ? MIN(insns_done, pending_cycles) :
-					  MIN(cyc_done, pending_cycles);
-	}
+	run_units(&tail.units, tail.code, tail.ip);
+	if (!tail.units)
+		run_units(&pending_cycles, wp, pending_ip);
 	sim_set_cpu(selected);
 	busy--;
 	advancing = false;
@@ -307,8 +377,10 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 	 * advance() leaves uncounted (it restarts last_ticks when done).
 	 * Charged, it would be run by the same loop it interrupts: at a short
 	 * period under ASan the model ran slower than time passed, and the
-	 * held-back time grew past 2^40 cycles. */
-	if (advancing) {
+	 * held-back time grew past 2^40 cycles. One during the main flow's
+	 * brief telling (exec_retired, a profile's end) leaves its time to
+	 * the next tick. */
+	if (advancing || telling) {
 		stats.deferred++;
 		return;
 	}
@@ -323,7 +395,8 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 		pmi_outstanding = false;
 	}
 	held_in_a_row = 0;
-	pending_cycles += cycles;
+	u64 charged = charge_units(cycles);
+	pending_cycles += charged;
 	pending_ip = f->ip;
 	if (busy) {
 		stats.deferred++;
@@ -335,10 +408,12 @@ static void on_tick(const struct plat_irq_frame *f, void *ctx)
 	u64 tick_tsc = others ? bsp_tsc() : 0;	/* the tick's start, for the others */
 	advance();
 	if (others) {
-		/* The other CPUs run as long, each at the IP it published; their
-		 * PMIs are taken once all have been advanced. */
+		/* The other CPUs run as long as the BSP was charged (what its
+		 * workload told, not the time: one clock for every CPU, which
+		 * perf needs to order the CPUs' samples), each at the IP it
+		 * published; their PMIs are taken once all have been advanced. */
 		busy++;
-		run_other_cpus(cycles, tick_tsc);
+		run_other_cpus(charged, tick_tsc);
 		deliver_pending();
 		sim_set_cpu(selected);
 		busy--;
@@ -417,7 +492,9 @@ int sim_drive_start(u32 period_us, u64 insn_per_s_measured, const char **why)
 	insn_per_s = insn_per_s_measured;
 	stats.insn_per_s = insn_per_s;
 	pending_cycles = insn_frac = 0;
-	pmi_outstanding = advancing = false;
+	truth = (struct workload_told){ 0 };
+	tail = (struct profile_tail){ 0 };
+	pmi_outstanding = advancing = telling = false;
 	held_in_a_row = 0;
 	frozen = false;
 	bsp_cpu = sim_current_cpu();
@@ -495,13 +572,59 @@ static int exec_drive_start(u64 (*insn_per_s_of_machine)(void), const char **why
 		return 0;
 	return sim_drive_start(SIM_DRIVE_PERIOD_US, insn_per_s_of_machine(), why);
 }
+/* What of the tail makes no overflow runs at once, so that a counting
+ * session reads the whole count when the workload returns (stat reads
+ * its counters before the next tick); the rest, where a sample falls,
+ * waits for a tick to deliver its PMI. */
+static void run_tail_quietly(void)
+{
+	if (!running || !tail.units || pmi_outstanding || busy || advancing)
+		return;
+	busy++;
+	u32 selected = sim_current_cpu();
+	u64 distance = sim_machine_distance(bsp_cpu, tail.units + 1);
+	u64 quiet = distance > tail.units ? tail.units : distance - 1;
+	tail.units -= quiet;
+	run_units(&quiet, tail.code, tail.ip);
+	tail.units += quiet;
+	sim_set_cpu(selected);
+	busy--;
+}
+
+/* A profile ends: what its workload told and the model has not charged,
+ * and its pending time, become the tail that runs with the profile where
+ * the last tick found the workload. The time since that tick is in what
+ * it told. An estimate that ran ahead of the last telling cannot be
+ * taken back. */
+static void end_profile(void)
+{
+	if (running_code && !tail.units) {
+		u32 ipc = ipc_of(running_code);
+		u64 owed = truth.told && truth.done > truth.charged ? truth.done - truth.charged : 0;
+		if (truth.told) {
+			stats.told += truth.done;
+			stats.told_owed += owed;
+		}
+		tail = (struct profile_tail){ running_code, pending_cycles + units_of_insns(ipc, owed),
+					      pending_ip };
+		pending_cycles = 0;
+		if (truth.told)
+			last_ticks = plat_run_ticks();
+		run_tail_quietly();
+	}
+	truth = (struct workload_told){ 0 };
+}
+
 /* The profile's loads (MEM_INST_RETIRED.ALL_LOADS with an address range)
  * are also what the run's ops load, for IBS op sampling, which tags ops of
  * the run rather than the counted events. */
 static void exec_code(const struct code_profile *p)
 {
 	struct sim_run_loads loads = { 0 };
+	telling = true;
+	end_profile();
 	running_code = p;
+	telling = false;
 	for (u32 k = 0; p && k < p->nrates && k < CODE_MAX_RATES; k++) {
 		const struct code_rate *w = &p->rate[k];
 		if (w->event == EVENT_MEM_INST_RETIRED && w->umask == UMASK_MEM_INST_RETIRED_ALL_LOADS &&
@@ -511,6 +634,21 @@ static void exec_code(const struct code_profile *p)
 							.data_src = w->data_src };
 	}
 	sim_set_run_loads(&loads);
+}
+
+/* The workload told what it retired and what the part it starts
+ * retires: time's estimate counts from this moment (the time since the
+ * last tick was the told parts'). */
+static void exec_told(u64 done, u64 next)
+{
+	if (!running_code || !running)
+		return;
+	telling = true;
+	truth.told = true;
+	truth.done = done;
+	truth.next = next;
+	truth.since = -(s64)insns_of_units(ipc_of(running_code), elapsed_so_far());
+	telling = false;
 }
 
 static const struct exec_ops drive_exec = {
@@ -532,6 +670,7 @@ static const struct exec_ops drive_exec = {
 	.set_cpus = sim_drive_set_cpus,
 	.freeze = sim_drive_freeze,
 	.code_profile = exec_code,
+	.retired = exec_told,
 };
 
 const struct exec_ops *sim_drive_exec(void) { return &drive_exec; }

@@ -67,12 +67,16 @@ static int irqoff_run(int argc, char **argv, struct workload_result *r)
 	};
 	workload_begin(&profile);
 	u64 t0 = plat_ticks();
+	u64 call = per_round * IRQOFF_INSNS_PER_ITER + IRQOFF_INSNS_PER_CALL, retired = 0;
 	for (u32 round = 0; round < IRQOFF_ROUNDS; round++) {
+		workload_retired(retired, 2 * call);
 		u64 flags = plat_irqs_off();
 		r->checksum += irqoff_masked(per_round);
 		plat_irqs_restore(flags);
 		r->checksum += irqoff_open(per_round);
+		retired += 2 * call;
 	}
+	workload_retired(retired, 0);
 	r->ticks = plat_ticks() - t0;
 	workload_begin(NULL);
 	return 0;

@@ -84,10 +84,15 @@ static int soak_run(int argc, char **argv, struct workload_result *r)
 			  { ARCH_CODE_BRANCH_MISSES, ARCH_UMASK_BRANCH_MISSES, 0, 0, 0, 0, 0 } },
 	};
 	workload_begin(&profile);
-	u64 t0 = plat_ticks();
+	u64 t0 = plat_ticks(), retired = 0;
 	for (u32 round = 0; round < SOAK_ROUNDS; round++)
-		for (size_t k = 0; k < ARRAY_SIZE(parts); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(parts); k++) {
+			u64 part = per_round[k] * SOAK_INSNS_PER_ITER + SOAK_INSNS_PER_CALL;
+			workload_retired(retired, part);
 			r->checksum += parts[k].fn(per_round[k]);
+			retired += part;
+		}
+	workload_retired(retired, 0);
 	r->ticks = plat_ticks() - t0;
 	workload_begin(NULL);
 	return 0;

@@ -55,6 +55,11 @@ void workload_begin(const struct code_profile *p)
 	exec_code_profile(p);
 }
 
+void workload_retired(u64 done, u64 next)
+{
+	exec_retired(done, next);
+}
+
 u64 soak_hot(u64 iterations);
 
 #define RATE_SLICE_US 2000	/* each measurement: about 2 ms */

@@ -48,6 +48,11 @@ struct workload {
  * code behaves (arch/exec.h: an emulated PMU makes its events happen at
  * those rates), and with NULL right after it. */
 void workload_begin(const struct code_profile *p);
+/* Between its parts: the measured part has retired `done` instructions
+ * so far and the part it starts now retires `next` (0: none, the end),
+ * by construction (an emulated PMU charges them; the machine's counts
+ * them itself). */
+void workload_retired(u64 done, u64 next);
 
 /* Instructions per second that this machine retires, measured on soak's
  * loop (an exact instruction count): the fastest of 16 slices of ~2 ms.
