@@ -3,9 +3,11 @@
 # instructions at shift 4, 0.039% of this run). The model advances by whole
 # ticks, and disk I/O completions still follow host time, which moves the
 # guest by a few hundred instructions: enough to carry the run's end across
-# a tick when it ends near one (seen: 161,489,885 instead of
-# 161,429,256). And instructions match soak's ground truth (8 per
-# iteration + 3 per call, 400 calls): 160,001,200 for 20M iterations.
+# a tick when it ends near one (seen, by time alone: 161,489,885 instead
+# of 161,429,256). And instructions match soak's ground truth (8 per
+# iteration + 3 per call, 400 calls): 160,001,200 for 20M iterations,
+# which soak tells the drive (exactly that since; the 2 % bound is for
+# the time around it).
 . "$(dirname "$0")/lib.bash"
 count() { awk -v ev="$1" '$2 == ev { gsub(",", "", $1); print $1 }' "$tmp/console"; }
 runs=()
