@@ -69,13 +69,33 @@ static bool program_all_counters(struct st *x, u64 *enable)
 	return !c->num_fixed || st_wr(x, c->msr_fixed_ctr_ctrl, fixed_ctrl);
 }
 
+/* A global enable that keeps its own value (firmware, SMM, a BMC or a
+ * hypervisor holds the PMU) leaves counters off whatever they are: that,
+ * not a dead counter, is the reason to give. */
+static bool global_enable_took(struct st *x, u64 wrote)
+{
+	const struct pmu_caps *c = x->caps;
+	char name[40];
+	u64 found;
+	if (!caps_has_global_ctrl(c))
+		return true;
+	if (!st_rd(x, c->msr_global_ctrl, &found))
+		return false;
+	if ((found & wrote) == wrote)
+		return true;
+	return st_fail(x, "%s reads 0x%llx after selftest wrote 0x%llx: something else holds the PMU "
+		       "(firmware, SMM, a BMC or a hypervisor): counters 0x%llx did not start",
+		       st_msr_name(x, c->msr_global_ctrl, name, sizeof(name)), (unsigned long long)found,
+		       (unsigned long long)wrote, (unsigned long long)(wrote & ~found));
+}
+
 void st_check_counters(struct st *x)
 {
 	u64 enable = 0, first_count = 0;
 	if (!st_enable(x, 0) || !program_all_counters(x, &enable))
 		return;
 	u64 t0 = plat_ticks();
-	if (!st_enable(x, enable))
+	if (!st_enable(x, enable) || !global_enable_took(x, enable))
 		return;
 	st_spin_until(NULL, NULL, SELFTEST_BUSY_MS);
 	if (!st_enable(x, 0))

@@ -86,6 +86,36 @@ static void run_restored(const char *model, bool force, void (*inject)(void),
 /* ---- hostile states injected before the command runs -------------------------- */
 
 static void counters_running(void) { sim_inject_counters_running(); }
+/* Another tool's PEBS session running when bareperf starts, as Linux's
+ * perf leaves one while it samples with large PEBS: its own DS area and
+ * buffer, GP0 (INST_RETIRED.ANY_P) and GP1 armed for PEBS near their
+ * overflow with reset values, fixed0 too, adaptive records with memory
+ * info and GPRs, an interrupt threshold, everything enabled. */
+static struct foreign_ds {
+	u64 area[32];
+	u8 buffer[16384];
+} foreign __attribute__((aligned(4096)));
+static void pebs_session_running(void)
+{
+	counters_running();
+	u64 base = (u64)(uintptr_t)foreign.buffer;
+	foreign.area[4] = base;				/* PEBS buffer base */
+	foreign.area[5] = base;				/* index */
+	foreign.area[6] = base + sizeof(foreign.buffer);	/* absolute maximum */
+	foreign.area[7] = base + sizeof(foreign.buffer) / 2;	/* interrupt threshold */
+	for (unsigned i = 8; i < 20; i++)
+		foreign.area[i] = (u64)-2000;		/* counter reset values */
+	hw_wrmsr(MSR_IA32_DS_AREA, (u64)(uintptr_t)foreign.area);
+	hw_wrmsr(MSR_PEBS_DATA_CFG, PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP);
+	hw_wrmsr(msr_perfevtsel(0), EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | 0xC0);
+	hw_wrmsr(msr_perfevtsel(1), EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | 0x3C);
+	hw_wrmsr(msr_a_pmc(0), 0xFFFFFFFFFFFFULL - 100);
+	hw_wrmsr(msr_a_pmc(1), 0xFFFFFFFFFFFFULL - 3000);
+	hw_wrmsr(MSR_IA32_PEBS_ENABLE, pebs_enable_gp_bit(0) | pebs_enable_gp_bit(1) |
+				       pebs_enable_fixed_bit(0));
+	hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, global_gp_bit(0) | global_gp_bit(1) | global_fixed_bit(0) |
+					    global_fixed_bit(1) | global_fixed_bit(2));
+}
 static void pebs_unavailable(void) { sim_inject_pebs_unavailable(true); }
 static void stuck_status(void) { sim_inject_stuck_status(BIT(3)); }
 static void dead_gp0(void) { sim_inject_dead_counters(BIT(0)); }
@@ -244,6 +274,13 @@ static void test_counters_running(void **state)
 		/* --force takes them over and gives them back as found. */
 		run_restored("icx", true, counters_running, cmds[i], EXIT_OK, NULL);
 	}
+}
+
+/* Issue 39 item 7: selftest --force while another session's PEBS runs. */
+static void test_selftest_over_pebs_session(void **state)
+{
+	for (int run = 0; run < 3; run++)
+		run_restored("icx", true, pebs_session_running, "selftest", EXIT_OK, "0 failed");
 }
 
 static void test_pebs_refused(void **state)
@@ -412,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_record_errors),
 		cmocka_unit_test(test_selftest_paths),
 		cmocka_unit_test(test_counters_running),
+		cmocka_unit_test(test_selftest_over_pebs_session),
 		cmocka_unit_test(test_pebs_refused),
 		cmocka_unit_test(test_faults_during_run),
 		cmocka_unit_test(test_perfmon_disabled),
