@@ -381,19 +381,54 @@ static void write_failed(struct record_run *r)
 		   (unsigned long long)perfdata_samples(r->pd));
 }
 
-/* One pass over every CPU's ring, then a round mark (perf's contract for
- * FINISHED_ROUND: see perfdata.h). */
-static void drain_ring(struct record_run *r)
+/* The TSC up to which every CPU has delivered its samples: a CPU whose
+ * records still wait in its PEBS buffer (large PEBS drains only at its
+ * threshold) has delivered up to its newest sample; ~0 at the end. */
+static u64 delivered_through(const struct record_run *r, bool final)
 {
-	u32 n;
-	for (u32 c = 0; c < r->pc.count; c++)
-		while ((n = percpu_poll(&r->pc, c, r->batch, RECORD_BATCH)) > 0) {
-			r->cpu_samples[c] += n;
-			r->delivered += n;
-			for (u32 i = 0; i < n && !r->write_failed; i++)
-				if (perfdata_sample(r->pd, &r->batch[i]))
-					write_failed(r);
+	u64 w = ~0ULL;
+	for (u32 c = 0; !final && c < r->pc.count; c++)
+		w = MIN(w, percpu_delivered_through(&r->pc, c));
+	return w;
+}
+
+/* The CPU whose oldest waiting sample comes first in time, among those up
+ * to the watermark (a ring over half full goes regardless: holding its
+ * samples back for another CPU's buffer would drop them); -1: none. */
+static int earliest_cpu(const struct record_run *r, u64 watermark)
+{
+	int best = -1;
+	u64 best_tsc = 0;
+	for (u32 c = 0; c < r->pc.count; c++) {
+		const struct bp_sample *s = percpu_peek(&r->pc, c);
+		if (!s || (s->tsc > watermark && !percpu_ring_half_full(&r->pc, c)))
+			continue;
+		if (best < 0 || s->tsc < best_tsc) {
+			best = (int)c;
+			best_tsc = s->tsc;
 		}
+	}
+	return best;
+}
+
+/* The CPUs' samples in time order, up to the time every CPU has
+ * delivered, then a round mark (perf's contract for FINISHED_ROUND: see
+ * perfdata.h). In time order, a file cut short (a full disk) keeps every
+ * CPU's samples up to the cut, not the first CPUs' buffers (issue 39 item
+ * 8: a full ESP under -a kept one CPU's samples to the end, the other's
+ * to one PEBS buffer earlier); what a CPU delivered beyond the others
+ * waits for the next pass. */
+static void drain_ring(struct record_run *r, bool final)
+{
+	u64 watermark = delivered_through(r, final);
+	int c;
+	while ((c = earliest_cpu(r, watermark)) >= 0 &&
+	       percpu_poll(&r->pc, (u32)c, r->batch, 1) == 1) {
+		r->cpu_samples[c]++;
+		r->delivered++;
+		if (!r->write_failed && perfdata_sample(r->pd, &r->batch[0]))
+			write_failed(r);
+	}
 	if (!r->write_failed && perfdata_finished_round(r->pd))
 		write_failed(r);
 }
@@ -433,7 +468,7 @@ static void on_timer(void *ctx)
 	/* Writing is our work, not the workload's: measured, it would be
 	 * sampled, and at a short period make more samples than it writes. */
 	percpu_hold_self(&r->pc);
-	drain_ring(r);
+	drain_ring(r, false);
 	if (now >= r->next_progress) {
 		/* A file cut after this point is readable: the header covers
 		 * the data so far, and the firmware's file system has it. */
@@ -546,7 +581,7 @@ static int record_end(struct record_run *r)
 	r->ended = true;
 	percpu_stop(&r->pc);
 	plat_timer_stop();
-	drain_ring(r);
+	drain_ring(r, true);
 	/* Every sample on the disk before they are counted as written. */
 	if (r->pd && !r->write_failed && (perfdata_push(r->pd) || plat_file_sync(r->file)))
 		write_failed(r);

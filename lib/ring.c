@@ -68,6 +68,15 @@ bool ring_push(struct sample_ring *r, const struct bp_sample *s)
 	return true;
 }
 
+const struct bp_sample *ring_peek(const struct sample_ring *r)
+{
+	u32 tail = r->tail;
+	if (r->head == tail)
+		return NULL;
+	compiler_barrier();	/* read the slot only after seeing head */
+	return &r->slots[tail & r->mask];
+}
+
 bool ring_pop(struct sample_ring *r, struct bp_sample *out)
 {
 	u32 tail = r->tail;

@@ -34,6 +34,7 @@ struct sample_ring {
 	volatile u32 tail;	/* next slot to read; written by the consumer only */
 	volatile u64 pushed;	/* samples accepted (producer only) */
 	volatile u64 dropped;	/* samples refused because the ring was full (producer only) */
+	volatile u64 newest_tsc;	/* the newest published sample's TSC (producer only) */
 	bool owns_slots;	/* slots came from ring_alloc */
 };
 
@@ -78,12 +79,17 @@ static inline void ring_commit_run(struct sample_ring *r, u32 filled)
 	/* The slots' contents must be in memory before the consumer can see
 	 * the new head. */
 	compiler_barrier();
+	if (filled)
+		r->newest_tsc = r->slots[(r->head + filled - 1) & r->mask].tsc;
 	r->head = r->head + filled;
 	r->pushed += filled;
 }
 
 /* Consumer side (main flow). Returns false when empty. */
 bool ring_pop(struct sample_ring *r, struct bp_sample *out);
+/* The oldest sample, left in the ring; NULL when empty. It stays valid
+ * until the consumer pops it (the producer fills only free slots). */
+const struct bp_sample *ring_peek(const struct sample_ring *r);
 u32 ring_count(const struct sample_ring *r);
 static inline u64 ring_dropped(const struct sample_ring *r) { return r->dropped; }
 static inline u64 ring_pushed(const struct sample_ring *r) { return r->pushed; }

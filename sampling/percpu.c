@@ -664,6 +664,20 @@ u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)
 	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_poll(sampler_of(p->cpu[i]), out, max) : 0;
 }
 
+const struct bp_sample *percpu_peek(const struct percpu *p, u32 i)
+{
+	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_peek(sampler_of(p->cpu[i]))
+								    : NULL;
+}
+
+u64 percpu_delivered_through(const struct percpu *p, u32 i)
+{
+	if (i >= p->count || !p->cpu[i]->ready || !p->ops->samples)
+		return ~0ULL;
+	const struct sampling *s = sampler_of(p->cpu[i]);
+	return sampling_pending(s) ? sampling_newest_tsc(s) : ~0ULL;
+}
+
 u32 percpu_ready(const struct percpu *p)
 {
 	return (u32)__builtin_popcountll(ready_mask(p));

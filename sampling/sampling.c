@@ -391,6 +391,9 @@ u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max)
 	return n;
 }
 
+const struct bp_sample *sampling_peek(const struct sampling *s) { return ring_peek(&s->ring); }
+u64 sampling_newest_tsc(const struct sampling *s) { return s->ring.newest_tsc; }
+
 u64 sampling_lost(const struct sampling *s)
 {
 	u64 lost = s->pmi.st.ring_full + s->pmi.st.throttled;

@@ -119,6 +119,10 @@ void sampling_hold(struct sampling *s);
 void sampling_release(struct sampling *s);
 /* Takes up to max samples out of the ring. */
 u32 sampling_poll(struct sampling *s, struct bp_sample *out, u32 max);
+/* The ring's oldest sample, left there (NULL: empty). */
+const struct bp_sample *sampling_peek(const struct sampling *s);
+/* The TSC of the newest sample this CPU delivered (0: none yet). */
+u64 sampling_newest_tsc(const struct sampling *s);
 /* Samples lost so far, all reasons, PMI and PEBS paths together. */
 u64 sampling_lost(const struct sampling *s);
 /* Records the precise engine holds that no drain has taken yet. */

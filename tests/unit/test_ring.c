@@ -101,6 +101,42 @@ static void test_ring_fifo_order(void **state)
 	assert_int_equal(ring_dropped(&r), 0);
 }
 
+/* The writer's merge (record -a) looks at each CPU's oldest sample
+ * before it takes one, and at the newest one's TSC the producer published,
+ * which stays when the consumer has emptied the ring. */
+static void test_ring_peek_and_newest(void **state)
+{
+	struct sample_ring r;
+	struct bp_sample slots[4], out;
+	assert_true(ring_init(&r, slots, 4));
+	assert_null(ring_peek(&r));
+	assert_int_equal(r.newest_tsc, 0);
+	for (u64 i = 1; i <= 3; i++) {
+		struct bp_sample s = sample_with_ip(i);
+		s.tsc = 1000 + i;
+		assert_true(ring_push(&r, &s));
+	}
+	assert_int_equal(r.newest_tsc, 1003);
+	assert_int_equal(ring_peek(&r)->ip, 1);
+	assert_int_equal(ring_count(&r), 3);	/* peeking takes nothing */
+	assert_true(ring_pop(&r, &out));
+	assert_int_equal(ring_peek(&r)->ip, 2);
+	assert_true(ring_pop(&r, &out));
+	assert_true(ring_pop(&r, &out));
+	assert_null(ring_peek(&r));
+	assert_int_equal(r.newest_tsc, 1003);
+	/* a run committed at once publishes its last sample's TSC */
+	u32 n;
+	struct bp_sample *run = ring_reserve_run(&r, &n);
+	assert_non_null(run);
+	assert_true(n >= 1);
+	run[0] = sample_with_ip(9);
+	run[0].tsc = 2000;
+	ring_commit_run(&r, 1);
+	assert_int_equal(r.newest_tsc, 2000);
+	assert_int_equal(ring_peek(&r)->tsc, 2000);
+}
+
 /* A full ring refuses the NEW sample and counts it; the old ones survive. */
 static void test_ring_full_drops_new(void **state)
 {
@@ -254,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_ring_copies_what_counts),
 		cmocka_unit_test(test_memcpy_alignments),
 		cmocka_unit_test(test_ring_fifo_order),
+		cmocka_unit_test(test_ring_peek_and_newest),
 		cmocka_unit_test(test_ring_full_drops_new),
 		cmocka_unit_test(test_ring_index_wrap),
 		cmocka_unit_test(test_ring_reserve_run),
