@@ -21,6 +21,7 @@ static void machine_freeze(bool on) { }
 static void machine_code_profile(const struct code_profile *p) { }
 /* The machine's PMU counts what retires: nothing to be told. */
 static void machine_retired(u64 done, u64 next) { }
+static void machine_settle(void) { }
 
 static const struct exec_ops machine_ops = {
 	.name = "machine",
@@ -42,6 +43,7 @@ static const struct exec_ops machine_ops = {
 	.freeze = machine_freeze,
 	.code_profile = machine_code_profile,
 	.retired = machine_retired,
+	.settle = machine_settle,
 };
 
 static const struct exec_ops *current = &machine_ops;
@@ -74,3 +76,4 @@ void exec_set_cpus(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx
 void exec_freeze(bool on) { current->freeze(on); }
 void exec_code_profile(const struct code_profile *p) { current->code_profile(p); }
 void exec_retired(u64 done, u64 next) { current->retired(done, next); }
+void exec_settle(void) { current->settle(); }

@@ -119,6 +119,9 @@ struct exec_ops {
 	 * model whose time is only an estimate charges that many, whatever
 	 * its clock made of them. */
 	void (*retired)(u64 done, u64 next);
+	/* Before counts are read: a model runs what the code it was told of
+	 * has retired and it has not yet charged. */
+	void (*settle)(void);
 };
 
 void exec_select(const struct exec_ops *ops);
@@ -145,5 +148,6 @@ void exec_set_cpus(u64 mask, const volatile u64 *ips, exec_pmi_fn pmi, void *ctx
 void exec_freeze(bool on);
 void exec_code_profile(const struct code_profile *p);
 void exec_retired(u64 done, u64 next);
+void exec_settle(void);
 
 #endif

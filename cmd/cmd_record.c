@@ -60,6 +60,7 @@ struct record_run {
 	u32 images;
 	u64 lost;			/* all CPUs, once they stopped */
 	u64 cpu_samples[PERCPU_MAX];	/* delivered, per position in pc */
+	u64 cpu_pending[PERCPU_MAX];	/* PEBS records waiting at the last pass */
 	u64 delivered;			/* all CPUs */
 	const char *output;
 	int argc;			/* the command line, for perf.data */
@@ -381,15 +382,21 @@ static void write_failed(struct record_run *r)
 		   (unsigned long long)perfdata_samples(r->pd));
 }
 
-/* The TSC up to which every CPU has delivered its samples: a CPU whose
- * records still wait in its PEBS buffer (large PEBS drains only at its
- * threshold) has delivered up to its newest sample; ~0 at the end. */
-static u64 delivered_through(const struct record_run *r, bool final)
+/* The TSC up to which every CPU has delivered its samples (~0 at the
+ * end): a CPU whose records still wait in its PEBS buffer (large PEBS
+ * drains only at its threshold) has delivered up to its newest sample.
+ * Only while its buffer fills: one whose pending records did not grow
+ * since the last pass (an idle AP, a rare event) holds nobody up. */
+static u64 delivered_through(struct record_run *r, bool final)
 {
 	u64 w = ~0ULL;
-	for (u32 c = 0; !final && c < r->pc.count; c++)
-		w = MIN(w, percpu_delivered_through(&r->pc, c));
-	return w;
+	for (u32 c = 0; c < r->pc.count; c++) {
+		u64 pending = percpu_cpu_pending(&r->pc, c);
+		if (!final && pending && pending != r->cpu_pending[c])
+			w = MIN(w, percpu_delivered_through(&r->pc, c));
+		r->cpu_pending[c] = pending;
+	}
+	return final ? ~0ULL : w;
 }
 
 /* The CPU whose oldest waiting sample comes first in time, among those up

@@ -298,6 +298,7 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 		plat_timer_start(o.interval_ms && !mux ? o.interval_ms : STAT_MUX_MS, on_timer, r);
 	percpu_start(&r->pc);
 	int wrc = w->run(argc - o.workload_at, argv + o.workload_at, &wr);
+	exec_settle();	/* an emulated PMU charges the workload's last told instructions */
 	percpu_stop(&r->pc);
 	if (timer)
 		plat_timer_stop();

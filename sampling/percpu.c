@@ -670,6 +670,12 @@ const struct bp_sample *percpu_peek(const struct percpu *p, u32 i)
 								    : NULL;
 }
 
+u64 percpu_cpu_pending(const struct percpu *p, u32 i)
+{
+	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_pending(sampler_of(p->cpu[i]))
+								    : 0;
+}
+
 u64 percpu_delivered_through(const struct percpu *p, u32 i)
 {
 	if (i >= p->count || !p->cpu[i]->ready || !p->ops->samples)

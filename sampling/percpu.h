@@ -174,6 +174,8 @@ u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max);
  * up to its newest sample). */
 const struct bp_sample *percpu_peek(const struct percpu *p, u32 i);
 u64 percpu_delivered_through(const struct percpu *p, u32 i);
+/* Records waiting in the i-th CPU's precise-engine buffer. */
+u64 percpu_cpu_pending(const struct percpu *p, u32 i);
 /* CPUs set up and sampling. */
 u32 percpu_ready(const struct percpu *p);
 /* Totals over the CPUs. */

@@ -1,6 +1,5 @@
 #include "drive.h"
 #include "sim_api.h"
-#include "sim_machine.h"
 #include "../lib/plat.h"
 #include "../arch/hw.h"
 #include "../arch/msr.h"
@@ -36,10 +35,13 @@ static struct workload_told {
  * charged and its pending time, run at the next tick at the IP where
  * the last tick found it. */
 static struct profile_tail {
-	const struct code_profile *code;
+	struct code_profile code;
+	bool has_code;
 	u64 units, ip;
 } tail;
 static volatile bool telling;	/* the main flow changes truth or tail */
+static volatile bool settling;	/* the main flow waits for the tail to run */
+#define SETTLE_MAX_TICKS 20	/* the longest wait for a tail: 20 ticks */
 static u64 max_tick_delta;	/* the most time one tick may count (ticks) */
 /* A tick that comes late counts at most this many periods: the host ran
  * something else instead of this CPU (4 vCPUs on 2 host cores, a loaded
@@ -354,7 +356,7 @@ static void advance(void)
 	sim_set_cpu(bsp_cpu);
 	u64 t0 = plat_ticks(), nested0 = handler_ticks;
 	const struct code_profile *wp = running_code;
-	run_units(&tail.units, tail.code, tail.ip);
+	run_units(&tail.units, tail.has_code ? &tail.code : NULL, tail.ip);
 	if (!tail.units)
 		run_units(&pending_cycles, wp, pending_ip);
 	sim_set_cpu(selected);
@@ -366,9 +368,22 @@ static void advance(void)
 	last_ticks = plat_run_ticks();
 }
 
+/* While the main flow waits for the tail, a tick runs it and no other
+ * time: the wait is no CPU's work. */
+static void settle_tick(void)
+{
+	last_ticks = plat_run_ticks();
+	if (!advancing && !pmi_outstanding)
+		advance();
+}
+
 static void on_tick(const struct plat_irq_frame *f, void *ctx)
 {
 	stats.ticks++;
+	if (settling) {
+		settle_tick();
+		return;
+	}
 	if (frozen) {
 		last_ticks = plat_run_ticks();
 		return;
@@ -572,45 +587,31 @@ static int exec_drive_start(u64 (*insn_per_s_of_machine)(void), const char **why
 		return 0;
 	return sim_drive_start(SIM_DRIVE_PERIOD_US, insn_per_s_of_machine(), why);
 }
-/* What of the tail makes no overflow runs at once, so that a counting
- * session reads the whole count when the workload returns (stat reads
- * its counters before the next tick); the rest, where a sample falls,
- * waits for a tick to deliver its PMI. */
-static void run_tail_quietly(void)
-{
-	if (!running || !tail.units || pmi_outstanding || busy || advancing)
-		return;
-	busy++;
-	u32 selected = sim_current_cpu();
-	u64 distance = sim_machine_distance(bsp_cpu, tail.units + 1);
-	u64 quiet = distance > tail.units ? tail.units : distance - 1;
-	tail.units -= quiet;
-	run_units(&quiet, tail.code, tail.ip);
-	tail.units += quiet;
-	sim_set_cpu(selected);
-	busy--;
-}
-
 /* A profile ends: what its workload told and the model has not charged,
- * and its pending time, become the tail that runs with the profile where
+ * and its pending time, become the tail that the next tick runs with the
+ * profile (a copy: a workload's profile may live on its stack), where
  * the last tick found the workload. The time since that tick is in what
  * it told. An estimate that ran ahead of the last telling cannot be
- * taken back. */
+ * taken back. While an older tail waits, this one's count joins the
+ * pending time, under the next profile's rates. */
 static void end_profile(void)
 {
-	if (running_code && !tail.units) {
+	if (running_code) {
 		u32 ipc = ipc_of(running_code);
 		u64 owed = truth.told && truth.done > truth.charged ? truth.done - truth.charged : 0;
 		if (truth.told) {
 			stats.told += truth.done;
 			stats.told_owed += owed;
-		}
-		tail = (struct profile_tail){ running_code, pending_cycles + units_of_insns(ipc, owed),
-					      pending_ip };
-		pending_cycles = 0;
-		if (truth.told)
 			last_ticks = plat_run_ticks();
-		run_tail_quietly();
+		}
+		if (tail.units) {
+			pending_cycles += units_of_insns(ipc, owed);
+		} else {
+			tail = (struct profile_tail){ .code = *running_code, .has_code = true,
+						      .units = pending_cycles + units_of_insns(ipc, owed),
+						      .ip = pending_ip };
+			pending_cycles = 0;
+		}
 	}
 	truth = (struct workload_told){ 0 };
 }
@@ -622,8 +623,10 @@ static void exec_code(const struct code_profile *p)
 {
 	struct sim_run_loads loads = { 0 };
 	telling = true;
+	compiler_barrier();	/* no tick sees the change half made */
 	end_profile();
 	running_code = p;
+	compiler_barrier();
 	telling = false;
 	for (u32 k = 0; p && k < p->nrates && k < CODE_MAX_RATES; k++) {
 		const struct code_rate *w = &p->rate[k];
@@ -636,6 +639,23 @@ static void exec_code(const struct code_profile *p)
 	sim_set_run_loads(&loads);
 }
 
+/* Before counts are read (stat reads its counters as soon as the workload
+ * returns, before the next tick): waits for the ticks to run the tail. */
+static void drive_settle(void)
+{
+	if (!running || !tail.units)
+		return;
+	u64 tps = plat_ticks_per_second();
+	u64 deadline = plat_ticks() + (tps ? tps / 1000 * SETTLE_MAX_TICKS : 0);
+	settling = true;
+	compiler_barrier();
+	while (tail.units && plat_ticks() < deadline)
+		__builtin_ia32_pause();	/* the ticks run it */
+	compiler_barrier();
+	settling = false;
+	last_ticks = plat_run_ticks();
+}
+
 /* The workload told what it retired and what the part it starts
  * retires: time's estimate counts from this moment (the time since the
  * last tick was the told parts'). */
@@ -644,10 +664,12 @@ static void exec_told(u64 done, u64 next)
 	if (!running_code || !running)
 		return;
 	telling = true;
+	compiler_barrier();	/* no tick sees the change half made */
 	truth.told = true;
 	truth.done = done;
 	truth.next = next;
 	truth.since = -(s64)insns_of_units(ipc_of(running_code), elapsed_so_far());
+	compiler_barrier();
 	telling = false;
 }
 
@@ -671,6 +693,7 @@ static const struct exec_ops drive_exec = {
 	.freeze = sim_drive_freeze,
 	.code_profile = exec_code,
 	.retired = exec_told,
+	.settle = drive_settle,
 };
 
 const struct exec_ops *sim_drive_exec(void) { return &drive_exec; }
