@@ -405,8 +405,8 @@ static u64 delivered_through(struct record_run *r, bool final)
 			r->cpu_filling[c] = pending && pending != r->cpu_pending[c];
 			r->cpu_pending[c] = pending;
 		}
-		if (r->cpu_filling[c])
-			w = MIN(w, percpu_delivered_through(&r->pc, c));
+		if (r->cpu_filling[c])	/* counted above: no second walk */
+			w = MIN(w, percpu_newest_tsc(&r->pc, c));
 	}
 	return w;
 }

@@ -664,26 +664,6 @@ u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max)
 	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_poll(sampler_of(p->cpu[i]), out, max) : 0;
 }
 
-const struct bp_sample *percpu_peek(const struct percpu *p, u32 i)
-{
-	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_peek(sampler_of(p->cpu[i]))
-								    : NULL;
-}
-
-u64 percpu_cpu_pending(const struct percpu *p, u32 i)
-{
-	return i < p->count && p->cpu[i]->ready && p->ops->samples ? sampling_pending(sampler_of(p->cpu[i]))
-								    : 0;
-}
-
-u64 percpu_delivered_through(const struct percpu *p, u32 i)
-{
-	if (i >= p->count || !p->cpu[i]->ready || !p->ops->samples)
-		return ~0ULL;
-	const struct sampling *s = sampler_of(p->cpu[i]);
-	return sampling_pending(s) ? sampling_newest_tsc(s) : ~0ULL;
-}
-
 u32 percpu_ready(const struct percpu *p)
 {
 	return (u32)__builtin_popcountll(ready_mask(p));
@@ -695,6 +675,24 @@ static const struct sampling *sampler_at(const struct percpu *p, u32 i, bool rea
 	if (i >= p->count || !p->cpu[i] || !p->ops || !p->ops->samples)
 		return NULL;
 	return !ready || p->cpu[i]->ready ? p->cpu[i]->state : NULL;
+}
+
+const struct bp_sample *percpu_peek(const struct percpu *p, u32 i)
+{
+	const struct sampling *s = sampler_at(p, i, true);
+	return s ? sampling_peek(s) : NULL;
+}
+
+u64 percpu_cpu_pending(const struct percpu *p, u32 i)
+{
+	const struct sampling *s = sampler_at(p, i, true);
+	return s ? sampling_pending(s) : 0;
+}
+
+u64 percpu_newest_tsc(const struct percpu *p, u32 i)
+{
+	const struct sampling *s = sampler_at(p, i, true);
+	return s ? sampling_newest_tsc(s) : ~0ULL;
 }
 
 u64 percpu_pending(const struct percpu *p)

@@ -169,11 +169,9 @@ void percpu_release_self(struct percpu *p);
 /* Samples of the i-th CPU (position in p->cpu) into out. */
 u32 percpu_poll(struct percpu *p, u32 i, struct bp_sample *out, u32 max);
 /* The i-th CPU's oldest waiting sample, left in its ring (NULL: none),
- * and the TSC through which its samples have all been delivered (~0: all;
- * a CPU with records still in its precise engine's buffer has delivered
- * up to its newest sample). */
+ * and the TSC of the newest it delivered (~0: a CPU that does not sample). */
 const struct bp_sample *percpu_peek(const struct percpu *p, u32 i);
-u64 percpu_delivered_through(const struct percpu *p, u32 i);
+u64 percpu_newest_tsc(const struct percpu *p, u32 i);
 /* Records waiting in the i-th CPU's precise-engine buffer. */
 u64 percpu_cpu_pending(const struct percpu *p, u32 i);
 /* CPUs set up and sampling. */
