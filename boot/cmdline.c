@@ -60,19 +60,41 @@ static enum source cmdline_file(void)
 	return got == TEXT_BAD_CHAR ? BAD_TEXT : TAKEN;
 }
 
-/* --qemu-exit must work even when the line cannot be taken: without it
- * QEMU would wait in the UEFI shell until its timeout. A word of the
- * line as it is, before splitting, is enough. */
-static void find_qemu_exit(const char *text)
+/* --qemu-exit and --then must work even when the line cannot be taken:
+ * without them QEMU would wait in the UEFI shell until its timeout, and a
+ * lab's machine would sit there until someone came by. A word of the line
+ * as it is, before splitting, is enough. */
+static bool word_at(const char *text, const char *s, const char *word, size_t *len)
 {
-	static const char opt[] = "--qemu-exit";
+	size_t k = 0;
+	if (s != text && !bp_isspace(s[-1]))
+		return false;
+	while (word[k] && s[k] == word[k])
+		k++;
+	*len = k;
+	return !word[k];
+}
+
+/* "--then WHAT" or "--then=WHAT" at s, WHAT one of cli_then_words. */
+static void take_then(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '=')
+		s++;
+	for (unsigned i = 0; cli_then_words[i]; i++) {
+		size_t n = bp_strlen(cli_then_words[i]);
+		if (bp_strncmp(s, cli_then_words[i], n) == 0 && (!s[n] || bp_isspace(s[n])))
+			boot_set_then(i);
+	}
+}
+
+static void find_exit_options(const char *text)
+{
+	size_t len;
 	for (const char *s = text; *s; s++) {
-		bool starts = s == text || bp_isspace(s[-1]);
-		size_t k = 0;
-		while (opt[k] && s[k] == opt[k])
-			k++;
-		if (starts && !opt[k] && (!s[k] || bp_isspace(s[k])))
+		if (word_at(text, s, "--qemu-exit", &len) && (!s[len] || bp_isspace(s[len])))
 			boot_set_qemu_exit(true);
+		if (word_at(text, s, "--then", &len) && (!s[len] || bp_isspace(s[len]) || s[len] == '='))
+			take_then(s + len);
 	}
 }
 
@@ -93,7 +115,7 @@ int boot_cmdline(int max, char **argv)
 	bool from_file = src == NONE;
 	if (from_file && (src = cmdline_file()) == NONE)
 		line[0] = 0;
-	find_qemu_exit(line);
+	find_exit_options(line);
 	/* Where the line came from, and how it was read when that was not
 	 * plain bytes, for the errors. */
 	char where[64];

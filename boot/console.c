@@ -123,6 +123,26 @@ void plat_console_write(const char *s, size_t len)
 	}
 }
 
+/* Straight to the UART, whether ConOut reaches it or not: a file sent
+ * over the line would take minutes on a graphics console and fill the
+ * transcript. Both writers run on this CPU, one after the other, so their
+ * lines do not mix. */
+int plat_serial_write(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len && !serial_dead; i++) {
+		if (s[i] == '\n')
+			serial_putc('\r');
+		serial_putc(s[i]);
+	}
+	return serial_dead ? -1 : 0;
+}
+
+const char *plat_serial_error(void)
+{
+	return serial_dead ? "no UART takes bytes at COM1 (I/O port 0x3F8): its transmit "
+			     "register stayed full" : "";
+}
+
 void plat_error_write(const char *s, size_t len)
 {
 	plat_console_write(s, len);

@@ -25,6 +25,7 @@ void boot_run_undo(void);
 void boot_hand_over(void);
 __attribute__((noreturn)) void boot_exit(int status);
 void boot_set_qemu_exit(bool on);
+void boot_set_then(unsigned action);	/* enum cli_then */
 /* cmdline.c: argv from LoadOptions or \bareperf\cmdline */
 int boot_cmdline(int max, char **argv);
 

@@ -13,6 +13,7 @@
 static struct undo_entry undo_entries[UNDO_MAX];
 static struct undo_list undo_stack = { undo_entries, 0, UNDO_MAX };
 static bool qemu_exit;
+static unsigned then_action;	/* enum cli_then */
 
 int boot_on_exit(undo_fn fn, void *ctx)
 {
@@ -30,6 +31,7 @@ void boot_run_undo(void)
 }
 
 void boot_set_qemu_exit(bool on) { qemu_exit = on; }
+void boot_set_then(unsigned action) { then_action = action; }
 
 static EFI_STATUS efi_status_of(int status)
 {
@@ -39,6 +41,18 @@ static EFI_STATUS efi_status_of(int status)
 	case EXIT_NO_PMU: return EFI_UNSUPPORTED;
 	default: return EFI_ABORTED;
 	}
+}
+
+/* --then reset|poweroff: ResetSystem (UEFI spec, "Miscellaneous Runtime
+ * Services"), with the exit status as its ResetStatus; the line before it
+ * is the last the console log has of the run. */
+static void reset_if_asked(int status)
+{
+	EFI_RESET_TYPE type = then_action == CLI_THEN_RESET ? EfiResetCold : EfiResetShutdown;
+	if (then_action == CLI_THEN_EXIT)
+		return;
+	out_printf("[ bareperf: exit status %d; --then %s ]\n", status, cli_then_words[then_action]);
+	uefi_call_wrapper(RT->ResetSystem, 4, type, efi_status_of(status), 0, NULL);
 }
 
 void boot_hand_over(void)
@@ -53,6 +67,7 @@ void boot_exit(int status)
 	boot_hand_over();
 	if (qemu_exit)	/* QEMU exits with (status << 1) | 1 */
 		outb(QEMU_DEBUG_EXIT_PORT, (u8)status);
+	reset_if_asked(status);
 	uefi_call_wrapper(BS->Exit, 4, boot_image, efi_status_of(status), 0, NULL);
 	for (;;)
 		__asm__ volatile("hlt");

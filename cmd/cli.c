@@ -85,7 +85,9 @@ void cli_unknown_option(const struct cli_spec *s, const char *arg)
 static int refuse(const struct cli_spec *s, const struct cli_option *o, const char *name,
 		  const char *value)
 {
-	err_printf("bareperf %s: %s '%s': %s\n", s->cmd, name, value, o->expect);
+	/* A global option's spec names no command. */
+	err_printf("bareperf%s%s: %s '%s': %s\n", s->cmd ? " " : "", s->cmd ? s->cmd : "", name,
+		   value, o->expect);
 	return -1;
 }
 
@@ -234,11 +236,17 @@ struct global_parse {
 	bool help, version;
 };
 
+const char *const cli_then_words[] = { "exit", "reset", "poweroff", NULL };
+
 static const struct cli_option global_options[] = {
 	{ .name = "--pmu", .kind = CLI_STRING, CLI_AT(struct global_parse, opts.pmu),
 	  .value_name = "hw|sim[:MODEL]", .help = "the real PMU (default) or the emulated one" },
 	{ .name = "--qemu-exit", .kind = CLI_FLAG, CLI_AT(struct global_parse, opts.qemu_exit),
 	  .help = "end QEMU with the exit status (isa-debug-exit)" },
+	{ .name = "--then", .kind = CLI_ENUM, CLI_AT(struct global_parse, opts.then),
+	  .words = cli_then_words, .value_name = "ACTION",
+	  .expect = "expected exit (the default), reset or poweroff",
+	  .help = "then exit (default), reset or poweroff" },
 	{ .name = "--force", .kind = CLI_FLAG, CLI_AT(struct global_parse, opts.force),
 	  .help = "go on although the PMU is in use" },
 	{ .name = "--verbose", .short_name = "-v", .kind = CLI_COUNT,
@@ -254,8 +262,7 @@ static void unknown_global(const char *arg)
 	err_printf("bareperf: unknown global option '%s'\n", arg);
 }
 
-/* The global options take no value that can be refused, so no message
- * needs a command name. */
+/* No command name: a refused value (--then) is told as "bareperf: ...". */
 static const struct cli_spec global_spec = {
 	.options = global_options, .count = ARRAY_SIZE(global_options),
 	.unknown = unknown_global,

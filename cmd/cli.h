@@ -23,7 +23,13 @@ struct global_opts {
 	bool qemu_exit;
 	bool force;
 	int verbose;
+	unsigned then;		/* --then: enum cli_then */
 };
+
+/* --then: how an unattended run ends once the command is done (the image
+ * acts on it in boot/exit.c; the host twin just exits). */
+enum cli_then { CLI_THEN_EXIT, CLI_THEN_RESET, CLI_THEN_POWEROFF };
+extern const char *const cli_then_words[];	/* by enum cli_then, NULL-ended */
 
 struct command {
 	const char *name;

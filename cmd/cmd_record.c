@@ -8,6 +8,7 @@
 #include "../sampling/percpu.h"
 #include "backend.h"
 #include "session.h"
+#include "send.h"
 #include "target.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
@@ -24,6 +25,7 @@
 
 #define RECORD_DEFAULT_EVENTS "cycles"
 #define RECORD_DEFAULT_FILE   "perf.data"
+#define RECORD_SERIAL         "serial"	/* -o serial: the file, then over the line */
 #define RECORD_PATH_MAX       240	/* with ".old"; the ESP path holds 255 characters */
 /* -o's longest name: RECORD_PATH_MAX less ".old" and its NUL, as a plain
  * number for the message (CLI_NUMBER_TEXT). */
@@ -36,6 +38,7 @@ _Static_assert(RECORD_NAME_MAX + sizeof(".old") == RECORD_PATH_MAX, "-o's longes
 struct record_opts {
 	char events[CLI_EVENTS_MAX];
 	const char *output;
+	bool serial;		/* -o serial: output is the default file, then sent */
 	struct sampling_opts so;
 	bool quiet;
 	bool connect_all;
@@ -66,6 +69,7 @@ struct record_run {
 	u64 passes;			/* drain passes, for RECORD_PENDING_PASSES */
 	u64 delivered;			/* all CPUs */
 	const char *output;
+	bool serial;			/* send output over the serial line once written */
 	int argc;			/* the command line, for perf.data */
 	char **argv;
 	bool ended;			/* record_end ran */
@@ -133,6 +137,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (rc != EXIT_OK)
 		return rc;
 	o->so.pebs_buffer_bytes = (size_t)o->pebs_buffer_kib * 1024;
+	if (bp_strcmp(o->output, RECORD_SERIAL) == 0) {
+		o->serial = true;
+		o->output = RECORD_DEFAULT_FILE;
+	}
 	char why[160];
 	if (plat_file_check(o->output, true, why, sizeof(why))) {
 		err_printf("bareperf record: -o %s: %s\n", o->output, why);
@@ -620,6 +628,11 @@ static int record_end(struct record_run *r)
 	else if (rc == EXIT_OK)
 		out_printf("[ bareperf record: wrote %s (%llu bytes) ]\n", r->output,
 			   (unsigned long long)plat_file_size(r->output));
+	/* What the file holds goes out even after a failure: a salvaged
+	 * recording is all a lab gets back from a machine nobody visits. */
+	if (r->serial && !r->discard && plat_file_size(r->output) >= 0 &&
+	    send_file_serial(r->output, "record"))
+		rc = EXIT_FAILURE_STATUS;
 	r->end_rc = rc;
 	return rc;
 }
@@ -778,6 +791,7 @@ static int record_with(struct record_run *r, int argc, char **argv, const struct
 	r->tsc_hz = calibrate_tsc();
 	percpu_set_tsc_clock(&r->pc, r->tsc_hz);
 	r->output = o.output;
+	r->serial = o.serial;
 	r->argc = argc;
 	r->argv = argv;
 	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;
@@ -828,6 +842,8 @@ const struct command cmd_record = {
 		 "  --pebs-buffer KIB  the PEBS buffer per CPU, 4 to 65536 (default 256)\n"
 		 "  --ring SAMPLES  the sample ring per CPU, 64 to 4194304 (default 16384)\n"
 		 "  -o FILE    output (default perf.data in \\bareperf\\ or $BAREPERF_OUT)\n"
+		 "  -o serial  perf.data as above, then sent over the serial line (COM1) as\n"
+		 "             text frames that tools/serial-extract rebuilds from the log\n"
 		 "  -q         no progress lines\n"
 		 "  --pmi vector|nmi  deliver the PMI as a fixed interrupt (default) or as an\n"
 		 "             NMI, which also samples code that runs with interrupts off",

@@ -10,6 +10,7 @@ extern const struct command cmd_sched;
 extern const struct command cmd_selftest;
 extern const struct command cmd_bench;
 extern const struct command cmd_msr;
+extern const struct command cmd_send;
 
 const struct command *const commands[] = {
 	&cmd_info,
@@ -21,5 +22,6 @@ const struct command *const commands[] = {
 	&cmd_selftest,
 	&cmd_bench,
 	&cmd_msr,
+	&cmd_send,
 };
 const size_t command_count = ARRAY_SIZE(commands);

@@ -62,6 +62,30 @@ void plat_error_write(const char *s, size_t len)
 	fwrite(s, 1, len, stderr);
 }
 
+static char serial_error[160];
+
+int plat_serial_write(const char *s, size_t len)
+{
+	const char *path = getenv("BAREPERF_SERIAL");
+	FILE *f = path && *path ? fopen(path, "ab") : stdout;
+	if (!f) {
+		snprintf(serial_error, sizeof(serial_error), "$BAREPERF_SERIAL %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	bool ok = fwrite(s, 1, len, f) == len && fflush(f) == 0;
+	if (!ok)
+		snprintf(serial_error, sizeof(serial_error), "%s", strerror(errno));
+	if (f != stdout && fclose(f) != 0)
+		ok = false;
+	return ok ? 0 : -1;
+}
+
+const char *plat_serial_error(void)
+{
+	return serial_error;
+}
+
 static const char *out_dir(void)
 {
 	const char *d = getenv("BAREPERF_OUT");

@@ -10,6 +10,13 @@
 void plat_console_write(const char *s, size_t len);
 /* Diagnostics (stderr on the host; the console in the image). */
 void plat_error_write(const char *s, size_t len);
+/* Bytes to the serial line alone, for what a console log must carry but
+ * the screen and console.log need not (files sent with cmd/send.h): the
+ * image writes COM1's UART (0x3F8) directly, '\n' as "\r\n"; the host
+ * twin appends to the file $BAREPERF_SERIAL names, else stdout. Returns 0,
+ * or -1 when no UART takes the bytes (plat_serial_error() says why). */
+int plat_serial_write(const char *s, size_t len);
+const char *plat_serial_error(void);
 
 /* Files, by path relative to the tool's output folder (\bareperf\ on the
  * ESP; a folder on the host, where an absolute path is also taken as it

@@ -1,6 +1,7 @@
 /* lib/: string helpers and the freestanding formatter. */
 #include "test.h"
 #include "lib/fmt.h"
+#include "lib/serial_frame.h"
 #include "lib/str.h"
 #include "lib/text.h"
 #include "lib/undo.h"
@@ -132,6 +133,38 @@ static void test_undo_list(void **state)
 	assert_int_equal(l.count, 0);
 }
 
+/* lib/serial_frame: the CRC-32 is zlib's (its check value for
+ * "123456789" is CBF43926H), the base64 RFC 4648's, and a chunk's CRC
+ * covers its number, so the same bytes under another number differ. */
+static void test_serial_frames(void **state)
+{
+	char line[SERIAL_FRAME_LINE_MAX];
+	assert_int_equal(crc32_update(0, "123456789", 9), 0xCBF43926u);
+	assert_int_equal(crc32_update(crc32_update(0, "1234", 4), "56789", 5), 0xCBF43926u);
+	size_t n = serial_frame_chunk(line, sizeof(line), 0, "foob", 4);
+	assert_int_equal(n, strlen(line));
+	u32 crc = crc32_update(crc32_update(0, "\0\0\0\0", 4), "foob", 4);
+	char want[64];
+	snprintf(want, sizeof(want), "BPS1 0 %08x Zm9vYg==|\n", crc);
+	assert_string_equal(line, want);
+	serial_frame_chunk(line, sizeof(line), 7, "foobar", 6);
+	crc = crc32_update(crc32_update(0, "\7\0\0\0", 4), "foobar", 6);
+	snprintf(want, sizeof(want), "BPS1 7 %08x Zm9vYmFy|\n", crc);
+	assert_string_equal(line, want);
+	static u8 full[SERIAL_FRAME_CHUNK + 1];
+	n = serial_frame_chunk(line, sizeof(line), 4000000000u, full, SERIAL_FRAME_CHUNK);
+	assert_true(n > 0 && n < SERIAL_FRAME_LINE_MAX);
+	assert_int_equal(serial_frame_chunk(line, sizeof(line), 0, full, SERIAL_FRAME_CHUNK + 1), 0);
+	assert_int_equal(serial_frame_chunk(line, 40, 0, full, SERIAL_FRAME_CHUNK), 0);
+	assert_int_equal(serial_frame_chunks(0), 0);
+	assert_int_equal(serial_frame_chunks(SERIAL_FRAME_CHUNK), 1);
+	assert_int_equal(serial_frame_chunks(SERIAL_FRAME_CHUNK + 1), 2);
+	serial_frame_begin(line, sizeof(line), "a b.data", 361);
+	assert_string_equal(line, "BPSEND1 begin size=361 chunks=3 chunk=180 name=a b.data|\n");
+	serial_frame_end(line, sizeof(line), "a b.data", 361, 0xabcdef01u);
+	assert_string_equal(line, "BPSEND1 end size=361 chunks=3 crc32=abcdef01 name=a b.data|\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_undo_list),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_text_encodings),
+		cmocka_unit_test(test_serial_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

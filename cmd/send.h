@@ -1,0 +1,14 @@
+/* Files of the output folder sent over the serial line as frames
+ * (lib/serial_frame.h), for a machine whose disk nobody reads: a lab's
+ * console log carries them, and tools/serial-extract gives them back. */
+#ifndef BP_SEND_H
+#define BP_SEND_H
+#include "../lib/types.h"
+
+/* Sends the file at path (relative to the output folder) and prints one
+ * line with its size, time and rate. cmd names the command in errors.
+ * Returns 0, or -1 after saying what failed (the file cannot be read, or
+ * no UART takes the bytes). */
+int send_file_serial(const char *path, const char *cmd);
+
+#endif
