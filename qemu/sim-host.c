@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later (built into QEMU: LICENSE)
 /* What the PMU model (sim/) needs from its host when it is built into
  * QEMU: diagnostics on QEMU's stderr, abort for the unrecoverable, and the
  * CPU the seam's code runs on. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later (built into QEMU: LICENSE)
 /*
  * bareperf's TCG PMU: what the x86 translator emits for it (qemu/README.md).
  * Installed as target/i386/tcg-pmu-translate.h by tools/build-qemu.

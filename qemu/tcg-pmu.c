@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later (built into QEMU: LICENSE)
 /*
  * bareperf's TCG PMU: QEMU's side of an Intel or AMD PMU per vCPU, under
  * -icount.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later (built into QEMU: LICENSE)
 /*
  * bareperf's TCG PMU: the hooks QEMU's x86 target calls (qemu/README.md).
  * Installed as target/i386/tcg-pmu.h by tools/build-qemu; the code is
