@@ -2,6 +2,7 @@
 #include "backend.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
+#include "../lib/result.h"
 #include "../lib/str.h"
 
 
@@ -247,6 +248,8 @@ static const struct cli_option global_options[] = {
 	  .words = cli_then_words, .value_name = "ACTION",
 	  .expect = "expected exit (the default), reset or poweroff",
 	  .help = "then exit (default), reset or poweroff" },
+	{ .name = "--results", .kind = CLI_FLAG, CLI_AT(struct global_parse, opts.results),
+	  .help = "also print BPRESULT lines for a lab (LAVA)" },
 	{ .name = "--force", .kind = CLI_FLAG, CLI_AT(struct global_parse, opts.force),
 	  .help = "go on although the PMU is in use" },
 	{ .name = "--verbose", .short_name = "-v", .kind = CLI_COUNT,
@@ -336,6 +339,7 @@ int cli_main(int argc, char **argv, struct global_opts *g)
 
 	g->pmu = "hw";
 	int cmd_index = parse_globals(argc, argv, g, &handled);
+	results_enable(g->results);
 	if (cmd_index == argc && !handled && g->pmu && find_command(g->pmu)) {
 		/* "--pmu info": the value took the command word */
 		err_printf("bareperf: --pmu took '%s' as its value and left no command; "
@@ -367,10 +371,13 @@ int cli_main(int argc, char **argv, struct global_opts *g)
 		}
 	}
 	int rc = backend_select(g);
-	if (rc != EXIT_OK)
-		return rc;
-	rc = c->run(argc - cmd_index, argv + cmd_index, g);
-	backend_release();
+	if (rc == EXIT_OK) {
+		rc = c->run(argc - cmd_index, argv + cmd_index, g);
+		backend_release();
+	}
+	char id[48];
+	bp_snprintf(id, sizeof(id), "%s.exit", c->name);
+	result_count(id, rc == EXIT_OK ? RESULT_PASS : RESULT_FAIL, (u64)rc, "status");
 	return rc;
 }
 

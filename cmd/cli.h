@@ -24,6 +24,7 @@ struct global_opts {
 	bool force;
 	int verbose;
 	unsigned then;		/* --then: enum cli_then */
+	bool results;		/* --results: BPRESULT lines (lib/result.h) */
 };
 
 /* --then: how an unattended run ends once the command is done (the image

@@ -24,6 +24,7 @@
 #include "session.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
+#include "../lib/result.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
 #include "../perfdata/symtab.h"
@@ -530,6 +531,22 @@ static double net_pct(const struct bench_run *r, const struct bench_run *base)
 	return pct_over(r->ticks - r->model_ticks, base->ticks - base->model_ticks);
 }
 
+/* --results: the two columns' overheads at this period, named as the
+ * table's columns (bench.overhead.plain.PERIOD and .multi., or .PMI. and
+ * .IBS.). */
+static void print_overhead_results(const struct bench_ctx *b, u64 period,
+				   const struct bench_run *base, const struct bench_run *p,
+				   const struct bench_run *m)
+{
+	const struct bench_run *runs[2] = { p, m };
+	for (int i = 0; i < 2; i++) {
+		char id[64];
+		bp_snprintf(id, sizeof(id), "bench.overhead.%s.%llu", b->study->col[i],
+			    (unsigned long long)period);
+		result_measure(id, RESULT_PASS, pct_over(runs[i]->ticks, base->ticks), "percent");
+	}
+}
+
 static void print_overhead_row(const struct bench_ctx *b, u64 period, const struct bench_run *base,
 			       const struct bench_run *p, const struct bench_run *m)
 {
@@ -546,6 +563,7 @@ static void print_overhead_row(const struct bench_ctx *b, u64 period, const stru
 		out_printf(" %9.6f %9.6f %+8.1f%% %+8.1f%%", session_seconds(p->model_ticks),
 			   session_seconds(m->model_ticks), net_pct(p, base), net_pct(m, base));
 	out_printf("\n");
+	print_overhead_results(b, period, base, p, m);
 }
 
 static int overhead_table(struct bench_ctx *b, const struct bench_opts *o)

@@ -12,6 +12,7 @@
 #include "target.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
+#include "../lib/result.h"
 #include "../perfdata/perfdata.h"
 #include "../perfdata/perfdata_file.h"
 #include "../lib/plat.h"
@@ -522,6 +523,10 @@ static void print_accounting(struct record_run *r, u64 ticks)
 	if (st->pmis)
 		out_printf(", %.1f samples/PMI", (double)samples / (double)st->pmis);
 	out_printf(" ]\n");
+	result_count("record.samples", samples ? RESULT_PASS : RESULT_FAIL, samples, "samples");
+	result_count("record.lost", RESULT_PASS, lost, "samples");
+	result_count("record.pmis", RESULT_PASS, st->pmis, "interrupts");
+	result_measure("record.seconds", RESULT_PASS, session_seconds(ticks), "seconds");
 	for (u32 i = 0; i < r->pc.count; i++) {
 		char what[256];
 		if (!percpu_loss_describe(&r->pc, i, what, sizeof(what)))
@@ -630,9 +635,13 @@ static int record_end(struct record_run *r)
 			   (unsigned long long)plat_file_size(r->output));
 	/* What the file holds goes out even after a failure: a salvaged
 	 * recording is all a lab gets back from a machine nobody visits. */
-	if (r->serial && !r->discard && plat_file_size(r->output) >= 0 &&
-	    send_file_serial(r->output, "record"))
-		rc = EXIT_FAILURE_STATUS;
+	if (r->serial && !r->discard && plat_file_size(r->output) >= 0) {
+		bool sent = send_file_serial(r->output, "record") == 0;
+		result_case("record.sent", sent ? RESULT_PASS : RESULT_FAIL);
+		if (!sent)
+			rc = EXIT_FAILURE_STATUS;
+	}
+	result_case("record.written", rc == EXIT_OK ? RESULT_PASS : RESULT_FAIL);
 	r->end_rc = rc;
 	return rc;
 }

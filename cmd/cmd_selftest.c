@@ -6,7 +6,9 @@
 #include "cli.h"
 #include "backend.h"
 #include "session.h"
+#include "../lib/fmt.h"
 #include "../lib/out.h"
+#include "../lib/result.h"
 #include "../lib/str.h"
 #include "../arch/hw.h"
 #include "../pmu/selftest.h"
@@ -160,15 +162,30 @@ static void print_json(const struct selftest_result *r, u32 mask)
 	out_printf("],\"passed\":%u,\"failed\":%u,\"skipped\":%u}\n", t.passed, t.failed, t.skipped);
 }
 
+/* One BPRESULT line per check (--results): selftest.NAME pass|fail|skip. */
+static void print_results(const struct selftest_result *r, u32 mask)
+{
+	for (int c = 0; c < SELFTEST_COUNT; c++) {
+		if (!(mask & BIT(c)))
+			continue;
+		char id[48];
+		bp_snprintf(id, sizeof(id), "selftest.%s", selftest_check_name((enum selftest_check)c));
+		result_case(id, r[c].verdict == SELFTEST_PASS   ? RESULT_PASS
+				: r[c].verdict == SELFTEST_FAIL ? RESULT_FAIL
+								: RESULT_SKIP);
+	}
+}
+
 static void report(const struct session *s, const struct selftest_opts *o,
 		   const struct selftest_result *r)
 {
-	if (o->json) {
+	if (o->json)
 		print_json(r, o->mask);
-		return;
+	else {
+		print_header(&s->caps);
+		print_table(r, o->mask);
 	}
-	print_header(&s->caps);
-	print_table(r, o->mask);
+	print_results(r, o->mask);
 }
 
 static struct session sess;	/* exit hooks reach it after the command */

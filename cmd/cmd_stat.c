@@ -13,6 +13,7 @@
 #include "../sampling/count.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
+#include "../lib/result.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
 #include "../workload/workload.h"
@@ -150,6 +151,24 @@ static void print_totals(const struct stat_run *r)
 	}
 }
 
+/* --results: each event's count over every CPU measured (stat.NAME,
+ * events; a count never taken fails) and the time. */
+static void print_results(const struct stat_run *r, u64 ticks)
+{
+	u32 number;
+	for (int i = 0; i < r->n; i++) {
+		bool counted = false;
+		for (u32 k = 0; k < cpu_count(r); k++) {
+			const struct stat_engine *c = cpu_at(r, k, &number);
+			counted |= c && c->st[i].time.running;
+		}
+		char id[96];
+		bp_snprintf(id, sizeof(id), "stat.%s", r->ev[i].name);
+		result_count(id, counted ? RESULT_PASS : RESULT_FAIL, total_scaled(r, i), "events");
+	}
+	result_measure("stat.seconds", RESULT_PASS, session_seconds(ticks), "seconds");
+}
+
 static void print_summary(const struct stat_run *r, const char *workload, u64 ticks, bool per_cpu)
 {
 	u32 number;
@@ -166,6 +185,7 @@ static void print_summary(const struct stat_run *r, const char *workload, u64 ti
 				print_cpu(c, prefix);
 		}
 	out_printf("\n%18.9f seconds time elapsed\n\n", session_seconds(ticks));
+	print_results(r, ticks);
 }
 
 struct stat_opts {

@@ -204,6 +204,49 @@ static void test_options_not_ignored(void **state)
  * (the model's ",held": firmware, SMM or a BMC holding the PMU) used to
  * give 0 counts, 0 samples and exit 0. Now each command names the CPU and
  * the values, and exits 1. */
+/* --results: one BPRESULT line per selftest check, stat event and
+ * record figure, and the command's exit status (issue 37: a lab's LAVA
+ * monitors read them); none without it. */
+static void test_results_lines(void **state)
+{
+	char line[160], path[64], want[96];
+	assert_int_equal(run("--results --pmu=sim:icx selftest counters lvt-mask", NULL), EXIT_OK);
+	assert_non_null(strstr(out, "\nBPRESULT selftest.counters pass\n"));
+	assert_non_null(strstr(out, "\nBPRESULT selftest.lvt-mask pass\n"));
+	assert_non_null(strstr(out, "\nBPRESULT selftest.exit pass 0 status\n"));
+	assert_null(strstr(out, "selftest.widths"));
+	assert_int_equal(run("--pmu=sim:icx,held --results selftest counters", NULL),
+			 EXIT_FAILURE_STATUS);
+	assert_non_null(strstr(out, "\nBPRESULT selftest.counters fail\n"));
+	assert_non_null(strstr(out, "\nBPRESULT selftest.exit fail 1 status\n"));
+	assert_int_equal(run("--pmu=sim:icx selftest counters", NULL), EXIT_OK);
+	assert_null(strstr(out, "BPRESULT"));
+	/* stat's line carries the count its table prints */
+	assert_int_equal(run("--results --pmu=sim:icx stat -e instructions soak -n 20000", NULL),
+			 EXIT_OK);
+	unsigned long long printed = 0;
+	const char *row = strstr(out, " instructions");
+	assert_non_null(row);
+	while (row > out && row[-1] != '\n')
+		row--;
+	for (; *row == ' ' || *row == ',' || (*row >= '0' && *row <= '9'); row++)
+		if (*row >= '0' && *row <= '9')
+			printed = printed * 10 + (unsigned)(*row - '0');
+	assert_true(printed > 0);
+	snprintf(want, sizeof(want), "\nBPRESULT stat.instructions pass %llu events\n", printed);
+	assert_non_null(strstr(out, want));
+	assert_int_equal(run("--results --pmu=sim:icx stat -e nosuch soak", NULL), EXIT_USAGE);
+	assert_non_null(strstr(out, "BPRESULT stat.exit fail 2 status"));
+	snprintf(path, sizeof(path), "/tmp/bp-results-%d.data", (int)getpid());
+	snprintf(line, sizeof(line), "--results --pmu=sim:icx record -q -c 100003 -o %s soak "
+		 "-n 2000000", path);
+	assert_int_equal(run(line, NULL), EXIT_OK);
+	assert_non_null(strstr(out, "\nBPRESULT record.samples pass "));
+	assert_non_null(strstr(out, "\nBPRESULT record.lost pass 0 samples\n"));
+	assert_non_null(strstr(out, "\nBPRESULT record.written pass\n"));
+	unlink(path);
+}
+
 static void test_held_pmu_says_so(void **state)
 {
 	char line[160], path[64];
@@ -338,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_long_line_says_cut),
 		cmocka_unit_test(test_options_not_ignored),
 		cmocka_unit_test(test_held_pmu_says_so),
+		cmocka_unit_test(test_results_lines),
 		cmocka_unit_test(test_stat_no_workload_lists_all),
 #if !defined(__SANITIZE_ADDRESS__)
 		cmocka_unit_test(test_out_of_memory_exits_1),
