@@ -2,7 +2,9 @@
  * arguments, UEFI hands us LoadOptions (UCS-2 text). When it gives none (a
  * plain removable-media boot, as tools/qemu-run does), we read the file
  * \bareperf\cmdline on the ESP instead: ASCII, UCS-2 (UTF-16LE, what the
- * UEFI shell's `echo ... > FILE` writes) or UTF-8 with a BOM (lib/text.h). */
+ * UEFI shell's `echo ... > FILE` writes) or UTF-8 with a BOM (lib/text.h).
+ * After a PXE boot, with no file system to read, the file bareperf/cmdline
+ * beside the image on its TFTP server (net_boot.c), read the same way. */
 #include "efi.h"
 #include "../cmd/cli.h"
 #include "../lib/fmt.h"
@@ -46,18 +48,31 @@ static enum source load_options_text(void)
 
 /* The whole file: its lines are words like any others. Room for the
  * longest line in UTF-16, its BOM and one more character (too long). */
-static enum source cmdline_file(void)
+static u8 raw[2 * CMDLINE_MAX + 2];
+
+static enum source decode(long n, bool cut)
 {
-	static u8 raw[2 * CMDLINE_MAX + 2];
-	long size = plat_file_size("cmdline");
-	long n = plat_file_read("cmdline", raw, sizeof(raw));
-	if (n < 0)
-		return NONE;
 	long got = text_decode(raw, (size_t)n, line, CMDLINE_MAX, &file_encoding, bad_text,
 			       sizeof(bad_text));
-	if (size > n || got == TEXT_TOO_LONG)
+	if (cut || got == TEXT_TOO_LONG)
 		return TOO_LONG;
 	return got == TEXT_BAD_CHAR ? BAD_TEXT : TAKEN;
+}
+
+static enum source cmdline_file(void)
+{
+	long size = plat_file_size("cmdline");
+	long n = plat_file_read("cmdline", raw, sizeof(raw));
+	return n < 0 ? NONE : decode(n, size > n);
+}
+
+/* A network boot: the file beside the image on its server. */
+static char net_where[192];
+static enum source cmdline_net(void)
+{
+	bool cut;
+	long n = net_boot_cmdline(raw, sizeof(raw), net_where, sizeof(net_where), &cut);
+	return n < 0 ? NONE : decode(n, cut);
 }
 
 /* --qemu-exit and --then must work even when the line cannot be taken:
@@ -112,15 +127,18 @@ int boot_cmdline(int max, char **argv)
 	const char *err;
 
 	enum source src = load_options_text();
-	bool from_file = src == NONE;
-	if (from_file && (src = cmdline_file()) == NONE)
+	bool from_file = src == NONE, from_net = false;
+	if (from_file && (src = cmdline_file()) == NONE && (src = cmdline_net()) != NONE)
+		from_net = true;
+	if (src == NONE)
 		line[0] = 0;
 	find_exit_options(line);
 	/* Where the line came from, and how it was read when that was not
 	 * plain bytes, for the errors. */
-	char where[64];
+	char where[224];
 	bool encoded = from_file && file_encoding && bp_strcmp(file_encoding, "bytes") != 0;
-	bp_snprintf(where, sizeof(where), "%s%s%s", from_file ? "\\bareperf\\cmdline" : "LoadOptions",
+	bp_snprintf(where, sizeof(where), "%s%s%s",
+		    from_net ? net_where : from_file ? "\\bareperf\\cmdline" : "LoadOptions",
 		    encoded ? ", read as " : "", encoded ? file_encoding : "");
 	if (src == TOO_LONG) {
 		err_printf("bareperf: the command line (%s) is longer than %u characters; "

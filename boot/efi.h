@@ -14,6 +14,9 @@ void console_init(void);
 void console_save_transcript(void);
 /* esp.c: closes any open file handles */
 void esp_init(void);
+/* esp.c: frees the files kept in memory (a boot device without a file
+ * system), once nothing will read them. */
+void esp_release_memory(void);
 /* exit.c: LIFO undo actions that run on every exit path (normal, error,
  * abort), so the machine is left as we found it. */
 typedef void (*undo_fn)(void *ctx);
@@ -26,6 +29,11 @@ void boot_hand_over(void);
 __attribute__((noreturn)) void boot_exit(int status);
 void boot_set_qemu_exit(bool on);
 void boot_set_then(unsigned action);	/* enum cli_then */
+/* net_boot.c: after a PXE boot, the file bareperf/cmdline beside the
+ * image on its TFTP server, into buf; returns its bytes, or -1 when the
+ * boot was no PXE boot or the file is not there. where gets its URL;
+ * *too_long says it did not fit in cap. */
+long net_boot_cmdline(u8 *buf, size_t cap, char *where, size_t where_cap, bool *too_long);
 /* cmdline.c: argv from LoadOptions or \bareperf\cmdline */
 int boot_cmdline(int max, char **argv);
 

@@ -3,6 +3,8 @@
  * Only a write creates folders, so a read-only volume still reads. */
 #include "efi.h"
 #include "../lib/fmt.h"
+#include "../lib/memfs.h"
+#include "../lib/out.h"
 #include "../lib/path.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
@@ -37,6 +39,45 @@ void esp_init(void)
 {
 	if (boot_loaded_image)
 		root = LibOpenRoot(boot_loaded_image->DeviceHandle);
+}
+
+/* ---- the output folder in memory -------------------------------------
+ * A boot device without a file system (PXE or HTTP boot) has nowhere to
+ * write: the files live in memory (lib/memfs.h) until the run ends, said
+ * once, and go off the machine over the serial line. */
+static bool in_memory(void)
+{
+	return !root;
+}
+
+static struct memfs_file *mem_open(const char *path, bool create)
+{
+	static bool said;
+	struct memfs_file *m;
+	if (refused(path, create))
+		return NULL;
+	m = create ? memfs_create(path) : memfs_find(path);
+	if (!m)
+		bp_snprintf(file_error, sizeof(file_error), "%s", memfs_error());
+	if (m && create && !said) {
+		said = true;
+		out_printf("[ bareperf: the boot device has no file system (a network boot): files "
+			   "are kept in memory until the run ends; -o serial or `bareperf send` "
+			   "brings them back ]\n");
+	}
+	return m;
+}
+
+static int mem_result(int rc)
+{
+	if (rc < 0)
+		bp_snprintf(file_error, sizeof(file_error), "%s", memfs_error());
+	return rc;
+}
+
+void esp_release_memory(void)
+{
+	memfs_reset();
 }
 
 /* The firmware's status by its name in the UEFI spec, with what it means
@@ -185,6 +226,8 @@ int plat_file_rename(const char *from, const char *to)
 	static union file_info buf;
 	CHAR16 wto[ESP_PATH_MAX];
 	EFI_FILE_HANDLE f, old;
+	if (in_memory())
+		return refused(to, true) || refused(from, true) ? -1 : mem_result(memfs_rename(from, to));
 	if (refused(to, true) || !(f = open_mode(from, MODE_RW)))
 		return -1;
 	UINTN size = sizeof(buf);
@@ -212,6 +255,8 @@ int plat_file_rename(const char *from, const char *to)
 
 int plat_file_delete(const char *path)
 {
+	if (in_memory())
+		return refused(path, true) ? -1 : mem_result(memfs_delete(path));
 	EFI_FILE_HANDLE f = open_mode(path, MODE_RW);
 	if (!f)
 		return -1;
@@ -238,6 +283,10 @@ static int write_all(EFI_FILE_HANDLE f, const void *data, size_t len)
 
 int plat_file_write(const char *path, const void *data, size_t len)
 {
+	if (in_memory()) {
+		struct memfs_file *m = mem_open(path, true);
+		return m ? mem_result(memfs_write_at(m, 0, data, len)) : -1;
+	}
 	EFI_FILE_HANDLE f = open_file(path, true);
 	if (!f)
 		return -1;
@@ -254,6 +303,12 @@ int plat_file_write(const char *path, const void *data, size_t len)
 
 int plat_file_append(const char *path, const void *data, size_t len)
 {
+	if (in_memory()) {
+		struct memfs_file *m = memfs_find(path);
+		if (!m && !(m = mem_open(path, true)))
+			return -1;
+		return mem_result(memfs_write_at(m, memfs_size(m), data, len));
+	}
 	EFI_FILE_HANDLE f = open_file(path, true);
 	if (!f)
 		return -1;
@@ -266,6 +321,10 @@ int plat_file_append(const char *path, const void *data, size_t len)
 
 long plat_file_read(const char *path, void *buf, size_t cap)
 {
+	if (in_memory()) {
+		struct memfs_file *m = mem_open(path, false);
+		return m ? memfs_read_at(m, 0, buf, cap) : -1;
+	}
 	EFI_FILE_HANDLE f = open_file(path, false);
 	if (!f)
 		return -1;
@@ -282,6 +341,7 @@ long plat_file_read(const char *path, void *buf, size_t cap)
  * TPL_APPLICATION or TPL_CALLBACK (see lib/plat.h). */
 struct plat_file {
 	EFI_FILE_HANDLE h;
+	struct memfs_file *m;	/* instead of h, for the folder in memory */
 	u64 end;	/* bytes in the file = where appends go */
 };
 
@@ -293,7 +353,16 @@ static struct plat_file *wrap(EFI_FILE_HANDLE h, u64 end)
 		return NULL;
 	}
 	f->h = h;
+	f->m = NULL;
 	f->end = end;
+	return f;
+}
+
+static struct plat_file *wrap_memory(struct memfs_file *m)
+{
+	struct plat_file *f = m ? plat_alloc(sizeof(*f)) : NULL;
+	if (f)
+		*f = (struct plat_file){ .m = m, .end = memfs_size(m) };
 	return f;
 }
 
@@ -309,6 +378,8 @@ static long handle_size(EFI_FILE_HANDLE h)
 
 struct plat_file *plat_file_create(const char *path)
 {
+	if (in_memory())
+		return wrap_memory(mem_open(path, true));
 	EFI_FILE_HANDLE h = open_file(path, true);
 	if (!h)
 		return NULL;
@@ -320,6 +391,8 @@ struct plat_file *plat_file_create(const char *path)
 
 struct plat_file *plat_file_open_read(const char *path)
 {
+	if (in_memory())
+		return wrap_memory(mem_open(path, false));
 	EFI_FILE_HANDLE h = open_file(path, false);
 	long size;
 	if (!h)
@@ -334,6 +407,10 @@ struct plat_file *plat_file_open_read(const char *path)
 
 long plat_file_size(const char *path)
 {
+	if (in_memory()) {
+		struct memfs_file *m = mem_open(path, false);
+		return m ? (long)memfs_size(m) : -1;
+	}
 	EFI_FILE_HANDLE h = open_file(path, false);
 	long size;
 	if (!h)
@@ -345,6 +422,8 @@ long plat_file_size(const char *path)
 
 int plat_file_append_to(struct plat_file *f, const void *data, size_t len)
 {
+	if (f->m)
+		return mem_result(memfs_write_at(f->m, memfs_size(f->m), data, len));
 	if (uefi_call_wrapper(f->h->SetPosition, 2, f->h, f->end) != EFI_SUCCESS ||
 	    write_all(f->h, data, len))
 		return -1;
@@ -355,6 +434,8 @@ int plat_file_append_to(struct plat_file *f, const void *data, size_t len)
 int plat_file_write_at(struct plat_file *f, u64 off, const void *data, size_t len)
 {
 	int rc;
+	if (f->m)
+		return mem_result(memfs_write_at(f->m, off, data, len));
 	if (off > f->end)
 		return -1;
 	if (uefi_call_wrapper(f->h->SetPosition, 2, f->h, off) != EFI_SUCCESS)
@@ -375,6 +456,8 @@ int plat_file_truncate(struct plat_file *f, u64 size)
 {
 	static union file_info buf;
 	UINTN len = sizeof(buf);
+	if (f->m)
+		return memfs_truncate(f->m, size);
 	if (size > f->end ||
 	    uefi_call_wrapper(f->h->GetInfo, 4, f->h, &GenericFileInfo, &len, &buf) != EFI_SUCCESS)
 		return -1;
@@ -389,6 +472,8 @@ int plat_file_truncate(struct plat_file *f, u64 size)
 long plat_file_read_at(struct plat_file *f, u64 off, void *buf, size_t len)
 {
 	UINTN n = len;
+	if (f->m)
+		return memfs_read_at(f->m, off, buf, len);
 	if (off >= f->end)
 		return 0;
 	if (uefi_call_wrapper(f->h->SetPosition, 2, f->h, off) != EFI_SUCCESS ||
@@ -399,6 +484,8 @@ long plat_file_read_at(struct plat_file *f, u64 off, void *buf, size_t len)
 
 int plat_file_sync(struct plat_file *f)
 {
+	if (f->m)
+		return 0;	/* nothing to push: memory is the medium */
 	return uefi_call_wrapper(f->h->Flush, 1, f->h) == EFI_SUCCESS ? 0 : -1;
 }
 
@@ -407,7 +494,7 @@ int plat_file_close(struct plat_file *f)
 	int rc;
 	if (!f)
 		return 0;
-	rc = uefi_call_wrapper(f->h->Close, 1, f->h) == EFI_SUCCESS ? 0 : -1;
+	rc = f->m || uefi_call_wrapper(f->h->Close, 1, f->h) == EFI_SUCCESS ? 0 : -1;
 	plat_free(f);
 	return rc;
 }

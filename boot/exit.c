@@ -65,6 +65,9 @@ void boot_hand_over(void)
 void boot_exit(int status)
 {
 	boot_hand_over();
+	/* Not in boot_hand_over: an ExitBootServices notification may not
+	 * free memory (UEFI spec, EFI_BOOT_SERVICES.ExitBootServices()). */
+	esp_release_memory();
 	if (qemu_exit)	/* QEMU exits with (status << 1) | 1 */
 		outb(QEMU_DEBUG_EXIT_PORT, (u8)status);
 	reset_if_asked(status);
