@@ -370,14 +370,13 @@ int cli_main(int argc, char **argv, struct global_opts *g)
 			return EXIT_OK;
 		}
 	}
+	result_start(BP_VERSION, c->name);
 	int rc = backend_select(g);
 	if (rc == EXIT_OK) {
 		rc = c->run(argc - cmd_index, argv + cmd_index, g);
 		backend_release();
 	}
-	char id[48];
-	bp_snprintf(id, sizeof(id), "%s.exit", c->name);
-	result_count(id, rc == EXIT_OK ? RESULT_PASS : RESULT_FAIL, (u64)rc, "status");
+	result_end(c->name, rc);
 	return rc;
 }
 

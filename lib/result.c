@@ -1,5 +1,6 @@
 /* BPRESULT lines (result.h). */
 #include "result.h"
+#include "fmt.h"
 #include "out.h"
 
 static bool results_on;
@@ -40,4 +41,19 @@ void result_count(const char *id, enum result_kind r, u64 value, const char *uni
 	if (results_on)
 		out_printf("BPRESULT %s %s %llu %s\n", one_word(id), kind_word(r), (unsigned long long)value,
 			   units);
+}
+
+void result_start(const char *version, const char *command)
+{
+	if (results_on)
+		out_printf("BPSTART bareperf %s %s\n", version, command);
+}
+
+void result_end(const char *command, int status)
+{
+	char id[48];
+	bp_snprintf(id, sizeof(id), "%s.exit", command);
+	result_count(id, status == 0 ? RESULT_PASS : RESULT_FAIL, (u64)status, "status");
+	if (results_on)
+		out_printf("BPEND %s %d\n", command, status);
 }

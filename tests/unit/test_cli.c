@@ -211,6 +211,8 @@ static void test_results_lines(void **state)
 {
 	char line[160], path[64], want[96];
 	assert_int_equal(run("--results --pmu=sim:icx selftest counters lvt-mask", NULL), EXIT_OK);
+	assert_non_null(strstr(out, "BPSTART bareperf " BP_VERSION " selftest\n"));
+	assert_non_null(strstr(out, "\nBPEND selftest 0\n"));
 	assert_non_null(strstr(out, "\nBPRESULT selftest.counters pass\n"));
 	assert_non_null(strstr(out, "\nBPRESULT selftest.lvt-mask pass\n"));
 	assert_non_null(strstr(out, "\nBPRESULT selftest.exit pass 0 status\n"));
