@@ -50,6 +50,11 @@ static bool in_memory(void)
 	return !root;
 }
 
+bool plat_files_in_memory(void)
+{
+	return in_memory();
+}
+
 static struct memfs_file *mem_open(const char *path, bool create)
 {
 	static bool said;

@@ -17,6 +17,7 @@
 #include "../perfdata/perfdata_file.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
+#include "../lib/url.h"
 #include "../perfdata/symtab.h"
 #include "../arch/hw.h"
 #include "../sampling/sampling.h"
@@ -40,6 +41,7 @@ struct record_opts {
 	char events[CLI_EVENTS_MAX];
 	const char *output;
 	bool serial;		/* -o serial: output is the default file, then sent */
+	const char *url;	/* -o http://...: output is its last name, then sent */
 	struct sampling_opts so;
 	bool quiet;
 	bool connect_all;
@@ -71,6 +73,7 @@ struct record_run {
 	u64 delivered;			/* all CPUs */
 	const char *output;
 	bool serial;			/* send output over the serial line once written */
+	const char *url;		/* ... or to this URL */
 	int argc;			/* the command line, for perf.data */
 	char **argv;
 	bool ended;			/* record_end ran */
@@ -138,11 +141,19 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (rc != EXIT_OK)
 		return rc;
 	o->so.pebs_buffer_bytes = (size_t)o->pebs_buffer_kib * 1024;
+	char why[160];
 	if (bp_strcmp(o->output, RECORD_SERIAL) == 0) {
 		o->serial = true;
 		o->output = RECORD_DEFAULT_FILE;
+	} else if (url_is_url(o->output)) {
+		struct url u;
+		if (url_parse(o->output, &u, why, sizeof(why))) {
+			err_printf("bareperf record: -o %s: %s\n", o->output, why);
+			return EXIT_USAGE;
+		}
+		o->url = o->output;
+		o->output = url_file_name(&u, RECORD_DEFAULT_FILE);
 	}
-	char why[160];
 	if (plat_file_check(o->output, true, why, sizeof(why))) {
 		err_printf("bareperf record: -o %s: %s\n", o->output, why);
 		return EXIT_USAGE;
@@ -635,8 +646,9 @@ static int record_end(struct record_run *r)
 			   (unsigned long long)plat_file_size(r->output));
 	/* What the file holds goes out even after a failure: a salvaged
 	 * recording is all a lab gets back from a machine nobody visits. */
-	if (r->serial && !r->discard && plat_file_size(r->output) >= 0) {
-		bool sent = send_file_serial(r->output, "record") == 0;
+	if ((r->serial || r->url) && !r->discard && plat_file_size(r->output) >= 0) {
+		bool sent = (r->url ? send_file_http(r->output, r->url, "record")
+				    : send_file_serial(r->output, "record")) == 0;
 		result_case("record.sent", sent ? RESULT_PASS : RESULT_FAIL);
 		if (!sent)
 			rc = EXIT_FAILURE_STATUS;
@@ -801,6 +813,7 @@ static int record_with(struct record_run *r, int argc, char **argv, const struct
 	percpu_set_tsc_clock(&r->pc, r->tsc_hz);
 	r->output = o.output;
 	r->serial = o.serial;
+	r->url = o.url;
 	r->argc = argc;
 	r->argv = argv;
 	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;
@@ -853,6 +866,8 @@ const struct command cmd_record = {
 		 "  -o FILE    output (default perf.data in \\bareperf\\ or $BAREPERF_OUT)\n"
 		 "  -o serial  perf.data as above, then sent over the serial line (COM1) as\n"
 		 "             text frames that tools/serial-extract rebuilds from the log\n"
+		 "  -o http://HOST[:PORT]/PATH  the file named as PATH's last part, then sent\n"
+		 "             with an HTTP PUT (the firmware's HTTP stack, DHCP if needed)\n"
 		 "  -q         no progress lines\n"
 		 "  --pmi vector|nmi  deliver the PMI as a fixed interrupt (default) or as an\n"
 		 "             NMI, which also samples code that runs with interrupts off",

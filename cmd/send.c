@@ -6,6 +6,7 @@
 #include "../lib/out.h"
 #include "../lib/plat.h"
 #include "../lib/serial_frame.h"
+#include "../lib/url.h"
 
 #define SEND_BUFFER 4096	/* lines written to the UART at once */
 
@@ -97,5 +98,69 @@ int send_file_serial(const char *path, const char *cmd)
 	if (rc || s.failed)
 		return -1;
 	say_sent(&s, (u64)size, plat_ticks() - start);
+	return 0;
+}
+
+/* ---- over HTTP ----------------------------------------------------------- */
+
+/* Where a file that was not sent stays, for the message. */
+static const char *kept_where(const char *path, char *buf, size_t cap)
+{
+	if (plat_files_in_memory())
+		bp_snprintf(buf, cap, "it was kept in memory only and is lost when the run ends "
+			    "(-o serial sends it over the serial line)");
+	else
+		bp_snprintf(buf, cap, "it stays in the output folder as %s", path);
+	return buf;
+}
+
+/* The whole file in pages of its own (a recording may be large). */
+static u8 *read_whole(const char *path, long size, const char *cmd)
+{
+	size_t pages = ((size_t)size + 4095) / 4096;
+	u8 *data = plat_alloc_pages(pages ? pages : 1);
+	struct plat_file *f = data ? plat_file_open_read(path) : NULL;
+	long got = f ? plat_file_read_at(f, 0, data, (size_t)size) : -1;
+	plat_file_close(f);
+	if (got == size)
+		return data;
+	if (!data)
+		err_printf("bareperf %s: cannot send %s: no memory for its %ld bytes\n", cmd, path,
+			   size);
+	else
+		err_printf("bareperf %s: cannot send %s: reading it failed (%s)\n", cmd, path,
+			   got < 0 ? plat_file_error() : "shorter than its size");
+	if (data)
+		plat_free_pages(data, pages ? pages : 1);
+	return NULL;
+}
+
+int send_file_http(const char *path, const char *url, const char *cmd)
+{
+	struct url u;
+	char why[256], kept[160];
+	long size = plat_file_size(path);
+	if (url_parse(url, &u, why, sizeof(why)) || size < 0) {
+		err_printf("bareperf %s: cannot send %s to %s: %s\n", cmd, path, url,
+			   size < 0 ? plat_file_error() : why);
+		return -1;
+	}
+	u8 *data = read_whole(path, size, cmd);
+	if (!data)
+		return -1;
+	u64 start = plat_ticks(), hz = plat_ticks_per_second();
+	int rc = plat_http_put(&u, url, data, (size_t)size, why, sizeof(why));
+	double seconds = hz ? (double)(plat_ticks() - start) / (double)hz : 0;
+	plat_free_pages(data, ((size_t)size + 4095) / 4096 ? ((size_t)size + 4095) / 4096 : 1);
+	if (rc) {
+		err_printf("bareperf %s: %s was not sent to %s: %s; %s\n", cmd, path, url, why,
+			   kept_where(path, kept, sizeof(kept)));
+		return -1;
+	}
+	char bytes[32];
+	out_printf("[ bareperf %s: sent %s to %s: %s bytes in %.2f s (%.2f MB/s, the network's "
+		   "start included) ]\n", cmd, path,
+		   url, fmt_thousands((u64)size, bytes, sizeof(bytes)), seconds,
+		   seconds > 0 ? (double)size / 1e6 / seconds : 0.0);
 	return 0;
 }

@@ -10,5 +10,10 @@
  * Returns 0, or -1 after saying what failed (the file cannot be read, or
  * no UART takes the bytes). */
 int send_file_serial(const char *path, const char *cmd);
+/* Sends the file at path with an HTTP PUT to url (http://HOST[:PORT]/PATH,
+ * checked with url_parse) and prints one line with its size, time and
+ * rate. Returns 0, or -1 after naming the step that failed and where the
+ * file stays. */
+int send_file_http(const char *path, const char *url, const char *cmd);
 
 #endif

@@ -86,6 +86,11 @@ const char *plat_serial_error(void)
 	return serial_error;
 }
 
+bool plat_files_in_memory(void)
+{
+	return false;
+}
+
 static const char *out_dir(void)
 {
 	const char *d = getenv("BAREPERF_OUT");

@@ -18,6 +18,16 @@ void plat_error_write(const char *s, size_t len);
 int plat_serial_write(const char *s, size_t len);
 const char *plat_serial_error(void);
 
+/* An HTTP PUT of len bytes to u (url_text as given), for a recording sent
+ * off the machine: the firmware's EFI_HTTP_PROTOCOL in the image (DHCP
+ * when the NIC has no address yet), a socket in the host twin. Returns 0
+ * when the server answered 2xx; else -1 with why naming the step that
+ * failed (no network stack, no address, the connection, the server's
+ * answer, e.g. "the server answered 500 Internal Server Error"). */
+struct url;
+int plat_http_put(const struct url *u, const char *url_text, const void *data, size_t len,
+		  char *why, size_t cap);
+
 /* Files, by path relative to the tool's output folder (\bareperf\ on the
  * ESP; a folder on the host, where an absolute path is also taken as it
  * is). '/' and '\' separate components; a name that would leave the folder
@@ -42,6 +52,9 @@ int plat_file_rename(const char *from, const char *to);
 long plat_file_size(const char *path);
 /* Deletes a file. Returns 0 or negative. */
 int plat_file_delete(const char *path);
+/* Whether the output folder is in memory (a boot device without a file
+ * system: lib/memfs.h), so a file not sent is lost when the run ends. */
+bool plat_files_in_memory(void);
 
 /* Streaming files, for output that grows during a run (perf.data) and
  * input bigger than a memory buffer. Paths as above.

@@ -35,4 +35,16 @@ expect_console "-o serial or \`bareperf send\` brings them back"
 QEMU_RUN_OPTS="--net-boot pxe" qemu send perf.data
 expect_rc 2
 expect_console "bareperf send: perf.data: no such file (the output folder is in memory)"
+# PXE-booted, the recording in memory goes to an HTTP server on the host.
+mkdir -p "$tmp/srv"
+python3 tests/e2e/http_sink.py "$tmp/srv" "$tmp/srv/port" ok &
+sink_pid=$!
+trap 'kill "$sink_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do [ -s "$tmp/srv/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/srv/port")
+QEMU_RUN_OPTS="--net-boot pxe" qemu --pmu=sim:icx record -q -c 100003 -o "http://10.0.2.2:$port/pxe.data" soak -n 2000000
+expect_rc 0
+expect_console "sent pxe.data to http://10.0.2.2:$port/pxe.data"
+n=$(perf script -i "$tmp/srv/pxe.data" -F ip 2>/dev/null | wc -l)
+[ "$n" -gt 100 ] || fail "perf read $n samples from the file a PXE-booted image sent over HTTP"
 echo "net_boot: all checks passed"

@@ -2,6 +2,7 @@
 #include "test.h"
 #include "lib/fmt.h"
 #include "lib/serial_frame.h"
+#include "lib/url.h"
 #include "lib/str.h"
 #include "lib/text.h"
 #include "lib/undo.h"
@@ -165,6 +166,36 @@ static void test_serial_frames(void **state)
 	assert_string_equal(line, "BPSEND1 end size=361 chunks=3 crc32=abcdef01 name=a b.data|\n");
 }
 
+/* lib/url: http://HOST[:PORT]/PATH, and the file name a recording gets. */
+static void test_urls(void **state)
+{
+	struct url u;
+	char why[160];
+	assert_true(url_is_url("http://a/b"));
+	assert_true(url_is_url("HTTPS://a"));
+	assert_false(url_is_url("perf.data"));
+	assert_false(url_is_url("runs/a:b"));
+	assert_int_equal(url_parse("http://10.0.2.2:8080/runs/a.data", &u, why, sizeof(why)), 0);
+	assert_string_equal(u.host, "10.0.2.2");
+	assert_int_equal(u.port, 8080);
+	assert_string_equal(u.path, "/runs/a.data");
+	assert_string_equal(url_file_name(&u, "perf.data"), "a.data");
+	assert_int_equal(url_parse("http://lab/up/", &u, why, sizeof(why)), 0);
+	assert_int_equal(u.port, 80);
+	assert_string_equal(url_file_name(&u, "perf.data"), "perf.data");
+	assert_int_equal(url_parse("https://lab/x", &u, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "only http:// URLs are taken (https needs"));
+	assert_int_equal(url_parse("http://lab:65536/x", &u, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "the port is not a number from 1 to 65535"));
+	assert_int_equal(url_parse("http://lab:/x", &u, why, sizeof(why)), -1);
+	assert_int_equal(url_parse("http:///x", &u, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no host"));
+	assert_int_equal(url_parse("http://lab", &u, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no path"));
+	assert_int_equal(url_parse("http://lab/a b", &u, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no blanks"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_text_encodings),
 		cmocka_unit_test(test_serial_frames),
+		cmocka_unit_test(test_urls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
