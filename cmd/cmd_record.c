@@ -8,7 +8,7 @@
 #include "../sampling/percpu.h"
 #include "backend.h"
 #include "session.h"
-#include "send.h"
+#include "output.h"
 #include "target.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
@@ -17,7 +17,6 @@
 #include "../perfdata/perfdata_file.h"
 #include "../lib/plat.h"
 #include "../lib/str.h"
-#include "../lib/url.h"
 #include "../perfdata/symtab.h"
 #include "../arch/hw.h"
 #include "../sampling/sampling.h"
@@ -27,7 +26,6 @@
 
 #define RECORD_DEFAULT_EVENTS "cycles"
 #define RECORD_DEFAULT_FILE   "perf.data"
-#define RECORD_SERIAL         "serial"	/* -o serial: the file, then over the line */
 #define RECORD_PATH_MAX       240	/* with ".old"; the ESP path holds 255 characters */
 /* -o's longest name: RECORD_PATH_MAX less ".old" and its NUL, as a plain
  * number for the message (CLI_NUMBER_TEXT). */
@@ -40,8 +38,7 @@ _Static_assert(RECORD_NAME_MAX + sizeof(".old") == RECORD_PATH_MAX, "-o's longes
 struct record_opts {
 	char events[CLI_EVENTS_MAX];
 	const char *output;
-	bool serial;		/* -o serial: output is the default file, then sent */
-	const char *url;	/* -o http://...: output is its last name, then sent */
+	struct cmd_output out;	/* -o: the file, and whether and where it is sent */
 	struct sampling_opts so;
 	bool quiet;
 	bool connect_all;
@@ -72,8 +69,7 @@ struct record_run {
 	u64 passes;			/* drain passes, for RECORD_PENDING_PASSES */
 	u64 delivered;			/* all CPUs */
 	const char *output;
-	bool serial;			/* send output over the serial line once written */
-	const char *url;		/* ... or to this URL */
+	struct cmd_output out;		/* -o: where output is sent once written */
 	int argc;			/* the command line, for perf.data */
 	char **argv;
 	bool ended;			/* record_end ran */
@@ -141,23 +137,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (rc != EXIT_OK)
 		return rc;
 	o->so.pebs_buffer_bytes = (size_t)o->pebs_buffer_kib * 1024;
-	char why[160];
-	if (bp_strcmp(o->output, RECORD_SERIAL) == 0) {
-		o->serial = true;
-		o->output = RECORD_DEFAULT_FILE;
-	} else if (url_is_url(o->output)) {
-		struct url u;
-		if (url_parse(o->output, &u, why, sizeof(why))) {
-			err_printf("bareperf record: -o %s: %s\n", o->output, why);
-			return EXIT_USAGE;
-		}
-		o->url = o->output;
-		o->output = url_file_name(&u, RECORD_DEFAULT_FILE);
-	}
-	if (plat_file_check(o->output, true, why, sizeof(why))) {
-		err_printf("bareperf record: -o %s: %s\n", o->output, why);
-		return EXIT_USAGE;
-	}
+	if ((rc = cmd_output_parse(&o->out, o->output, RECORD_DEFAULT_FILE, "record")) != EXIT_OK)
+		return rc;
+	o->output = o->out.file;
 	if (o->all_cpus && o->cpu_list) {
 		err_printf("bareperf record: -a and -C exclude each other\n");
 		return EXIT_USAGE;
@@ -646,9 +628,8 @@ static int record_end(struct record_run *r)
 			   (unsigned long long)plat_file_size(r->output));
 	/* What the file holds goes out even after a failure: a salvaged
 	 * recording is all a lab gets back from a machine nobody visits. */
-	if ((r->serial || r->url) && !r->discard && plat_file_size(r->output) >= 0) {
-		bool sent = (r->url ? send_file_http(r->output, r->url, "record")
-				    : send_file_serial(r->output, "record")) == 0;
+	if ((r->out.serial || r->out.url) && !r->discard && plat_file_size(r->output) >= 0) {
+		bool sent = cmd_output_send(&r->out, "record") == 0;
 		result_case("record.sent", sent ? RESULT_PASS : RESULT_FAIL);
 		if (!sent)
 			rc = EXIT_FAILURE_STATUS;
@@ -812,8 +793,7 @@ static int record_with(struct record_run *r, int argc, char **argv, const struct
 	r->tsc_hz = calibrate_tsc();
 	percpu_set_tsc_clock(&r->pc, r->tsc_hz);
 	r->output = o.output;
-	r->serial = o.serial;
-	r->url = o.url;
+	r->out = o.out;
 	r->argc = argc;
 	r->argv = argv;
 	rc = open_output(r, &o, &t) ? EXIT_FAILURE_STATUS : EXIT_OK;

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "backend.h"
 #include "session.h"
+#include "output.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
 #include "../lib/result.h"
@@ -18,6 +19,8 @@
 struct selftest_opts {
 	bool json;
 	u32 mask;		/* checks to run; 0 until one is named */
+	const char *output;	/* -o: FILE, serial or http://... (cmd/output.h) */
+	struct cmd_output out;
 };
 
 /* "unknown option '--fast' (checks: counters, ...)": the checks it knows. */
@@ -36,6 +39,8 @@ static void unknown_option(const char *arg)
 
 static const struct cli_option selftest_options[] = {
 	{ .name = "--json", .kind = CLI_FLAG, CLI_AT(struct selftest_opts, json) },
+	{ .short_name = "-o", .kind = CLI_STRING, CLI_AT(struct selftest_opts, output),
+	  .min = 1, .max = 400, .expect = "expected a file name, serial or http://HOST[:PORT]/PATH" },
 };
 
 static const struct cli_spec selftest_spec = {
@@ -48,6 +53,7 @@ static int parse_opts(int argc, char **argv, struct selftest_opts *o)
 {
 	o->json = false;
 	o->mask = 0;
+	o->output = NULL;
 	for (int i = 1; i < argc; i++) {
 		int rc = cli_parse_options(&selftest_spec, argc, argv, &i, o);
 		if (rc != EXIT_OK)
@@ -63,7 +69,8 @@ static int parse_opts(int argc, char **argv, struct selftest_opts *o)
 	}
 	if (!o->mask)
 		o->mask = (u32)GENMASK(SELFTEST_COUNT - 1, 0);
-	return EXIT_OK;
+	return cmd_output_parse(&o->out, o->output, o->json ? "selftest.json" : "selftest.txt",
+				"selftest");
 }
 
 struct tally {
@@ -176,16 +183,21 @@ static void print_results(const struct selftest_result *r, u32 mask)
 	}
 }
 
-static void report(const struct session *s, const struct selftest_opts *o,
-		   const struct selftest_result *r)
+/* The table or the JSON, also into -o's file and sent as it asks;
+ * returns -1 when -o's file could not be written or sent. */
+static int report(const struct session *s, struct selftest_opts *o,
+		  const struct selftest_result *r)
 {
+	bool to_file = o->output && cmd_output_begin(&o->out, "selftest") == 0;
 	if (o->json)
 		print_json(r, o->mask);
 	else {
 		print_header(&s->caps);
 		print_table(r, o->mask);
 	}
+	int rc = to_file ? cmd_output_end(&o->out, "selftest") : o->output ? -1 : 0;
 	print_results(r, o->mask);
+	return rc;
 }
 
 static struct session sess;	/* exit hooks reach it after the command */
@@ -242,18 +254,22 @@ static int selftest_main(int argc, char **argv, const struct global_opts *g)
 	selftest_run(&sess.caps, o.mask, r);
 	session_stop(&sess);
 	give_back(NULL);
-	report(&sess, &o, r);
+	if (report(&sess, &o, r))
+		return EXIT_FAILURE_STATUS;
 	return count_verdicts(r, o.mask).failed ? EXIT_FAILURE_STATUS : EXIT_OK;
 }
 
 const struct command cmd_selftest = {
 	.name = "selftest",
 	.summary = "check that this machine's PMU works (PASS/FAIL/SKIP per check)",
-	.usage = " [--json] [CHECK...]\n\n"
+	.usage = " [--json] [-o FILE|serial|URL] [CHECK...]\n\n"
 		 "  CHECK   run only these: counters, widths, overflow-pmi, lvt-mask,\n"
 		 "          pebs-record, pebs-threshold, auto-reload (Intel),\n"
 		 "          ibs-op, ibs-fetch (AMD) (default: all)\n"
-		 "  --json  one JSON object with each check's result and reason\n\n"
+		 "  --json  one JSON object with each check's result and reason\n"
+		 "  -o FILE the table (or JSON) also into FILE of the output folder;\n"
+		 "          serial: selftest.txt (.json) then sent over the serial line;\n"
+		 "          http://HOST[:PORT]/PATH: PATH's last part, then sent by HTTP PUT\n\n"
 		 "  Exit status 0 when no check failed, 1 when one did, 3 without a PMU.\n"
 		 "  The PMU, IA32_DS_AREA, the IBS controls, LVT PC, IBS's extended LVT\n"
 		 "  entry and the PMI gate are left as found.",

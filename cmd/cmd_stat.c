@@ -10,6 +10,7 @@
 #include "../sampling/percpu.h"
 #include "backend.h"
 #include "session.h"
+#include "output.h"
 #include "../sampling/count.h"
 #include "../lib/fmt.h"
 #include "../lib/out.h"
@@ -185,7 +186,6 @@ static void print_summary(const struct stat_run *r, const char *workload, u64 ti
 				print_cpu(c, prefix);
 		}
 	out_printf("\n%18.9f seconds time elapsed\n\n", session_seconds(ticks));
-	print_results(r, ticks);
 }
 
 struct stat_opts {
@@ -193,6 +193,8 @@ struct stat_opts {
 	u32 interval_ms;
 	bool all_cpus, per_cpu;		/* -a, -A */
 	const char *cpu_list;		/* -C */
+	const char *output;		/* -o: FILE, serial or http://... (cmd/output.h) */
+	struct cmd_output out;
 	int workload_at;
 };
 
@@ -204,6 +206,8 @@ static const struct cli_option stat_options[] = {
 	{ .short_name = "-C", .kind = CLI_STRING, CLI_AT(struct stat_opts, cpu_list) },
 	{ .short_name = "-a", .kind = CLI_FLAG, CLI_AT(struct stat_opts, all_cpus) },
 	{ .short_name = "-A", .kind = CLI_FLAG, CLI_AT(struct stat_opts, per_cpu) },
+	{ .short_name = "-o", .kind = CLI_STRING, CLI_AT(struct stat_opts, output),
+	  .min = 1, .max = 400, .expect = "expected a file name, serial or http://HOST[:PORT]/PATH" },
 };
 
 static const struct cli_spec stat_spec = {
@@ -232,7 +236,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	}
 	if (!o->events[0])
 		bp_strlcpy(o->events, STAT_DEFAULT_EVENTS, sizeof(o->events));
-	return EXIT_OK;
+	return cmd_output_parse(&o->out, o->output, "stat.txt", "stat");
 }
 
 /* With -v and no -a/-C: the counter each event got on this CPU. */
@@ -314,6 +318,8 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	/* With -a/-C every CPU counts whatever runs there: the timer also
 	 * keeps each CPU's counts from wrapping between rotations. */
 	bool timer = mux || o.interval_ms || r->every_cpu;
+	/* -o: the -I lines and the table, as perf stat -o writes them. */
+	bool to_file = o.output && cmd_output_begin(&o.out, "stat") == 0;
 	if (timer)
 		plat_timer_start(o.interval_ms && !mux ? o.interval_ms : STAT_MUX_MS, on_timer, r);
 	percpu_start(&r->pc);
@@ -328,20 +334,26 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	bool held = percpu_report_held(&r->pc) != 0;
 	session_stop(&r->s);
 	percpu_close(&r->pc);
+	bool unsent = to_file ? cmd_output_end(&o.out, "stat") != 0 : o.output != NULL;
+	if (!wrc)
+		print_results(r, wr.ticks);
 	/* Its options were checked before: a workload that fails now could
 	 * not run (its memory), a failed command, not a bad line. */
-	return wrc || held ? EXIT_FAILURE_STATUS : EXIT_OK;
+	return wrc || held || unsent ? EXIT_FAILURE_STATUS : EXIT_OK;
 }
 
 const struct command cmd_stat = {
 	.name = "stat",
 	.summary = "count events over a built-in workload (perf stat's layout)",
-	.usage = " [-e LIST] [-I MS] [-a [-A] | -C LIST [-A]] [--] WORKLOAD [ARGS]\n\n"
+	.usage = " [-e LIST] [-I MS] [-a [-A] | -C LIST [-A]] [-o FILE|serial|URL] [--] WORKLOAD [ARGS]\n\n"
 		 "  -e LIST   events (default " STAT_DEFAULT_EVENTS "); see `list`\n"
 		 "  -I MS     also print counts every MS milliseconds\n"
 		 "  -a        count on every CPU (the others wait in bareperf's loop meanwhile)\n"
 		 "  -C LIST   count on these CPUs (0,2-3)\n"
 		 "  -A        with -a/-C: one figure per CPU instead of the sum\n"
+		 "  -o FILE   the counts also into FILE of the output folder; serial: stat.txt,\n"
+		 "            then sent over the serial line; http://HOST[:PORT]/PATH: PATH's\n"
+		 "            last part, then sent by HTTP PUT\n"
 		 "  WORKLOAD  soak [-n ITERATIONS] | chase [--size BYTES] [--steps N] |\n"
 		 "            branchy [-n ITERATIONS] [--taken PERCENT] |\n"
 		 "            stream [--size BYTES] [--passes N] | irqoff [-n ITERATIONS]",

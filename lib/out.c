@@ -18,10 +18,44 @@ static void write_cut(void (*write)(const char *, size_t), const char *buf, int 
 	write(note, (size_t)m);
 }
 
+/* out_tee_start's copy of what goes to the console. */
+static char *tee_buf;
+static size_t tee_cap, tee_len;
+static bool tee_cut;
+
+void out_tee_start(char *buf, size_t cap)
+{
+	tee_buf = buf;
+	tee_cap = cap;
+	tee_len = 0;
+	tee_cut = false;
+}
+
+size_t out_tee_stop(bool *cut)
+{
+	*cut = tee_cut;
+	tee_buf = NULL;
+	return tee_len;
+}
+
+static void console_write(const char *s, size_t len)
+{
+	plat_console_write(s, len);
+	if (!tee_buf)
+		return;
+	size_t room = tee_cap - tee_len;
+	if (len > room) {
+		len = room;
+		tee_cut = true;
+	}
+	bp_memcpy(tee_buf + tee_len, s, len);
+	tee_len += len;
+}
+
 void out_vprintf(const char *fmt, va_list ap)
 {
 	char buf[OUT_LINE_MAX];
-	write_cut(plat_console_write, buf, bp_vsnprintf(buf, sizeof(buf), fmt, ap));
+	write_cut(console_write, buf, bp_vsnprintf(buf, sizeof(buf), fmt, ap));
 }
 
 void out_printf(const char *fmt, ...)
@@ -34,7 +68,7 @@ void out_printf(const char *fmt, ...)
 
 void out_puts(const char *s)
 {
-	plat_console_write(s, bp_strlen(s));
+	console_write(s, bp_strlen(s));
 }
 
 void err_printf(const char *fmt, ...)

@@ -26,6 +26,11 @@ host record -q -c 100003 -o "http://127.0.0.1:$port/runs/h.data" soak -n 2000000
 expect_rc 0
 cmp "$tmp/srv/h.data" "$tmp/host/h.data" || fail "host twin: the file received differs from the one written"
 expect_console "sent h.data to http://127.0.0.1:$port/runs/h.data"
+# stat -o URL: the table the console shows, as a file on the server.
+host stat -e instructions -o "http://127.0.0.1:$port/counts/s.txt" soak -n 20000
+expect_rc 0
+grep -q " instructions" "$tmp/srv/s.txt" || fail "stat -o URL: the server has no counts"
+cmp "$tmp/srv/s.txt" "$tmp/host/s.txt" || fail "stat -o URL: the file received differs"
 serve fail
 host record -q -o "http://127.0.0.1:$port/h.data" soak -n 200000
 expect_rc 1

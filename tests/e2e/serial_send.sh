@@ -61,6 +61,14 @@ qemu send nosuch.data
 expect_rc 2
 expect_console "bareperf send: nosuch.data: EFI_NOT_FOUND"
 
+# selftest --json -o serial: the JSON the console shows, as a file sent.
+qemu --pmu=sim:icx selftest --json -o serial counters lvt-mask
+expect_rc 0
+extract "$tmp/out/serial.log" -d "$tmp"
+cmp "$tmp/selftest.json" "$tmp/out/selftest.json" || fail "the rebuilt selftest.json differs from the ESP copy"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert [c["result"] for c in d["checks"]] == ["PASS", "PASS"], d' \
+	"$tmp/selftest.json" || fail "selftest.json sent over the line is not the checks' JSON"
+
 # The host twin: frames into $BAREPERF_SERIAL.
 rm -rf "$tmp/host" && mkdir -p "$tmp/host"
 BAREPERF_OUT=$tmp/host BAREPERF_SERIAL=$tmp/host/serial.log build/host/bareperf --pmu=sim:icx \
