@@ -29,11 +29,14 @@ void boot_hand_over(void);
 __attribute__((noreturn)) void boot_exit(int status);
 void boot_set_qemu_exit(bool on);
 void boot_set_then(unsigned action);	/* enum cli_then */
-/* net_boot.c: after a PXE boot, the file bareperf/cmdline beside the
- * image on its TFTP server, into buf; returns its bytes, or -1 when the
- * boot was no PXE boot or the file is not there. where gets its URL;
- * *too_long says it did not fit in cap. */
+/* net_boot.c: after a network boot (PXE, or UEFI HTTP boot), the file
+ * bareperf/cmdline beside the image on its server, into buf; returns its
+ * bytes, or -1 when the boot was none or the file is not there. where
+ * gets its URL; *too_long says it did not fit in cap. */
 long net_boot_cmdline(u8 *buf, size_t cap, char *where, size_t where_cap, bool *too_long);
+/* net_http.c: an HTTP GET of url into buf; the bytes received, or -1 with
+ * why naming the step that failed. */
+long net_http_get(const char *url, void *buf, size_t cap, char *why, size_t why_cap);
 /* cmdline.c: argv from LoadOptions or \bareperf\cmdline */
 int boot_cmdline(int max, char **argv);
 

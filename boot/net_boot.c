@@ -1,12 +1,16 @@
 /* A network boot's command line: the file bareperf/cmdline beside the
- * image on the server it came from, read over TFTP with the firmware's
- * PXE base code (UEFI spec, EFI_PXE_BASE_CODE_PROTOCOL.Mtftp()) on the
- * device the image was loaded from. The server and the image's path are
- * those of the DHCP answer the firmware booted with (its siaddr and file
- * fields, or a proxy DHCP offer's). */
+ * image on the server it came from. After a PXE boot, read over TFTP with
+ * the firmware's PXE base code (UEFI spec, EFI_PXE_BASE_CODE_PROTOCOL.
+ * Mtftp()) on the device the image was loaded from, the server and the
+ * image's path those of the DHCP answer the firmware booted with (its
+ * siaddr and file fields, or a proxy DHCP offer's). After a UEFI HTTP
+ * boot, fetched by HTTP from beside the URI the boot device's path ends
+ * with (UEFI spec, "URI Device Path"). */
 #include "efi.h"
 #include "../lib/fmt.h"
+#include "../lib/out.h"
 #include "../lib/str.h"
+#include "../lib/url.h"
 
 #define CMDLINE_NAME "bareperf/cmdline"
 
@@ -31,8 +35,46 @@ static void cmdline_path(const u8 *boot_file, char *out, size_t cap)
 	bp_snprintf(out, cap, "%.*s%s", (int)dir, (const char *)boot_file, CMDLINE_NAME);
 }
 
+/* The URI node of the device the image was loaded from, into out. */
+static bool boot_uri(char *out, size_t cap)
+{
+	EFI_DEVICE_PATH *dp = boot_loaded_image ? DevicePathFromHandle(boot_loaded_image->DeviceHandle)
+						: NULL;
+	for (; dp && !IsDevicePathEnd(dp); dp = NextDevicePathNode(dp)) {
+		if (DevicePathType(dp) != MESSAGING_DEVICE_PATH || DevicePathSubType(dp) != MSG_URI_DP)
+			continue;
+		size_t len = DevicePathNodeLength(dp) - sizeof(EFI_DEVICE_PATH);
+		if (len == 0 || len >= cap)
+			return false;
+		bp_memcpy(out, ((URI_DEVICE_PATH *)dp)->Uri, len);
+		out[len] = 0;
+		return true;
+	}
+	return false;
+}
+
+static long http_boot_cmdline(u8 *buf, size_t cap, char *where, size_t where_cap, bool *too_long)
+{
+	char uri[URL_MAX], why[192];
+	if (!boot_uri(uri, sizeof(uri)))
+		return -1;
+	size_t dir = 0;
+	for (size_t i = 0; uri[i]; i++)
+		if (uri[i] == '/')
+			dir = i + 1;
+	bp_snprintf(where, where_cap, "%.*s%s", (int)dir, uri, CMDLINE_NAME);
+	long n = net_http_get(where, buf, cap, why, sizeof(why));
+	if (n < 0)
+		err_printf("bareperf: no command line from %s: %s\n", where, why);
+	*too_long = n == (long)cap;
+	return n;
+}
+
 long net_boot_cmdline(u8 *buf, size_t cap, char *where, size_t where_cap, bool *too_long)
 {
+	long n = http_boot_cmdline(buf, cap, where, where_cap, too_long);
+	if (n >= 0)
+		return n;
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe = NULL;
 	*too_long = false;
 	if (!boot_loaded_image ||

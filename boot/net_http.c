@@ -205,8 +205,43 @@ static void free_headers(EFI_HTTP_MESSAGE *m)
 		FreePool(m->Headers);
 }
 
+/* What one exchange sends and what it keeps of the answer. */
+struct http_call {
+	EFI_HTTP_METHOD method;
+	const void *body;	/* PUT: the request's body */
+	size_t len;
+	u8 *answer;		/* GET: the answer's body, up to cap bytes */
+	size_t cap, got;
+};
+
+/* A header's value in the answer, or NULL. */
+static const char *header_value(const EFI_HTTP_MESSAGE *m, const char *name)
+{
+	for (UINTN i = 0; m->Headers && i < m->HeaderCount; i++)
+		if (bp_strcasecmp((const char *)m->Headers[i].FieldName, name) == 0)
+			return (const char *)m->Headers[i].FieldValue;
+	return NULL;
+}
+
+/* The answer's body after its head: more Response() calls, each with no
+ * Data, until Content-Length bytes came or the buffer is full. */
+static EFI_STATUS read_body(EFI_HTTP_PROTOCOL *http, struct http_call *c, u64 want)
+{
+	while (c->got < want && c->got < c->cap) {
+		EFI_HTTP_MESSAGE more = { .BodyLength = c->cap - c->got, .Body = c->answer + c->got };
+		EFI_HTTP_TOKEN token = { .Message = &more };
+		EFI_STATUS st = complete(http, &token, true);
+		if (st != EFI_SUCCESS)
+			return st;
+		if (!more.BodyLength)
+			break;
+		c->got += more.BodyLength;
+	}
+	return EFI_SUCCESS;
+}
+
 static int exchange(EFI_HTTP_PROTOCOL *http, const struct url *u, const char *url_text,
-		    const void *data, size_t len, char *why, size_t cap)
+		    struct http_call *c, char *why, size_t cap)
 {
 	static CHAR16 url16[URL_MAX];
 	char host[URL_HOST_MAX + 8], length[24];
@@ -215,16 +250,18 @@ static int exchange(EFI_HTTP_PROTOCOL *http, const struct url *u, const char *ur
 		url16[n] = (CHAR16)(u8)url_text[n];
 	url16[n] = 0;
 	bp_snprintf(host, sizeof(host), "%s:%u", u->host, u->port);
-	bp_snprintf(length, sizeof(length), "%llu", (unsigned long long)len);
+	bp_snprintf(length, sizeof(length), "%llu", (unsigned long long)c->len);
 	EFI_HTTP_HEADER headers[] = {
 		{ (CHAR8 *)"Host", (CHAR8 *)host },
 		{ (CHAR8 *)"User-Agent", (CHAR8 *)"bareperf" },
 		{ (CHAR8 *)"Content-Type", (CHAR8 *)"application/octet-stream" },
 		{ (CHAR8 *)"Content-Length", (CHAR8 *)length },
 	};
-	EFI_HTTP_REQUEST_DATA request = { HttpMethodPut, url16 };
-	EFI_HTTP_MESSAGE msg = { .Data.Request = &request, .HeaderCount = ARRAY_SIZE(headers),
-				 .Headers = headers, .BodyLength = len, .Body = (VOID *)data };
+	bool put = c->method == HttpMethodPut;
+	EFI_HTTP_REQUEST_DATA request = { c->method, url16 };
+	EFI_HTTP_MESSAGE msg = { .Data.Request = &request, .HeaderCount = put ? 4 : 2,
+				 .Headers = headers, .BodyLength = put ? c->len : 0,
+				 .Body = put ? (VOID *)c->body : NULL };
 	EFI_HTTP_TOKEN token = { .Message = &msg };
 	EFI_STATUS st = complete(http, &token, false);
 	if (st != EFI_SUCCESS) {
@@ -232,9 +269,15 @@ static int exchange(EFI_HTTP_PROTOCOL *http, const struct url *u, const char *ur
 		return -1;
 	}
 	EFI_HTTP_RESPONSE_DATA response = { 0 };
-	EFI_HTTP_MESSAGE answer = { .Data.Response = &response };
+	EFI_HTTP_MESSAGE answer = { .Data.Response = &response, .BodyLength = c->cap,
+				    .Body = c->answer };
 	token = (EFI_HTTP_TOKEN){ .Message = &answer };
 	st = complete(http, &token, true);
+	c->got = st == EFI_SUCCESS && c->answer ? answer.BodyLength : 0;
+	const char *content_length = header_value(&answer, "Content-Length");
+	u64 want = 0;
+	for (const char *p = content_length; p && *p >= '0' && *p <= '9'; p++)
+		want = want * 10 + (u64)(*p - '0');
 	free_headers(&answer);
 	if (st != EFI_SUCCESS && st != EFI_HTTP_ERROR) {
 		bp_snprintf(why, cap, "%s gave no HTTP answer: %s", host, net_status(st));
@@ -242,15 +285,21 @@ static int exchange(EFI_HTTP_PROTOCOL *http, const struct url *u, const char *ur
 	}
 	u32 code = response.StatusCode < ARRAY_SIZE(http_status_numbers) ?
 			   http_status_numbers[response.StatusCode] : 0;
-	if (code >= 200 && code <= 299)
-		return 0;
-	bp_snprintf(why, cap, code ? "the server answered %u" : "the server's answer has a status "
-		    "the firmware does not know (%u)", code ? code : response.StatusCode);
-	return -1;
+	if (code < 200 || code > 299) {
+		bp_snprintf(why, cap, code ? "the server answered %u" : "the server's answer has a "
+			    "status the firmware does not know (%u)", code ? code : response.StatusCode);
+		return -1;
+	}
+	if (c->answer && (st = read_body(http, c, want)) != EFI_SUCCESS) {
+		bp_snprintf(why, cap, "reading the answer from %s: %s", host, net_status(st));
+		return -1;
+	}
+	return 0;
 }
 
-int plat_http_put(const struct url *u, const char *url_text, const void *data, size_t len,
-		  char *why, size_t cap)
+/* One exchange with the server of u, on the first NIC with an HTTP stack. */
+static int http_call(const struct url *u, const char *url_text, struct http_call *c,
+		     char *why, size_t cap)
 {
 	EFI_IP4_CONFIG2_POLICY policy_was;
 	EFI_SERVICE_BINDING *sb;
@@ -273,7 +322,7 @@ int plat_http_put(const struct url *u, const char *url_text, const void *data, s
 	EFI_HTTP_CONFIG_DATA config = { HttpVersion11, HTTP_TIMEOUT_MS, FALSE, { &ap } };
 	if (st == EFI_SUCCESS && (st = uefi_call_wrapper(http->Configure, 2, http, &config)) ==
 					 EFI_SUCCESS) {
-		rc = exchange(http, u, url_text, data, len, why, cap);
+		rc = exchange(http, u, url_text, c, why, cap);
 		uefi_call_wrapper(http->Configure, 2, http, NULL);
 	} else {
 		bp_snprintf(why, cap, "the firmware's HTTP stack would not start: %s", net_status(st));
@@ -282,4 +331,20 @@ int plat_http_put(const struct url *u, const char *url_text, const void *data, s
 		uefi_call_wrapper(sb->DestroyChild, 2, sb, child);
 	put_back_policy(nic, policy_was);
 	return rc;
+}
+
+int plat_http_put(const struct url *u, const char *url_text, const void *data, size_t len,
+		  char *why, size_t cap)
+{
+	struct http_call c = { .method = HttpMethodPut, .body = data, .len = len };
+	return http_call(u, url_text, &c, why, cap);
+}
+
+long net_http_get(const char *url_text, void *buf, size_t cap, char *why, size_t why_cap)
+{
+	struct url u;
+	if (url_parse(url_text, &u, why, why_cap))
+		return -1;
+	struct http_call c = { .method = HttpMethodGet, .answer = buf, .cap = cap };
+	return http_call(&u, url_text, &c, why, why_cap) ? -1 : (long)c.got;
 }

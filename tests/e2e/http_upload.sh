@@ -12,7 +12,7 @@ sink_pid=
 serve() {	# serve MODE: a test server, its port in $port
 	[ -n "$sink_pid" ] && kill "$sink_pid" 2>/dev/null
 	rm -rf "$tmp/srv" && mkdir -p "$tmp/srv"
-	python3 tests/e2e/http_sink.py "$tmp/srv" "$tmp/srv/port" "$1" &
+	tools/http-sink "$tmp/srv" "$tmp/srv/port" "$1" &
 	sink_pid=$!
 	for _ in $(seq 50); do [ -s "$tmp/srv/port" ] && break; sleep 0.1; done
 	port=$(cat "$tmp/srv/port") || fail "the test server did not start"

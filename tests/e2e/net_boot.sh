@@ -1,6 +1,7 @@
 # A network boot (issue 37 item 1): OVMF boots the image by PXE from
-# QEMU's user network (tools/qemu-run --net-boot pxe), the image reads its
-# command line from bareperf/cmdline beside it on the TFTP server, keeps
+# QEMU's user network (tools/qemu-run --net-boot pxe) or by UEFI HTTP boot
+# (--net-boot http), the image reads its command line from
+# bareperf/cmdline beside it on the TFTP or HTTP server, keeps
 # its files in memory (the boot device has no file system), and
 # `record -o serial` brings perf.data back over the serial line, rebuilt
 # by qemu-run into the output folder. Before, the image found no command
@@ -20,6 +21,14 @@ samples=$(perf script -i "$tmp/out/perf.data" -F ip 2>/dev/null | wc -l)
 awk -v s="$start" -v e="$end" -v b="$(stat -c %s "$tmp/out/perf.data")" -v n="$samples" 'BEGIN {
 	printf "figure: PXE boot to perf.data back on the host: %.1f s (%d bytes, %d samples)\n", e - s, b, n }'
 
+# UEFI HTTP boot: OVMF loads the image from tools/http-sink (QEMU's DHCP
+# names its URL), and the image fetches bareperf/cmdline beside it by HTTP.
+QEMU_RUN_OPTS="--net-boot http" qemu --pmu=sim:icx record -q -c 100003 -o serial soak -n 2000000
+expect_rc 0
+grep -aq 'starting Boot[0-9]* "UEFI HTTPv4' "$tmp/out/serial.log" || fail "the firmware did not boot by HTTP"
+n=$(perf script -i "$tmp/out/perf.data" -F ip 2>/dev/null | wc -l)
+[ "$n" -gt 100 ] || fail "perf read $n samples from what an HTTP-booted image sent"
+
 # The line from the server is the image's line: its errors name it.
 printf -- '--qemu-exit %4096s\n' x >"$tmp/long"
 QEMU_RUN_OPTS="--net-boot pxe --cmdline-file $tmp/long" qemu
@@ -37,7 +46,7 @@ expect_rc 2
 expect_console "bareperf send: perf.data: no such file (the output folder is in memory)"
 # PXE-booted, the recording in memory goes to an HTTP server on the host.
 mkdir -p "$tmp/srv"
-python3 tests/e2e/http_sink.py "$tmp/srv" "$tmp/srv/port" ok &
+tools/http-sink "$tmp/srv" "$tmp/srv/port" ok &
 sink_pid=$!
 trap 'kill "$sink_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 for _ in $(seq 50); do [ -s "$tmp/srv/port" ] && break; sleep 0.1; done
