@@ -82,6 +82,12 @@ expect_rc 1
 expect_console "r.data was not sent to http://10.0.2.2:$port/r.data: sending to 10.0.2.2:$port: EFI_"
 [ -s "$tmp/out/r.data" ] || fail "the ESP copy of a refused upload is gone"
 
+# A NIC on a network with no DHCP server (an empty QEMU hub).
+QEMU_RUN_EXTRA="-netdev hubport,id=n0,hubid=0 -device virtio-net-pci,netdev=n0,romfile=" \
+	qemu --pmu=sim:icx record -q -o "http://10.0.2.2:$port/a.data" soak -n 200000
+expect_rc 1
+expect_console "a.data was not sent to http://10.0.2.2:$port/a.data: no IPv4 address: DHCP gave none in 15 s"
+
 qemu --pmu=sim:icx record -q -o "http://10.0.2.2:$port/n.data" soak -n 200000
 expect_rc 1
 expect_console "n.data was not sent to http://10.0.2.2:$port/n.data: no network device (no EFI_SIMPLE_NETWORK_PROTOCOL)"
