@@ -36,6 +36,10 @@ struct stat_run {
 	u32 interval_ms;
 	u64 start, next_interval;
 	u64 interval_scaled[SESSION_MAX_EVENTS];	/* totals at the last -I line */
+	/* --results, taken before the PMU is given back (the engines' state
+	 * goes with it) and printed after -o's file is closed. */
+	u64 result_total[SESSION_MAX_EVENTS];
+	bool result_counted[SESSION_MAX_EVENTS];
 };
 
 static struct stat_run run;	/* the PMU state must outlive the command for exit hooks */
@@ -153,8 +157,8 @@ static void print_totals(const struct stat_run *r)
 }
 
 /* --results: each event's count over every CPU measured (stat.NAME,
- * events; a count never taken fails) and the time. */
-static void print_results(const struct stat_run *r, u64 ticks)
+ * events; a count never taken fails), kept while the engines exist. */
+static void take_results(struct stat_run *r)
 {
 	u32 number;
 	for (int i = 0; i < r->n; i++) {
@@ -163,9 +167,19 @@ static void print_results(const struct stat_run *r, u64 ticks)
 			const struct stat_engine *c = cpu_at(r, k, &number);
 			counted |= c && c->st[i].time.running;
 		}
+		r->result_counted[i] = counted;
+		r->result_total[i] = total_scaled(r, i);
+	}
+}
+
+/* ... and printed, with the time, after -o's file is closed. */
+static void print_results(const struct stat_run *r, u64 ticks)
+{
+	for (int i = 0; i < r->n; i++) {
 		char id[96];
 		bp_snprintf(id, sizeof(id), "stat.%s", r->ev[i].name);
-		result_count(id, counted ? RESULT_PASS : RESULT_FAIL, total_scaled(r, i), "events");
+		result_count(id, r->result_counted[i] ? RESULT_PASS : RESULT_FAIL,
+			     r->result_total[i], "events");
 	}
 	result_measure("stat.seconds", RESULT_PASS, session_seconds(ticks), "seconds");
 }
@@ -328,8 +342,10 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	percpu_stop(&r->pc);
 	if (timer)
 		plat_timer_stop();
-	if (!wrc)
+	if (!wrc) {
 		print_summary(r, w->name, wr.ticks, o.per_cpu);
+		take_results(r);
+	}
 	/* Counts of a PMU that never started are not counts: say so, and fail. */
 	bool held = percpu_report_held(&r->pc) != 0;
 	session_stop(&r->s);
