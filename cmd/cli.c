@@ -337,7 +337,8 @@ int cli_main(int argc, char **argv, struct global_opts *g)
 {
 	bool handled;
 
-	g->pmu = "hw";
+	/* *g is only an output: every option starts at its default. */
+	*g = (struct global_opts){ .pmu = "hw" };
 	int cmd_index = parse_globals(argc, argv, g, &handled);
 	results_enable(g->results);
 	if (cmd_index == argc && !handled && g->pmu && find_command(g->pmu)) {

@@ -10,7 +10,7 @@ static char *run_cli(const char *pmu, const char *cmd, int *rc)
 	char pmu_arg[64];
 	snprintf(pmu_arg, sizeof(pmu_arg), "--pmu=%s", pmu);
 	char *argv[] = { "bareperf", pmu_arg, (char *)cmd, NULL };
-	struct global_opts g;
+	struct global_opts g = { 0 };
 	FILE *tmp = tmpfile();
 	assert_non_null(tmp);
 	fflush(stdout);
