@@ -400,14 +400,19 @@ static u64 delivered_through(struct record_run *r, bool final)
 	u64 w = ~0ULL;
 	if (final || r->pc.count < 2)
 		return w;
-	bool count = r->passes++ % RECORD_PENDING_PASSES == 0;
+	bool count = ++r->passes % RECORD_PENDING_PASSES == 0;
+	/* Before the first count every CPU counts as filling: counting at
+	 * the first pass found every buffer empty, and for the next 25
+	 * passes no CPU held the others back, so a full ESP kept CPU 0's
+	 * first two drains and CPU 1's first (e2e record_all_cpus_disk_full). */
+	bool before_first_count = r->passes < RECORD_PENDING_PASSES;
 	for (u32 c = 0; c < r->pc.count; c++) {
 		if (count) {
 			u64 pending = percpu_cpu_pending(&r->pc, c);
 			r->cpu_filling[c] = pending && pending != r->cpu_pending[c];
 			r->cpu_pending[c] = pending;
 		}
-		if (r->cpu_filling[c])	/* counted above: no second walk */
+		if (before_first_count || r->cpu_filling[c])	/* no second walk */
 			w = MIN(w, percpu_newest_tsc(&r->pc, c));
 	}
 	return w;
