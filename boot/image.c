@@ -54,15 +54,20 @@ struct fv2_protocol {
 					  UINTN instance, VOID **buf, UINTN *size, UINT32 *auth);
 };
 
+/* A name for an image that has no file anywhere. perf 6.1 runs addr2line
+ * on the path of every mapping it found no file for (its srcline, which
+ * then dies of SIGPIPE) except names that start with '['; hotspot 1.3.0's
+ * perfparser leaves any name that starts with '[' and holds a ']' without
+ * a binary name ("??"). "[firmware/NAME" passes both: each shows NAME, the
+ * part after the last '/', as it shows any file's basename. */
+#define FIRMWARE_NAME_PREFIX "[firmware/"
+
 /* A driver from a firmware volume (no debug directory in most release
  * builds, Debian's OVMF included) by the name in its file's
  * USER_INTERFACE section, as EDK2 prints it ("PciBusDxe" becomes
- * "[PciBusDxe.efi]"), else by its file GUID in the UEFI device path text
- * form, "[FvFile(D6A2CB7F-6A18-4E2F-B43B-9920A733700A)]" (an EDK2 build's
- * Build/.../FV/Guid.xref names the module of each GUID). In brackets: such
- * an image has no file anywhere, and perf runs addr2line on the path of
- * every mapping it found no file for (perf 6.1's srcline, which then dies
- * of SIGPIPE), except names that start with '['. */
+ * "[firmware/PciBusDxe.efi"), else by its file GUID in the UEFI device
+ * path text form, "[firmware/FvFile(D6A2CB7F-6A18-4E2F-B43B-9920A733700A)"
+ * (an EDK2 build's Build/.../FV/Guid.xref names the module of each GUID). */
 static bool fv_file_name(EFI_LOADED_IMAGE *li, char *out, size_t cap)
 {
 	static EFI_GUID fv2_guid = FV2_PROTOCOL_GUID;
@@ -77,15 +82,15 @@ static bool fv_file_name(EFI_LOADED_IMAGE *li, char *out, size_t cap)
 	    uefi_call_wrapper(BS->HandleProtocol, 3, li->DeviceHandle, &fv2_guid, (void **)&fv) == EFI_SUCCESS &&
 	    uefi_call_wrapper(fv->read_section, 7, fv, g, FV_SECTION_USER_INTERFACE, 0, &buf, &size,
 			      &auth) == EFI_SUCCESS && buf) {
-		char name[PLAT_IMAGE_NAME_MAX - 8];
+		char name[PLAT_IMAGE_NAME_MAX - sizeof(FIRMWARE_NAME_PREFIX ".efi")];
 		narrow(buf, name, sizeof(name));
 		FreePool(buf);
 		if (name[0]) {
-			bp_snprintf(out, cap, "[%s.efi]", name);
+			bp_snprintf(out, cap, FIRMWARE_NAME_PREFIX "%s.efi", name);
 			return true;
 		}
 	}
-	bp_snprintf(out, cap, "[FvFile(%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X)]",
+	bp_snprintf(out, cap, FIRMWARE_NAME_PREFIX "FvFile(%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X)",
 		    g->Data1, g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2],
 		    g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
 	return true;
@@ -103,7 +108,7 @@ static void image_name(EFI_LOADED_IMAGE *li, char *out, size_t cap)
 		narrow(text, ascii, sizeof(ascii));
 		pecoff_path_for_perf(ascii, out, cap);
 	} else {
-		bp_snprintf(out, cap, "[firmware image @0x%llx]",
+		bp_snprintf(out, cap, FIRMWARE_NAME_PREFIX "image@0x%llx",
 			    (unsigned long long)(UINTN)li->ImageBase);
 	}
 	if (text)

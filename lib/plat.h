@@ -189,9 +189,9 @@ struct plat_image_info {
 typedef void (*plat_image_fn)(const struct plat_image_info *img, void *ctx);
 /* Calls fn for every loaded image except our own (plat_image_base()): the
  * handles with EFI_LOADED_IMAGE_PROTOCOL, named by their PE/COFF debug
- * directory, else their device path, else "[firmware image @0x...]"; on
- * the host, the executable mappings of /proc/self/maps. Returns how many,
- * or -1. */
+ * directory, else their firmware file, else their device path, else
+ * "[firmware/image@0x..." (boot/image.c); on the host, the executable
+ * mappings of /proc/self/maps. Returns how many, or -1. */
 int plat_foreach_image(plat_image_fn fn, void *ctx);
 /* What a recording names the addresses outside every image: "[firmware]"
  * in the image (the firmware's own code and data outside any PE image);

@@ -1,6 +1,6 @@
 # `record -- bs:NAME LOOPS` samples one boot service in a loop: the
-# variable service's time is in the variable driver ([VariableRuntimeDxe.efi]:
-# a firmware-volume name, in brackets). On the emulated PMU
+# variable service's time is in the variable driver (VariableRuntimeDxe.efi:
+# a firmware-volume name). On the emulated PMU
 # and on the real path on the QEMU PMU (icx).
 . "$(dirname "$0")/lib.bash"
 command -v perf >/dev/null || fail "perf is missing (tools/install-deps)"
@@ -14,11 +14,11 @@ top_dso_is() {
 qemu --pmu=sim:icx record -c 100003 -- bs:GetVariable 5000
 expect_rc 0
 expect_console "GetVariable called 5000 times"
-top_dso_is "[VariableRuntimeDxe.efi]"
+top_dso_is "VariableRuntimeDxe.efi"
 qemu_pmu icx record -c 100003 -- bs:GetVariable 5000
 expect_rc 0
 expect_console "GetVariable called 5000 times"
-top_dso_is "[VariableRuntimeDxe.efi]"
+top_dso_is "VariableRuntimeDxe.efi"
 qemu --pmu=sim:icx record -- bs:Nope
 expect_rc 2
 expect_console "unknown boot service 'Nope'"
