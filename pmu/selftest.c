@@ -75,6 +75,41 @@ bool st_fail(struct st *x, const char *fmt, ...)
 	return false;
 }
 
+static void note_foreign(struct st *x, const char *what, u64 value, u64 ours)
+{
+	if (x->foreign[0] || !(value & ~ours))
+		return;
+	bp_snprintf(x->foreign, sizeof(x->foreign), "%s 0x%llx where the check set 0x%llx", what,
+		    (unsigned long long)value, (unsigned long long)ours);
+}
+
+void st_check_owned(struct st *x, u64 ctrl_ours, u64 pebs_ours)
+{
+	const struct pmu_caps *c = x->caps;
+	u64 v;
+	if (!caps_has_global_ctrl(c))
+		return;
+	if (selftest_pmi.calls)
+		note_foreign(x, "IA32_PERF_GLOBAL_CTRL at the PMI", selftest_pmi.ctrl_at_pmi, ctrl_ours);
+	if (hw_rdmsr_safe(c->msr_global_ctrl, &v) == 0)
+		note_foreign(x, "IA32_PERF_GLOBAL_CTRL", v, ctrl_ours);
+	if (caps_has_ds_pebs(c) && hw_rdmsr_safe(MSR_IA32_PEBS_ENABLE, &v) == 0)
+		note_foreign(x, "IA32_PEBS_ENABLE", v, pebs_ours);
+}
+
+/* A check that failed while another agent's counters ran (st_check_owned)
+ * measured that agent as much as this PMU: SKIP, with both. */
+static void unjudged_if_disturbed(struct st *x)
+{
+	char saw[sizeof(x->res->reason)];
+	if (x->res->verdict != SELFTEST_FAIL || !x->foreign[0])
+		return;
+	bp_strlcpy(saw, x->res->reason, sizeof(saw));
+	x->res->verdict = SELFTEST_SKIP;
+	bp_snprintf(x->res->reason, sizeof(x->res->reason),
+		    "the PMU is in use by another agent (%s); not judged, it saw: %s", x->foreign, saw);
+}
+
 /* "PERF_CTR2" for a GP counter's or event select's MSR (AMD's may
  * interleave); NULL for other MSRs. */
 static const char *gp_msr_name(const struct st *x, u32 msr, char *buf, size_t len)
@@ -307,6 +342,8 @@ static u64 pmi_ackable;
 static bool on_pmi(const struct plat_irq_frame *f, void *ctx)
 {
 	struct st_pmi *p = ctx;
+	if (p->calls == 0 && caps_has_global_ctrl(pmi_caps))
+		hw_rdmsr_safe(pmi_caps->msr_global_ctrl, &p->ctrl_at_pmi);
 	pmi_stop(pmi_caps, p->counters);
 	if (p->calls == 0) {
 		p->lvt = apic_read(p->apic, APIC_LVT_PERFCNT);
@@ -492,6 +529,7 @@ void selftest_run_one(const struct pmu_caps *caps, enum selftest_check c,
 		return;
 	if (!caps_has_global_ctrl(caps) || st_rd(&x, caps->msr_global_status, &x.status0))
 		check_fn[c](&x);
+	unjudged_if_disturbed(&x);
 	restore(&x);
 	if (out->verdict == SELFTEST_NOT_RUN)
 		st_verdict(&x, SELFTEST_FAIL, "internal: the check gave no verdict");

@@ -63,6 +63,7 @@ struct st {
 	bool eilvt_saved;	/* IBS's extended LVT entry, put back at the end */
 	unsigned eilvt_n;
 	u32 eilvt0;
+	char foreign[96];	/* another agent's counters seen on (st_check_owned) */
 };
 
 /* What the test PMI handler saw at the first PMI. */
@@ -75,6 +76,7 @@ struct st_pmi {
 	u64 pebs_index;		/* DS PEBS index at the first PMI */
 	bool arch_index;	/* ... or IA32_PEBS_INDEX (Architectural PEBS) */
 	bool ack_faulted;
+	u64 ctrl_at_pmi;	/* IA32_PERF_GLOBAL_CTRL as the first PMI found it */
 	const struct apic_state *apic;
 	volatile const struct ds_area *area;
 };
@@ -84,6 +86,12 @@ extern struct st_pmi selftest_pmi;
  * check can `return st_fail(...)`. */
 void st_verdict(struct st *x, enum selftest_verdict v, const char *fmt, ...) PRINTF_LIKE(3, 4);
 bool st_fail(struct st *x, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* After a trial: IA32_PERF_GLOBAL_CTRL (now and at the first PMI) and
+ * IA32_PEBS_ENABLE hold no bits beyond the check's own. Under --force
+ * the PMU may belong to an agent that still runs (a session's timer
+ * callback, SMM) and turns its counters back on: a check that then fails
+ * is not judged, and SKIPs naming what it found (selftest_run_one). */
+void st_check_owned(struct st *x, u64 ctrl_ours, u64 pebs_ours);
 /* MSR names for reasons, SDM spelling. */
 const char *st_msr_name(const struct st *x, u32 msr, char *buf, size_t len);
 /* Probing accessors: a fault is a FAIL naming the MSR; every write is

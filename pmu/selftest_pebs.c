@@ -91,6 +91,7 @@ static bool run_pebs_trial(struct st *x, const struct pebs_layout *l, struct peb
 	    !st_wr(x, c->msr_global_ctrl, global_gp_bit(0)))
 		return false;
 	st_spin_until(threshold_reached, x, SELFTEST_WAIT_MS);
+	st_check_owned(x, global_gp_bit(0), pebs_enable_gp_bit(0));
 	if (!st_wr(x, c->msr_global_ctrl, 0))
 		return false;
 	t->came = selftest_pmi.calls > 0;

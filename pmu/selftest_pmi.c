@@ -69,6 +69,7 @@ static bool run_pmi_trial(struct st *x, struct pmi_trial *t)
 	if (!st_wr(x, evtsel, st_cycles_evtsel(x) | EVTSEL_INT) || !start_pmi_counter(x, t->counter))
 		return false;
 	t->came = st_spin_until(st_pmi_came, NULL, SELFTEST_WAIT_MS);
+	st_check_owned(x, bit, ~0ULL);	/* IA32_PEBS_ENABLE is not this check's */
 	if (!st_enable(x, 0))
 		return false;
 	t->status_now = st_overflows(c, bit);

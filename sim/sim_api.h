@@ -219,6 +219,13 @@ void sim_inject_pebs_full(void);
 /* Firmware left counters running: GP0 counting core cycles, fixed 0-2
  * enabled for ring 0, their GLOBAL_CTRL bits set. */
 void sim_inject_counters_running(void);
+/* Another agent (a session's timer callback, SMM) turns these
+ * IA32_PERF_GLOBAL_CTRL and IA32_PEBS_ENABLE bits back on whenever the
+ * CPU runs, and the event selects of those GP counters as they are now
+ * (their counters reloaded to their present values when below them),
+ * whatever was written: a PMU in use that --force takes over
+ * only between its visits. 0, 0 undoes. */
+void sim_inject_rival(u64 global_bits, u64 pebs_bits);
 /* IA32_MISC_ENABLE[12]: PEBS unavailable (set) or available (clear). */
 void sim_inject_pebs_unavailable(bool unavailable);
 /* IA32_MISC_ENABLE[7]: performance monitoring unavailable (clear) or

@@ -508,6 +508,7 @@ static u64 run_chunks(u64 cycles, u64 instructions, const struct sim_point *pt,
 	struct sim_cpu *c = sim_cur();
 	u64 done = 0;
 	*inst_done = 0;
+	sim_rival_visit(c);
 	while (cycles) {
 		/* A chunk ends where an IBS counter reaches its maximum, so
 		 * the op it tags is at this point (sim_ibs.c). */

@@ -80,6 +80,9 @@ struct sim_cpu {
 	struct sim_stats stats;
 	u64 stuck_status;
 	u64 dead_counters;
+	u64 rival_global, rival_pebs;	/* injected: another agent keeps these on */
+	u64 rival_evtsel[SIM_MAX_GP];	/* ... its GP counters' event selects */
+	u64 rival_pmc[SIM_MAX_GP];	/* ... and their reload values */
 	u64 pebs_armed;			/* PEBS counters that overflowed and wait
 					 * for their next event (sim_count.c) */
 	bool lvt_pc_no_mask;		/* injected: delivery leaves LVT PC unmasked */
@@ -173,6 +176,8 @@ void sim_pmu_reset(struct sim_cpu *c);
 int sim_pmu_rdpmc(struct sim_cpu *c, u32 ecx, u64 *val, struct hw_fault *f);
 /* Requests a PMI from the PMU (freeze rules apply), then delivers it. */
 void sim_pmu_raise_pmi(struct sim_cpu *c);
+/* An injected rival's visit (sim_inject_rival): its bits on again. */
+void sim_rival_visit(struct sim_cpu *c);
 
 /* sim_amd.c: the AMD64 APM's core counter MSRs, RDPMC and reset. */
 int sim_amd_rdmsr(struct sim_cpu *c, u32 msr, u64 *val, struct hw_fault *f);

@@ -689,6 +689,30 @@ void sim_inject_stuck_status(u64 bits)
 	c->r.global_status |= bits;
 }
 
+void sim_inject_rival(u64 global_bits, u64 pebs_bits)
+{
+	struct sim_cpu *c = sim_cur();
+	c->rival_global = global_bits;
+	c->rival_pebs = pebs_bits;
+	for (unsigned i = 0; i < SIM_MAX_GP; i++) {
+		c->rival_evtsel[i] = global_bits & global_gp_bit(i) ? c->r.evtsel[i] : 0;
+		c->rival_pmc[i] = c->r.pmc[i];
+	}
+}
+
+void sim_rival_visit(struct sim_cpu *c)
+{
+	c->r.global_ctrl |= c->rival_global;
+	c->r.pebs_enable |= c->rival_pebs;
+	for (unsigned i = 0; i < SIM_MAX_GP; i++) {
+		if (!c->rival_evtsel[i])
+			continue;
+		c->r.evtsel[i] = c->rival_evtsel[i];
+		if (c->r.pmc[i] < c->rival_pmc[i])	/* it reloads its period */
+			c->r.pmc[i] = c->rival_pmc[i];
+	}
+}
+
 void sim_inject_counters_running(void)
 {
 	struct sim_cpu *c = sim_cur();
