@@ -68,6 +68,7 @@ static bool run_trial(struct st *x, struct apebs_trial *t)
 	    !st_wr(x, c->msr_global_ctrl, global_gp_bit(0)))
 		return false;
 	st_spin_until(threshold_reached, x, SELFTEST_WAIT_MS);
+	st_check_owned(x, global_gp_bit(0), ~0ULL);	/* no IA32_PEBS_ENABLE here */
 	u64 index = 0;
 	if (!st_wr(x, c->msr_global_ctrl, 0) || !st_rd(x, MSR_IA32_PEBS_INDEX, &index))
 		return false;

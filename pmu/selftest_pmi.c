@@ -150,6 +150,7 @@ static bool second_pmi_came(struct st *x, const struct pmi_trial *t)
 	if (!start_pmi_counter(x, t->counter))
 		return false;
 	bool came = st_spin_until(pmi_count_reached, &want, SELFTEST_WAIT_MS);
+	st_check_owned(x, BIT(t->counter), ~0ULL);
 	if (!st_enable(x, 0))
 		return false;
 	if (came)
