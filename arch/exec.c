@@ -22,6 +22,7 @@ static void machine_code_profile(const struct code_profile *p) { }
 /* The machine's PMU counts what retires: nothing to be told. */
 static void machine_retired(u64 done, u64 next) { }
 static void machine_settle(void) { }
+static void machine_workload_only(bool on) { }
 
 static const struct exec_ops machine_ops = {
 	.name = "machine",
@@ -44,6 +45,7 @@ static const struct exec_ops machine_ops = {
 	.code_profile = machine_code_profile,
 	.retired = machine_retired,
 	.settle = machine_settle,
+	.workload_only = machine_workload_only,
 };
 
 static const struct exec_ops *current = &machine_ops;
@@ -77,3 +79,4 @@ void exec_freeze(bool on) { current->freeze(on); }
 void exec_code_profile(const struct code_profile *p) { current->code_profile(p); }
 void exec_retired(u64 done, u64 next) { current->retired(done, next); }
 void exec_settle(void) { current->settle(); }
+void exec_workload_only(bool on) { current->workload_only(on); }

@@ -610,6 +610,7 @@ static int record_end(struct record_run *r)
 		return r->end_rc;
 	r->ended = true;
 	percpu_stop(&r->pc);
+	exec_workload_only(false);
 	plat_timer_stop();
 	drain_ring(r, true);
 	/* Every sample on the disk before they are counted as written. */
@@ -692,6 +693,7 @@ static int record_target(struct record_run *r, struct target *t)
 	r->start = plat_ticks();
 	r->next_progress = r->start + plat_ticks_per_second();
 	plat_timer_start(RECORD_POLL_MS, on_timer, r);
+	exec_workload_only(t->kind == TARGET_WORKLOAD);
 	percpu_start(&r->pc);
 	if (t->kind == TARGET_APP)
 		plat_before_os(end_before_os, r);

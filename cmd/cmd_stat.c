@@ -336,10 +336,12 @@ static int stat_run(int argc, char **argv, const struct global_opts *g)
 	bool to_file = o.output && cmd_output_begin(&o.out, "stat") == 0;
 	if (timer)
 		plat_timer_start(o.interval_ms && !mux ? o.interval_ms : STAT_MUX_MS, on_timer, r);
+	exec_workload_only(true);
 	percpu_start(&r->pc);
 	int wrc = w->run(argc - o.workload_at, argv + o.workload_at, &wr);
 	exec_settle();	/* an emulated PMU charges the workload's last told instructions */
 	percpu_stop(&r->pc);
+	exec_workload_only(false);
 	if (timer)
 		plat_timer_stop();
 	if (!wrc) {

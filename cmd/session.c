@@ -94,9 +94,9 @@ static void show_statistics(const struct session *s)
 			   (unsigned long long)d.insn_per_s, (unsigned long long)d.pmis_delivered,
 			   (unsigned long long)d.eoi_timeouts);
 		out_printf("[ emulation: %llu instructions told by the workload (%llu charged after it), "
-			   "%llu charged by time alone ]\n",
+			   "%llu charged by time alone, %llu left out around the workload ]\n",
 			   (unsigned long long)d.told, (unsigned long long)d.told_owed,
-			   (unsigned long long)d.untold);
+			   (unsigned long long)d.untold, (unsigned long long)d.outside);
 	}
 }
 

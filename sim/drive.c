@@ -53,6 +53,7 @@ static u64 max_tick_delta;	/* the most time one tick may count (ticks) */
 static volatile bool pmi_outstanding;	/* delivered, not yet EOIed */
 static u32 held_in_a_row;
 static bool frozen;		/* sim_drive_freeze: no emulated time passes */
+static bool workload_only;	/* exec_workload_only: no time outside a profile */
 #define PMI_EOI_TIMEOUT_TICKS 1000	/* 1 s at the default tick */
 static bool advancing;
 static u64 handler_ticks;	/* PMI handlers run from inside the model (host) */
@@ -313,6 +314,10 @@ static u64 charge_units(u64 units)
 {
 	u32 ipc = ipc_of(running_code);
 	u64 insns = insns_of_units(ipc, units);
+	if (!running_code && workload_only && !(cpu_mask & ~BIT(bsp_cpu))) {
+		stats.outside += insns;
+		return 0;
+	}
 	if (!running_code || !truth.told) {
 		truth.charged += running_code ? insns : 0;
 		stats.untold += insns;
@@ -511,7 +516,7 @@ int sim_drive_start(u32 period_us, u64 insn_per_s_measured, const char **why)
 	tail = (struct profile_tail){ 0 };
 	pmi_outstanding = advancing = telling = false;
 	held_in_a_row = 0;
-	frozen = false;
+	frozen = workload_only = false;
 	bsp_cpu = sim_current_cpu();
 	cpu_mask = pending_pmis = 0;
 	cpu_pmi = NULL;
@@ -673,6 +678,8 @@ static void exec_told(u64 done, u64 next)
 	telling = false;
 }
 
+static void drive_workload_only(bool on) { workload_only = on; }
+
 static const struct exec_ops drive_exec = {
 	.name = "emulated PMU's drive",
 	.cpu_count = exec_cpus,
@@ -694,6 +701,7 @@ static const struct exec_ops drive_exec = {
 	.code_profile = exec_code,
 	.retired = exec_told,
 	.settle = drive_settle,
+	.workload_only = drive_workload_only,
 };
 
 const struct exec_ops *sim_drive_exec(void) { return &drive_exec; }
