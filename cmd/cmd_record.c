@@ -698,6 +698,8 @@ static int record_target(struct record_run *r, struct target *t)
 	if (t->kind == TARGET_APP)
 		plat_before_os(end_before_os, r);
 	int rc = target_run(t, "record");
+	if (t->kind == TARGET_WORKLOAD)
+		exec_settle();	/* an emulated PMU runs the workload's last told instructions */
 	if (t->kind == TARGET_APP)
 		plat_before_os(NULL, NULL);
 	r->discard = rc != EXIT_OK && t->not_started;

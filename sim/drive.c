@@ -41,7 +41,7 @@ static struct profile_tail {
 } tail;
 static volatile bool telling;	/* the main flow changes truth or tail */
 static volatile bool settling;	/* the main flow waits for the tail to run */
-#define SETTLE_MAX_TICKS 20	/* the longest wait for a tail: 20 ticks */
+#define SETTLE_MAX_TICKS 20	/* the longest wait for a tail that does not shrink: 20 ticks */
 static u64 max_tick_delta;	/* the most time one tick may count (ticks) */
 /* A tick that comes late counts at most this many periods: the host ran
  * something else instead of this CPU (4 vCPUs on 2 host cores, a loaded
@@ -645,17 +645,28 @@ static void exec_code(const struct code_profile *p)
 }
 
 /* Before counts are read (stat reads its counters as soon as the workload
- * returns, before the next tick): waits for the ticks to run the tail. */
+ * returns, before the next tick; record stops them): waits for the ticks
+ * to run the tail. At a short PEBS period the model runs slower than
+ * time passed, and the tail is seconds of its work (-c 128: 2 % of soak's
+ * records, on a loaded machine); so the wait ends when the tail is run,
+ * or when it has not shrunk for SETTLE_MAX_TICKS (a tick went missing). */
 static void drive_settle(void)
 {
 	if (!running || !tail.units)
 		return;
 	u64 tps = plat_ticks_per_second();
-	u64 deadline = plat_ticks() + (tps ? tps / 1000 * SETTLE_MAX_TICKS : 0);
+	u64 window = tps ? tps / 1000 * SETTLE_MAX_TICKS : 0;
+	u64 deadline = plat_ticks() + window, left = tail.units;
 	settling = true;
 	compiler_barrier();
-	while (tail.units && plat_ticks() < deadline)
+	while (tail.units && plat_ticks() < deadline) {
 		__builtin_ia32_pause();	/* the ticks run it */
+		compiler_barrier();
+		if (tail.units < left) {
+			left = tail.units;
+			deadline = plat_ticks() + window;
+		}
+	}
 	compiler_barrier();
 	settling = false;
 	last_ticks = plat_run_ticks();

@@ -36,10 +36,13 @@ within "PEBS records x 1000" $(( $(pebs_records) * 1000 )) 400001200 2
 # the counters' start and stop (exec_workload_only). Each record spans
 # period + 1 events (the one that triggers the assist is not counted
 # after the reload, in the model), so records x 128 is 80 M x 128/129,
-# -0.78 %.
+# 79,381,033. The model runs slower than time there: when soak returns,
+# some 1 % of what it told is still to run (the tail), and record
+# stopped the counters without it (-1.3 % on a loaded machine here,
+# -2.2 % in CI); it now waits for the tail as stat does (exec_settle).
 qemu --pmu=sim:icx record -q -e instructions:pp -c 128 soak -n 10000000 >/dev/null
 expect_rc 0
-within "PEBS records x 128" $(( $(pebs_records) * 128 )) 80001200 2
+within "PEBS records x 128" $(( $(pebs_records) * 128 )) 79381033 0.5
 
 # One PMI per sample: the samples' periods. At -c 10007 the model's
 # 4.3 G instructions a second made some 100,000 PMIs a second of its
