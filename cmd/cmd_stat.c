@@ -107,6 +107,8 @@ static int find_event(const struct pmu_event *ev, int n, const char *generic, u8
 	return -1;
 }
 
+#define STAT_NAME_WIDTH 26	/* the event name's column, as perf stat's */
+
 /* One line: count (scaled), name, insn per cycle, running share. prefix
  * is "CPU3      " with -A, else "". */
 static void print_line(const char *prefix, const char *name, const struct pmu_event *ev, u64 c,
@@ -114,13 +116,20 @@ static void print_line(const char *prefix, const char *name, const struct pmu_ev
 {
 	char num[32], note[64] = "";
 	if (!time->running) {
-		out_printf("%s%18s      %-26s\n", prefix, "<not counted>", name);
+		out_printf("%s%18s      %s\n", prefix, "<not counted>", name);
 		return;
 	}
 	if (ev->event == ARCH_CODE_INST_RETIRED && cycles)
 		bp_snprintf(note, sizeof(note), "#  %5.2f  insn per cycle", (double)c / (double)cycles);
-	out_printf("%s%18s      %-26s%-32s", prefix, fmt_thousands(c, num, sizeof(num)), name, note);
-	if (time->running < time->enabled)
+	bool mux = time->running < time->enabled;
+	out_printf("%s%18s      %s", prefix, fmt_thousands(c, num, sizeof(num)), name);
+	if (note[0] || mux) {
+		/* A name as long as its column (a raw cpu/event=...,umask=.../)
+		 * keeps two spaces before the comment. */
+		int pad = STAT_NAME_WIDTH - (int)bp_strlen(name);
+		out_printf("%*s%-*s", pad > 0 ? pad : 2, "", mux ? 32 : 0, note);
+	}
+	if (mux)
 		out_printf("  (%u.%02u%%)", sched_mux_running_pct100(time) / 100,
 			   sched_mux_running_pct100(time) % 100);
 	out_puts("\n");

@@ -62,16 +62,49 @@ static void exec_reporting(struct percpu *p, struct percpu_cpu *c, void (*fn)(vo
 }
 
 
-/* The scheduler explains each event it could not place on a line of its
- * own, so the reason comes last and ends the message. */
-static void report_not_sampled(const struct percpu *p, const struct percpu_cpu *c)
+/* "0-3, 5": the CPU numbers of p's CPUs in set (bits: p->cpu[] indexes). */
+static void format_cpu_set(const struct percpu *p, u64 set, char *buf, size_t len)
 {
-	size_t len = bp_strlen(c->err);
-	const char *end = len && c->err[len - 1] == '\n' ? "" : "\n";
-	if (p->name_cpus)
-		err_printf("bareperf %s: CPU %u is not sampled: %s%s", p->cmd, c->cpu, c->err, end);
-	else
-		err_printf("bareperf %s: %s%s", p->cmd, c->err, end);
+	size_t pos = 0;
+	buf[0] = 0;
+	for (u32 i = 0; i < p->count && pos < len; i++) {
+		if (!(set & BIT(i)))
+			continue;
+		u32 j = i;
+		while (j + 1 < p->count && (set & BIT(j + 1)) && p->cpu[j + 1]->cpu == p->cpu[j]->cpu + 1)
+			j++;
+		int k = j == i ? bp_snprintf(buf + pos, len - pos, "%s%u", pos ? ", " : "", p->cpu[i]->cpu)
+			       : bp_snprintf(buf + pos, len - pos, "%s%u-%u", pos ? ", " : "", p->cpu[i]->cpu,
+					     p->cpu[j]->cpu);
+		pos += k > 0 ? (size_t)k : 0;
+		i = j;
+	}
+}
+
+/* Why the CPUs in failed (p->cpu[] indexes) are not sampled, once for
+ * all that share a reason: on a 64-CPU machine an event list that does
+ * not fit is one message, not 64. The scheduler explains each event it
+ * could not place on a line of its own, so the reason ends the message. */
+static void report_not_sampled(const struct percpu *p, u64 failed)
+{
+	while (failed) {
+		const struct percpu_cpu *c = p->cpu[__builtin_ctzll(failed)];
+		u64 same = 0;
+		for (u64 m = failed; m; m &= m - 1)
+			if (bp_strcmp(p->cpu[__builtin_ctzll(m)]->err, c->err) == 0)
+				same |= m & -m;
+		failed &= ~same;
+		size_t len = bp_strlen(c->err);
+		const char *end = len && c->err[len - 1] == '\n' ? "" : "\n";
+		char cpus[160];
+		format_cpu_set(p, same, cpus, sizeof(cpus));
+		if (!p->name_cpus)
+			err_printf("bareperf %s: %s%s", p->cmd, c->err, end);
+		else if (same & (same - 1))
+			err_printf("bareperf %s: CPUs %s are not sampled: %s%s", p->cmd, cpus, c->err, end);
+		else
+			err_printf("bareperf %s: CPU %s is not sampled: %s%s", p->cmd, cpus, c->err, end);
+	}
 }
 
 /* ---- the events of each core type ------------------------------------------ */
@@ -442,16 +475,18 @@ static int open_cpus(struct percpu *p, u64 mask, bool name_cpus, const struct pe
 	p->vector = so->pmi_nmi ? plat_pmi_install_nmi(on_pmi, p) : plat_pmi_install(on_pmi, p);
 	p->pmi_installed = true;
 	u32 ready = 0;
+	u64 failed = 0;
 	for (u32 i = 0; i < p->count; i++) {
 		struct percpu_cpu *c = p->cpu[i];
 		if (exec_on(p, c, cpu_setup) == 0 && c->ready) {
 			ready++;
 			continue;
 		}
-		report_not_sampled(p, c);
+		failed |= BIT(i);
 		if (c->open)	/* a fault midway: give back what it took */
 			exec_reporting(p, c, cpu_close, "while giving its PMU back");
 	}
+	report_not_sampled(p, failed);
 	if (!ready) {
 		percpu_close(p);
 		return -1;

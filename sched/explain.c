@@ -213,7 +213,10 @@ static void explain_one(struct text *t, const struct sched_ctx *ctx, const struc
 {
 	int culprit = why->culprit[e];
 	const char *other = culprit >= 0 && culprit < n ? ev[culprit].name : "another event";
-	put(t, "%s: ", ev[e].name);
+	put(t, "%s", ev[e].name);
+	if (name_repeats(ev, n, e))	/* which of the list's "branches" */
+		put(t, " (event %d of the list)", e + 1);
+	put(t, ": ");
 	switch ((enum sched_reason)why->reason[e]) {
 	case SCHED_NO_COUNTER:
 		explain_no_counter(t, ctx, &ev[e]);
@@ -230,11 +233,7 @@ static void explain_one(struct text *t, const struct sched_ctx *ctx, const struc
 	case SCHED_EXTRA_MSR:
 		explain_extra(t, ctx, ev, n, e, counter, culprit);
 		break;
-	case SCHED_GROUP:
-		put(t, "its group cannot be placed because member %s", other);
-		if (culprit >= 0 && culprit < n && name_repeats(ev, n, culprit))
-			put(t, " (event %d of the list)", culprit + 1);
-		put(t, " cannot");
+	case SCHED_GROUP:	/* said by put_kept_out, after its culprit */
 		break;
 	case SCHED_INVALID:
 		put(t, "invalid event list (bad group index or too many events)");
@@ -243,6 +242,47 @@ static void explain_one(struct text *t, const struct sched_ctx *ctx, const struc
 		break;
 	}
 	put(t, "\n");
+}
+
+/* Whether ev[c] has a reason of its own, the line a member it kept out
+ * follows. */
+static bool says_why(const struct sched_report *why, int n, int c)
+{
+	return c >= 0 && c < n && why->reason[c] != SCHED_OK && why->reason[c] != SCHED_GROUP;
+}
+
+/* Whether ev[m] is a member kept out by ev[culprit]'s failure (culprit -1:
+ * by an event with no line of its own). */
+static bool kept_out_by(const struct sched_report *why, int n, int m, int culprit)
+{
+	if (why->reason[m] != SCHED_GROUP)
+		return false;
+	return culprit >= 0 ? why->culprit[m] == culprit : !says_why(why, n, why->culprit[m]);
+}
+
+#define KEPT_OUT_NAMED 6	/* a kept-out line names this many, then counts the rest */
+
+/* The group members one failure keeps out, on one line after its reason:
+ * a 40-event group is one line, not 40 that repeat the culprit's name and
+ * run past the caller's buffer. */
+static void put_kept_out(struct text *t, const struct pmu_event *ev, int n,
+			 const struct sched_report *why, int culprit)
+{
+	int members = 0;
+	for (int m = 0; m < n; m++) {
+		if (!kept_out_by(why, n, m, culprit))
+			continue;
+		if (members == 0)
+			put(t, culprit >= 0 ? "  so its group is not placed either: "
+					    : "not placed with their group: ");
+		if (members < KEPT_OUT_NAMED)
+			put(t, "%s%s", members ? ", " : "", ev[m].name);
+		members++;
+	}
+	if (members > KEPT_OUT_NAMED)
+		put(t, " and %d more", members - KEPT_OUT_NAMED);
+	if (members)
+		put(t, "\n");
 }
 
 int sched_explain(const struct sched_ctx *ctx, const struct pmu_event *ev, int n,
@@ -256,13 +296,13 @@ int sched_explain(const struct sched_ctx *ctx, const struct pmu_event *ev, int n
 		put(&t, "invalid event list: %d events (at most %d)\n", n, SCHED_MAX_EVENTS);
 		return (int)t.pos;
 	}
-	/* The reasons first, then the group members they keep out: a caller
-	 * with a short buffer keeps the line that says why. */
+	/* Each reason, then on one line the group members it keeps out: a
+	 * caller with a short buffer keeps the lines that say why. */
 	for (int e = 0; e < n; e++)
-		if (why->reason[e] != SCHED_OK && why->reason[e] != SCHED_GROUP)
+		if (why->reason[e] != SCHED_OK && why->reason[e] != SCHED_GROUP) {
 			explain_one(&t, ctx, ev, n, e, counter, why);
-	for (int e = 0; e < n; e++)
-		if (why->reason[e] == SCHED_GROUP)
-			explain_one(&t, ctx, ev, n, e, counter, why);
+			put_kept_out(&t, ev, n, why, e);
+		}
+	put_kept_out(&t, ev, n, why, -1);
 	return (int)t.pos;
 }

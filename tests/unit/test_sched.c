@@ -743,7 +743,7 @@ static void test_groups_all_or_nothing(void **state)
 	assert_int_equal(why.placed, 2);
 	sched_explain(&two, ev, 4, out, &why, text, sizeof(text));
 	assert_string_equal(text, "b: needs a counter among gp0, all taken by a (gp0)\n"
-			    "c: its group cannot be placed because member b cannot\n");
+			    "  so its group is not placed either: c\n");
 
 	/* A subset must hold whole groups. */
 	assert_int_equal(sched_assign_subset(&two, ev, 4, 0x2, NULL, out, NULL, &why), -SCHED_INVALID);
