@@ -162,6 +162,23 @@ static void test_info_list_sched_report(void **state)
 	FAILS("info extra", EXIT_USAGE, "unexpected argument 'extra'");
 }
 
+/* A 9-event group on 8 counters: the reason comes first, and the members
+ * it keeps out follow it on one line (once one line each, which repeated
+ * the culprit's name eight times, and before that the message was cut
+ * mid-word). */
+static void refuses_oversized_group(const char *cmd)
+{
+	char line[256];
+	snprintf(line, sizeof(line), "%s -e \"{branches,branch-misses,cache-references,cache-misses,"
+		 "branches,branch-misses,cache-references,cache-misses,branches}\" soak", cmd);
+	FAILS(line, EXIT_FAILURE_STATUS, "branches (event 9 of the list): needs a counter among "
+	      "gp0-7, all taken by branches, branch-misses, cache-references, cache-misses, "
+	      "branches, branch-misses, cache-references, cache-misses\n"
+	      "  so its group is not placed either: branches, branch-misses, cache-references, "
+	      "cache-misses, branches, branch-misses and 2 more\n");
+	assert_null(strstr(out, "its group cannot be placed"));
+}
+
 /* ---- stat ------------------------------------------------------------------------ */
 
 static void test_stat_paths(void **state)
@@ -179,17 +196,7 @@ static void test_stat_paths(void **state)
 	   "ref-cycles,branches,branch-misses,cache-references,cache-misses,branches "
 	   "soak -n 200000", "Performance counter stats");
 	FAILS("stat -e bogus_event soak", EXIT_USAGE, "bogus_event");
-	FAILS("stat -e \"{branches,branch-misses,cache-references,cache-misses,branches,"
-	      "branch-misses,cache-references,cache-misses,branches}\" soak",
-	      EXIT_FAILURE_STATUS, "branches (event 9 of the list): needs a counter among gp0-7, "
-	      "all taken by branches, branch-misses, cache-references, cache-misses, branches, "
-	      "branch-misses, cache-references, cache-misses\n"
-	      "  so its group is not placed either: branches, branch-misses, cache-references, "
-	      "cache-misses, branches, branch-misses and 2 more\n");
-	/* The reason comes first, and the members it keeps out follow it on
-	 * one line (once one line each, which repeated the culprit's name
-	 * eight times, and before that the message was cut mid-word). */
-	assert_null(strstr(out, "its group cannot be placed"));
+	refuses_oversized_group("stat");
 	FAILS("stat soak --bogus", EXIT_USAGE, "unknown option '--bogus'");
 	FAILS("stat nosuch", EXIT_USAGE, "nosuch");
 	FAILS("stat -I 1 soak", EXIT_USAGE, "-I '1'");
@@ -223,17 +230,7 @@ static void test_record_errors(void **state)
 	FAILS("record --pmi=bogus soak", EXIT_USAGE, "--pmi 'bogus': expected 'vector'");
 	FAILS("record --pmi=nmi soak", EXIT_USAGE, "--pmi=nmi needs a PMU in the machine");
 	FAILS("record -o r.data soak --bogus", EXIT_USAGE, "unknown option '--bogus'");
-	FAILS("record -e \"{branches,branch-misses,cache-references,cache-misses,branches,"
-	      "branch-misses,cache-references,cache-misses,branches}\" soak",
-	      EXIT_FAILURE_STATUS, "branches (event 9 of the list): needs a counter among gp0-7, "
-	      "all taken by branches, branch-misses, cache-references, cache-misses, branches, "
-	      "branch-misses, cache-references, cache-misses\n"
-	      "  so its group is not placed either: branches, branch-misses, cache-references, "
-	      "cache-misses, branches, branch-misses and 2 more\n");
-	/* The reason comes first, and the members it keeps out follow it on
-	 * one line (once one line each, which repeated the culprit's name
-	 * eight times, and before that the message was cut mid-word). */
-	assert_null(strstr(out, "its group cannot be placed"));
+	refuses_oversized_group("record");
 	/* Refused as bad command lines before the PMU is taken (an
 	 * out-of-range threshold once exited 1 after taking it). */
 	FAILS("record -e br_inst_retired.all_branches:p -g --pebs-threshold 4 -o r.data soak",
