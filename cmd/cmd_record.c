@@ -321,6 +321,7 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 {
 	static char cpuid[64], hostname[64], firmware[96];
 	static const char *argv[PERFDATA_MAX_ARGS];
+	static u32 cpus[PERCPU_MAX];
 	u32 argc = 0;
 	const struct pmu_caps *c = &r->s.caps;
 	bp_snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", c->vendor, c->family, c->model, c->stepping);
@@ -345,6 +346,10 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		.argc = argc, .argv = argv, .total_mem_kb = plat_memory_kb(),
 		.free_mem_kb = plat_free_memory_kb(),
 		.start_tsc = hw_rdtsc(), .tod_ns = plat_wallclock_ns(),
+		/* An id per event and sampled CPU, as perf record's per-CPU
+		 * events; -a/-C counts every thread there. */
+		.nr_cpus = percpu_ready_cpus(&r->pc, cpus), .cpus = cpus,
+		.system_wide = o->all_cpus || o->cpu_list,
 	};
 	r->pd = perfdata_open(&r->sink, &cfg, NULL, 0);
 	if (!r->pd) {

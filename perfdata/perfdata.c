@@ -51,6 +51,25 @@ static void copy_config(struct perfdata *pd, const struct perfdata_config *cfg)
 	pd->nr_cpus_online = cfg->nr_cpus_online;
 	pd->nr_cpus_avail = cfg->nr_cpus_avail ? cfg->nr_cpus_avail
 					       : cfg->nr_cpus_online;
+	pd->system_wide = cfg->system_wide;
+}
+
+/* The CPUs with ids, checked: ascending, each below PERFDATA_MAX_CPUS. */
+static bool copy_cpus(struct perfdata *pd, const struct perfdata_config *cfg)
+{
+	u32 n = cfg->cpus ? cfg->nr_cpus : 0;
+	if (n > PERFDATA_MAX_CPUS)
+		return false;
+	pd->nr_slots = n ? n : 1;
+	pd->cpu_of_slot[0] = -1;
+	for (u32 k = 0; k < n; k++) {
+		u32 cpu = cfg->cpus[k];
+		if (cpu >= PERFDATA_MAX_CPUS || (k && cpu <= cfg->cpus[k - 1]))
+			return false;
+		pd->cpu_of_slot[k] = (s32)cpu;
+		pd->slot_of_cpu[cpu] = (u16)(k + 1);
+	}
+	return true;
 }
 
 struct perfdata *perfdata_open(const struct perfdata_sink *sink,
@@ -81,6 +100,10 @@ struct perfdata *perfdata_open(const struct perfdata_sink *sink,
 	pd->buf = (u64 *)((u8 *)mem + align8(sizeof(*pd)));
 	pd->buf_size = (mem_size - align8(sizeof(*pd))) & ~(size_t)7;
 	copy_config(pd, cfg);
+	if (!copy_cpus(pd, cfg)) {
+		perfdata_close(pd);
+		return NULL;
+	}
 	return pd;
 }
 
@@ -95,10 +118,17 @@ const char *perfdata_error(const struct perfdata *pd) { return pd->err; }
 u64 perfdata_bytes(const struct perfdata *pd) { return pd->sunk + pd->buf_len; }
 u64 perfdata_samples(const struct perfdata *pd) { return pd->samples; }
 
-u64 perfdata_event_id(const struct perfdata *pd, u32 event)
+u64 pd_slot_id(const struct perfdata *pd, u32 event, u32 slot)
 {
-	(void)pd;
-	return PERFDATA_ID_BASE + event;
+	return PERFDATA_ID_BASE + (u64)event * pd->nr_slots + slot;
+}
+
+u64 perfdata_event_id(const struct perfdata *pd, u32 event) { return pd_slot_id(pd, event, 0); }
+
+u64 perfdata_event_cpu_id(const struct perfdata *pd, u32 event, u32 cpu)
+{
+	u32 slot = cpu < PERFDATA_MAX_CPUS && pd->slot_of_cpu[cpu] ? pd->slot_of_cpu[cpu] - 1u : 0;
+	return pd_slot_id(pd, event, slot);
 }
 
 static int event_error(struct perfdata *pd, const char *what, const char *name)
@@ -286,20 +316,22 @@ int perfdata_start(struct perfdata *pd)
 				  : fail(pd, -1, "perf.data: started twice");
 	if (!pd->nr_events)
 		return fail(pd, -1, "perf.data: no event added before the first record");
+	u64 ids_bytes = 8ULL * pd->nr_slots;	/* each event's */
 	ids_offset = PERFDATA_HEADER_SIZE + (u64)pd->nr_events * PERFDATA_FILE_ATTR_SIZE;
-	pd->data_offset = ids_offset + 8ULL * pd->nr_events;
+	pd->data_offset = ids_offset + ids_bytes * pd->nr_events;
 	encode_header(pd, 0, no_features, hdr);
 	pd_put_bytes(pd, hdr, sizeof(hdr));
 	for (u32 i = 0; i < pd->nr_events; i++) {
 		pd_encode_attr(pd, i, attr);
-		pd_put_le(attr + PERFDATA_ATTR_SIZE, ids_offset + 8ULL * i, 8);
-		pd_put_le(attr + PERFDATA_ATTR_SIZE + 8, 8, 8);
+		pd_put_le(attr + PERFDATA_ATTR_SIZE, ids_offset + ids_bytes * i, 8);
+		pd_put_le(attr + PERFDATA_ATTR_SIZE + 8, ids_bytes, 8);
 		pd_put_bytes(pd, attr, sizeof(attr));
 	}
-	for (u32 i = 0; i < pd->nr_events; i++) {
-		u64 id = perfdata_event_id(pd, i);
-		pd_put_bytes(pd, &id, 8);
-	}
+	for (u32 i = 0; i < pd->nr_events; i++)
+		for (u32 k = 0; k < pd->nr_slots; k++) {
+			u64 id = pd_slot_id(pd, i, k);
+			pd_put_bytes(pd, &id, 8);
+		}
 	pd->state = PD_STARTED;
 	if (!pd->status)
 		write_preamble(pd);
@@ -346,11 +378,11 @@ static u64 *put_sample_id(const struct perfdata *pd, u64 *p, u64 time_ns, u32 cp
 	if (type & BP_SAMPLE_TIME)
 		*p++ = time_ns;
 	if (type & PERF_SAMPLE_ID)
-		*p++ = perfdata_event_id(pd, 0);
+		*p++ = perfdata_event_cpu_id(pd, 0, cpu);
 	if (type & BP_SAMPLE_CPU)
 		*p++ = cpu;
 	if (type & PERF_SAMPLE_IDENTIFIER)
-		*p++ = perfdata_event_id(pd, 0);
+		*p++ = perfdata_event_cpu_id(pd, 0, cpu);
 	return p;
 }
 
@@ -397,11 +429,78 @@ static void write_kernel_placeholder(struct perfdata *pd)
 	commit(pd, (size_t)(end - p) * 8);
 }
 
+/* PERF_RECORD_ID_INDEX: each id's event CPU index, CPU and thread
+ * (struct id_index_entry), as perf record writes it before the samples
+ * (perf_event__synthesize_id_index); perf's reader refuses an id no attr
+ * has. In records of ID_INDEX_CHUNK entries (a record's size is 16 bits). */
+#define ID_INDEX_CHUNK	64
+static void write_id_index(struct perfdata *pd)
+{
+	u32 total = pd->nr_events * pd->nr_slots;
+	s64 tid = pd->system_wide ? -1 : (s64)pd->pid;
+	for (u32 first = 0; first < total; first += ID_INDEX_CHUNK) {
+		u32 n = MIN(total - first, ID_INDEX_CHUNK);
+		u64 *p = reserve(pd, 16 + 32 * n);
+		if (!p)
+			return;
+		p[1] = n;
+		for (u32 j = 0; j < n; j++) {
+			u32 slot = (first + j) % pd->nr_slots;
+			u64 *e = p + 2 + 4 * j;
+			e[0] = pd_slot_id(pd, (first + j) / pd->nr_slots, slot);
+			e[1] = slot;
+			e[2] = (u64)(s64)pd->cpu_of_slot[slot];
+			e[3] = (u64)tid;
+		}
+		p[0] = record_header(PERF_RECORD_ID_INDEX, 0, 16 + 32 * n);
+		commit(pd, 16 + 32 * n);
+	}
+}
+
+/* PERF_RECORD_THREAD_MAP: the threads the events count (struct
+ * perf_record_thread_map: nr, then {pid, comm[16]}): perf's dummy map
+ * (pid -1) system-wide, else the one process. */
+static void write_thread_map(struct perfdata *pd)
+{
+	u64 *p = reserve(pd, 16 + 24);
+	if (!p)
+		return;
+	p[1] = 1;
+	p[2] = pd->system_wide ? (u64)-1 : pd->pid;
+	bp_memset(p + 3, 0, 16);
+	if (!pd->system_wide)
+		bp_strlcpy((char *)(p + 3), pd->comm, 16);
+	p[0] = record_header(PERF_RECORD_THREAD_MAP, 0, 16 + 24);
+	commit(pd, 16 + 24);
+}
+
+/* PERF_RECORD_CPU_MAP: the CPUs the events count on, as a list
+ * (PERF_CPU_MAP__CPUS: u16 type, u16 nr, u16 cpu[nr], padded to 8; the
+ * layout every perf reads): -1 alone without a CPU list. */
+static void write_cpu_map(struct perfdata *pd)
+{
+	size_t bytes = align8(8 + 4 + 2 * (size_t)pd->nr_slots);
+	u64 *p = reserve(pd, bytes);
+	if (!p)
+		return;
+	bp_memset(p, 0, bytes);
+	u16 *w = (u16 *)(p + 1);
+	w[0] = PERF_CPU_MAP__CPUS;
+	w[1] = (u16)pd->nr_slots;
+	for (u32 k = 0; k < pd->nr_slots; k++)
+		w[2 + k] = (u16)pd->cpu_of_slot[k];
+	p[0] = record_header(PERF_RECORD_CPU_MAP, 0, bytes);
+	commit(pd, bytes);
+}
+
 static void write_preamble(struct perfdata *pd)
 {
 	for (u32 i = 0; i < pd->nr_events; i++)
 		write_event_name(pd, i);
+	write_id_index(pd);
 	write_kernel_placeholder(pd);
+	write_thread_map(pd);
+	write_cpu_map(pd);
 }
 
 int perfdata_comm(struct perfdata *pd)
@@ -564,7 +663,7 @@ int perfdata_sample(struct perfdata *pd, const struct bp_sample *s)
 	if (!(start = reserve(pd, 8 * (1 + 11 + 3 + BP_MAX_CALLCHAIN + 1 + BP_SAMPLE_RAW_MAX))))
 		return pd->status;
 	type = event_sample_type(pd, s->event);
-	id = perfdata_event_id(pd, s->event);
+	id = perfdata_event_cpu_id(pd, s->event, s->cpu);
 	p = start + 1;
 	/* The kernel's field order (perf_output_sample, kernel/events/core.c). */
 	if (type & PERF_SAMPLE_IDENTIFIER)

@@ -92,6 +92,10 @@
 #define PERF_RECORD_LOST_SAMPLES 13
 #define PERF_RECORD_HEADER_BUILD_ID	67
 #define PERF_RECORD_FINISHED_ROUND	68
+#define PERF_RECORD_ID_INDEX		69
+#define PERF_RECORD_THREAD_MAP		73
+#define PERF_RECORD_CPU_MAP		74
+#define PERF_CPU_MAP__CPUS		0	/* CPU_MAP data: u16 nr, u16 cpu[nr] */
 #define PERF_RECORD_EVENT_UPDATE	78
 #define PERF_EVENT_UPDATE_NAME		2	/* enum perf_event_update_type */
 #define PERF_RECORD_MISC_KERNEL		1
@@ -129,7 +133,11 @@
 #define PERFDATA_MAX_EVENTS	32
 #define PERFDATA_MAX_NAME	128	/* event name as typed, with NUL */
 #define PERFDATA_PID		1
-#define PERFDATA_ID_BASE	1000	/* event i has id PERFDATA_ID_BASE + i */
+/* Event i on the file's CPU k (k-th of perfdata_config.cpus) has id
+ * PERFDATA_ID_BASE + i * (CPUs) + k: one id per event and CPU, as perf
+ * record opens an event once per CPU. */
+#define PERFDATA_ID_BASE	1000
+#define PERFDATA_MAX_CPUS	256	/* CPUs a file names, and the highest number + 1 */
 #define PERFDATA_MAX_BUILD_IDS	8
 #define PERFDATA_BUILD_ID_MAX	20	/* bytes: a GNU build-id (SHA-1) */
 #define PERFDATA_MAX_ARGS	32	/* CMDLINE words kept */
@@ -173,6 +181,17 @@ struct perfdata_config {
 	 * omitted. start_tsc also times the COMM and MMAP2 records. */
 	u64 start_tsc;
 	u64 tod_ns;
+	/* The CPUs the events count on, ascending (perf's evlist CPU map):
+	 * each event has an id per CPU there, which the samples of that CPU
+	 * carry, listed in the ID_INDEX record with the CPU, and the CPU_MAP
+	 * record lists them. nr_cpus 0: one id per event, on any CPU (-1), as
+	 * perf's --per-thread. Up to PERFDATA_MAX_CPUS, numbered below it. */
+	u32 nr_cpus;
+	const u32 *cpus;
+	/* -a/-C: the events count every thread of their CPUs (the ids' tid
+	 * -1, and the THREAD_MAP perf's dummy, pid -1); else the one process
+	 * (pid, comm). */
+	bool system_wide;
 };
 
 /* One event. sample_type says which fields each sample record carries;
@@ -207,8 +226,9 @@ size_t perfdata_mem_size(size_t buf_size);
 /* Opens a writer. mem/mem_size: caller memory for the state and the output
  * buffer (mem_size >= perfdata_mem_size(PERFDATA_MIN_BUFFER), 8-byte
  * aligned); mem NULL: plat_alloc'd with a PERFDATA_DEFAULT_BUFFER buffer.
- * Returns NULL if memory is missing or too small, or the sink is
- * incomplete. Writes nothing yet. */
+ * Returns NULL if memory is missing or too small, the sink is
+ * incomplete, or the CPU list is not ascending numbers below
+ * PERFDATA_MAX_CPUS. Writes nothing yet. */
 struct perfdata *perfdata_open(const struct perfdata_sink *sink,
 			       const struct perfdata_config *cfg,
 			       void *mem, size_t mem_size);
@@ -220,8 +240,11 @@ int perfdata_add_event(struct perfdata *pd, const struct perfdata_event *ev);
 /* A GNU build-id for a file a mapping names (HEADER_BUILD_ID); up to
  * PERFDATA_MAX_BUILD_IDS, before perfdata_finish. */
 int perfdata_build_id(struct perfdata *pd, const char *filename, const u8 *id, u32 len);
-/* The perf id of event i (what IDENTIFIER/ID and LOST records carry). */
+/* The perf id of event i on the file's first CPU (what LOST records
+ * carry), and on CPU cpu (a sample's; the first CPU's if the file does
+ * not name cpu). */
 u64 perfdata_event_id(const struct perfdata *pd, u32 event);
+u64 perfdata_event_cpu_id(const struct perfdata *pd, u32 event, u32 cpu);
 
 /* Writes header, attrs and ids. Called by the first record if not before;
  * events cannot be added afterwards. */

@@ -41,12 +41,12 @@ static void feat_event_desc(struct feat_out *o, const struct perfdata *pd)
 	feat_u32(o, pd->nr_events);
 	feat_u32(o, PERFDATA_ATTR_SIZE);
 	for (u32 i = 0; i < pd->nr_events; i++) {
-		u64 id = perfdata_event_id(pd, i);
 		pd_encode_attr(pd, i, attr);
 		feat_put(o, attr, sizeof(attr));
-		feat_u32(o, 1);
+		feat_u32(o, pd->nr_slots);
 		feat_string(o, pd->events[i].name);
-		feat_put(o, &id, 8);
+		for (u32 k = 0; k < pd->nr_slots; k++)
+			feat_u64(o, pd_slot_id(pd, i, k));
 	}
 }
 

@@ -37,6 +37,12 @@ struct perfdata {
 	u64 free_mem_kb;
 	u32 pid;
 	u32 nr_cpus_online, nr_cpus_avail;
+	/* The CPUs with ids (cfg.cpus; one slot with cpu -1 when none):
+	 * slot k's CPU, and CPU c's slot + 1 (0: not in the file). */
+	u32 nr_slots;
+	s32 cpu_of_slot[PERFDATA_MAX_CPUS];
+	u16 slot_of_cpu[PERFDATA_MAX_CPUS];
+	bool system_wide;
 	char comm[32];
 	char cpudesc[MAX_STRING], cpuid[MAX_STRING], arch[MAX_STRING];
 	char hostname[MAX_STRING], osrelease[MAX_STRING], version[MAX_STRING];
@@ -68,6 +74,7 @@ int pd_put_bytes(struct perfdata *pd, const void *data, size_t len);
 void pd_put_le(u8 *p, u64 v, unsigned bytes);
 void pd_encode_attr(const struct perfdata *pd, u32 i, u8 attr[PERFDATA_ATTR_SIZE]);
 u64 pd_tsc_to_ns(u64 tsc, u64 hz);
+u64 pd_slot_id(const struct perfdata *pd, u32 event, u32 slot);	/* event's id on slot's CPU */
 
 /* Feature sections (perfdata_feat.c): writes bit's section through
  * o (or only counts its bytes when o->pd is NULL); false if the file

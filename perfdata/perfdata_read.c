@@ -71,8 +71,11 @@ static int read_attr(struct perfdata_reader *r, u32 i, const u8 *p, u64 attr_siz
 		return bad(r, "attr %u: %llu ids, more than %d", i,
 			   (unsigned long long)(ids_size / 8), PERFDATA_READ_MAX_IDS);
 	a->nr_ids = (u32)(ids_size / 8);
-	for (u32 k = 0; k < a->nr_ids; k++)
+	a->ids_consecutive = true;
+	for (u32 k = 0; k < a->nr_ids; k++) {
 		a->ids[k] = get_le(ids + 8 * k, 8);
+		a->ids_consecutive &= a->ids[k] == a->ids[0] + k;
+	}
 	if (a->sample_type & ~PERFDATA_SAMPLE_SUPPORTED)
 		return bad(r, "attr %u: sample_type 0x%llx has fields this reader cannot decode", i,
 			   (unsigned long long)a->sample_type);
@@ -115,12 +118,21 @@ static bool read_string(const u8 *p, u64 avail, const char **s, u32 *len, u64 *u
 	return true;
 }
 
+/* A sample's attr by its id: per attr a range check where its ids are
+ * consecutive (perf's and ours, one per CPU), else a walk of them. */
 static int find_attr_by_id(const struct perfdata_reader *r, u64 id)
 {
-	for (u32 i = 0; i < r->nr_attrs; i++)
-		for (u32 k = 0; k < r->attrs[i].nr_ids; k++)
-			if (r->attrs[i].ids[k] == id)
+	for (u32 i = 0; i < r->nr_attrs; i++) {
+		const struct perfdata_rattr *a = &r->attrs[i];
+		if (a->ids_consecutive) {
+			if (a->nr_ids && id - a->ids[0] < a->nr_ids)
 				return (int)i;
+			continue;
+		}
+		for (u32 k = 0; k < a->nr_ids; k++)
+			if (a->ids[k] == id)
+				return (int)i;
+	}
 	return -1;
 }
 
@@ -487,6 +499,32 @@ static int decode_event_update(struct perfdata_reader *r, struct perfdata_record
 	return 0;
 }
 
+/* nr entries of size bytes each, at the body's position: they must fit. */
+static int decode_entries(struct perfdata_reader *r, struct perfdata_record *rec, struct body *b,
+			  const char *what, u64 nr, u64 size)
+{
+	if (b->short_read || nr > b->left / size)
+		return bad(r, "%s at %llu: %llu entries do not fit its %u bytes", what,
+			   (unsigned long long)rec->offset, (unsigned long long)nr, rec->size);
+	rec->nr_entries = nr;
+	rec->entries = b->p;
+	return 0;
+}
+
+/* As perf_event__process_id_index: an id no attr has is an error. */
+static int decode_id_index(struct perfdata_reader *r, struct perfdata_record *rec, struct body *b)
+{
+	if (decode_entries(r, rec, b, "ID_INDEX", take(b, 8), 32))
+		return -1;
+	for (u64 j = 0; j < rec->nr_entries; j++) {
+		u64 id = get_le(rec->entries + 32 * j, 8);
+		if (find_attr_by_id(r, id) < 0)
+			return bad(r, "ID_INDEX at %llu: id %llu is no attr's",
+				   (unsigned long long)rec->offset, (unsigned long long)id);
+	}
+	return 0;
+}
+
 static int decode(struct perfdata_reader *r, struct perfdata_record *rec, struct body *b)
 {
 	switch (rec->type) {
@@ -518,6 +556,14 @@ static int decode(struct perfdata_reader *r, struct perfdata_record *rec, struct
 		return decode_name(r, rec, b);
 	case PERF_RECORD_EVENT_UPDATE:
 		return decode_event_update(r, rec, b);
+	case PERF_RECORD_ID_INDEX:
+		return decode_id_index(r, rec, b);
+	case PERF_RECORD_THREAD_MAP:
+		return decode_entries(r, rec, b, "THREAD_MAP", take(b, 8), 24);
+	case PERF_RECORD_CPU_MAP:
+		if ((u16)take(b, 2) != PERF_CPU_MAP__CPUS)
+			return 0;	/* a mask or a range: perf's other layouts, not decoded */
+		return decode_entries(r, rec, b, "CPU_MAP", take(b, 2), 2);
 	default:
 		return 0;	/* other records: header only */
 	}
@@ -574,11 +620,18 @@ static int read_one(struct perfdata_reader *r, struct perfdata_record *rec)
 
 /* The writer's preamble says things perf needs and a reader of samples
  * does not: event names again (EVENT_UPDATE, for files cut before their
- * features) and the empty kernel mapping. */
+ * features), the ids' CPUs, the thread and CPU maps, and the empty kernel
+ * mapping. */
 static bool is_preamble(const struct perfdata_record *rec)
 {
-	return rec->type == PERF_RECORD_EVENT_UPDATE ||
+	return rec->type == PERF_RECORD_EVENT_UPDATE || rec->type == PERF_RECORD_ID_INDEX ||
+	       rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
 	       (rec->type == PERF_RECORD_MMAP && (rec->misc & 7) == PERF_RECORD_MISC_KERNEL);
+}
+
+int perfdata_read_any(struct perfdata_reader *r, struct perfdata_record *rec)
+{
+	return read_one(r, rec);
 }
 
 int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec)

@@ -8,7 +8,7 @@
 #define BP_PERFDATA_READ_H
 #include "perfdata.h"
 
-#define PERFDATA_READ_MAX_IDS	8
+#define PERFDATA_READ_MAX_IDS	PERFDATA_MAX_CPUS	/* an attr's: one per CPU */
 
 struct perfdata_rattr {
 	u32 type;
@@ -18,6 +18,7 @@ struct perfdata_rattr {
 	u64 flags;		/* the bitfield word (PERF_ATTR_FLAG_*) */
 	u32 nr_ids;
 	u64 ids[PERFDATA_READ_MAX_IDS];
+	bool ids_consecutive;	/* ids[k] = ids[0] + k: found without a search */
 	const char *name;	/* from HEADER_EVENT_DESC (in the buffer), from an
 				 * EVENT_UPDATE record (in update_name), or NULL */
 	u32 name_len;
@@ -74,6 +75,11 @@ struct perfdata_record {
 	const u8 *raw;
 	/* MMAP2 (start, len, pgoff), COMM, LOST (id, lost), LOST_SAMPLES (lost) */
 	u64 start, len, pgoff, lost;
+	/* ID_INDEX (32-byte {id, idx, cpu, tid}), THREAD_MAP (24-byte {pid,
+	 * comm[16]}), CPU_MAP (PERF_CPU_MAP__CPUS: u16 cpu[]): nr entries at
+	 * entries, little-endian. Every ID_INDEX id is an attr's (checked). */
+	u64 nr_entries;
+	const u8 *entries;
 	const char *name;	/* MMAP2 filename or COMM name */
 };
 
@@ -89,6 +95,10 @@ int perfdata_read_open_chunked(struct perfdata_reader *r, u64 file_size,
  * (r->err says why). In chunked mode rec's pointers (name, callchain) stay
  * valid only until the next call. */
 int perfdata_read_next(struct perfdata_reader *r, struct perfdata_record *rec);
+/* The same, with the writer's preamble records too (EVENT_UPDATE,
+ * ID_INDEX, THREAD_MAP, CPU_MAP, the kernel MMAP), which perfdata_read_next
+ * leaves out. */
+int perfdata_read_any(struct perfdata_reader *r, struct perfdata_record *rec);
 /* The section of feature bit, if the file has it: true and its place. */
 bool perfdata_read_feature(const struct perfdata_reader *r, int bit,
 			   u64 *offset, u64 *size);

@@ -704,6 +704,14 @@ u32 percpu_ready(const struct percpu *p)
 	return (u32)__builtin_popcountll(ready_mask(p));
 }
 
+u32 percpu_ready_cpus(const struct percpu *p, u32 cpus[PERCPU_MAX])
+{
+	u32 n = 0;
+	for (u64 m = ready_mask(p); m; m &= m - 1)
+		cpus[n++] = (u32)__builtin_ctzll(m);
+	return n;
+}
+
 /* The i-th CPU's sampling engine, if it samples (ready: set up). */
 static const struct sampling *sampler_at(const struct percpu *p, u32 i, bool ready)
 {

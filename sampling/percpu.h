@@ -174,8 +174,9 @@ const struct bp_sample *percpu_peek(const struct percpu *p, u32 i);
 u64 percpu_newest_tsc(const struct percpu *p, u32 i);
 /* Records waiting in the i-th CPU's precise-engine buffer. */
 u64 percpu_cpu_pending(const struct percpu *p, u32 i);
-/* CPUs set up and sampling. */
+/* CPUs set up and sampling: how many, and their numbers, ascending. */
 u32 percpu_ready(const struct percpu *p);
+u32 percpu_ready_cpus(const struct percpu *p, u32 cpus[PERCPU_MAX]);
 /* Totals over the CPUs. */
 u64 percpu_lost(const struct percpu *p);
 /* Records waiting in the CPUs' precise-engine buffers (large PEBS). */

@@ -5,7 +5,8 @@
 # --sort srcline finishes with the source lines of our functions; the
 # header features users' tools need are there (build-ids for perf archive,
 # CPU and NUMA topology for c2c and --sort socket, groups, sample times,
-# the clock for -F tod, HOSTNAME for data convert and hotspot).
+# the clock for -F tod, HOSTNAME for data convert and hotspot), and an
+# -a file's per-CPU ids, thread and CPU maps.
 . "$(dirname "$0")/lib.bash"
 command -v perf >/dev/null || fail "perf is missing (tools/install-deps)"
 [ -x /usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser ] ||
@@ -27,11 +28,12 @@ same_top() {
 	# bareperf's code is C, so "::" is only that); perf names the first.
 	# perfparser reads fewer fields than perf 6.1 writes (it warns so of
 	# Linux's own files: CPU_TOPOLOGY's core and die ids, SAMPLE_TIME,
-	# CLOCKID) and skips EVENT_UPDATE. A firmware image has no ELF file
+	# CLOCKID) and skips EVENT_UPDATE, ID_INDEX, THREAD_MAP and CPU_MAP
+	# (69, 73, 74, 78: in perf record's files too). A firmware image has no ELF file
 	# ("[firmware/DxeCore.efi", boot/image.c): perfparser says so of each
 	# and names it by its basename, as it does a Linux file it cannot find.
 	# Anything else is a warning.
-	if grep -v "feature not properly read\|unhandled event type 78\|FINISHED_ROUND" "$tmp/pp.err" |
+	if grep -v "feature not properly read\|unhandled event type \(69\|73\|74\|78\) \|FINISHED_ROUND" "$tmp/pp.err" |
 		grep -v "Could not find ELF file for \[firmware/" | grep -q .; then
 		fail "perfparser warned: $(cat "$tmp/pp.err")"
 	fi
@@ -155,6 +157,18 @@ unmapped=$(perf report -i "$data" --symfs "$tmp/symfs" --no-children --stdio --s
 awk -v u="${unmapped:-0}" 'BEGIN { exit !(u < 1) }' || fail "${unmapped} % of the -a samples are in no mapping"
 perf report -i "$data" --symfs "$tmp/symfs" --no-children --stdio --sort cpu,sym 2>/dev/null |
 	grep -Eq "^ *[0-9.]+% +001 +\[\.\] percpu_ap_spin" || fail "CPU 1's samples do not name percpu_ap_spin"
+# One id per CPU, as perf record's per-CPU events (the -a file had one id
+# in all, issue 39 item 22): the attr lists both, ID_INDEX says each
+# one's CPU (perf refuses an id no attr has), the thread map is perf's
+# system-wide dummy and the CPU map names both CPUs.
+perf report -D -i "$data" >"$tmp/dump" 2>/dev/null
+for want in "PERF_RECORD_ID_INDEX nr: 2" "... id: 1000  idx: 0  cpu: 0  tid: -1" \
+	"... id: 1001  idx: 1  cpu: 1  tid: -1" "PERF_RECORD_THREAD_MAP nr: 1 thread: -1" \
+	"PERF_RECORD_CPU_MAP: 0-1"; do
+	grep -qF -- "$want" "$tmp/dump" || fail "perf report -D shows no '$want'"
+done
+perf report -i "$data" --header-only 2>&1 | grep -q "id = { 1000, 1001 }" ||
+	fail "the attr does not list an id per CPU: $(perf report -i "$data" --header-only 2>&1 | grep '# event')"
 
 # 4. perf c2c on memory samples.
 qemu --pmu=sim:icx record -e mem_load_retired.l3_miss:p -c 1009 chase

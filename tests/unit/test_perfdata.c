@@ -624,6 +624,136 @@ static void test_sample_throughput(void **state)
 	mem_file_free(f);
 }
 
+/* One id per event and CPU, as perf record opens an event on each CPU
+ * of its map (issue 39 item 22: an -a file had a single id per event):
+ * each sample carries its CPU's id, the attrs and EVENT_DESC list every
+ * id, ID_INDEX says each id's CPU (perf_event__process_id_index refuses
+ * an id no attr has), THREAD_MAP is perf's system-wide dummy (pid -1)
+ * and CPU_MAP lists the CPUs (tools/lib/perf/include/perf/event.h). */
+static void test_per_cpu_ids(void **state)
+{
+	static const u32 cpus[] = { 0, 2, 5 };
+	struct perfdata_config cfg = test_cfg;
+	cfg.nr_cpus = 3;
+	cfg.cpus = cpus;
+	cfg.system_wide = true;
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = perfdata_open(&f->sink, &cfg, NULL, 0);
+	assert_non_null(pd);
+	assert_int_equal(perfdata_add_event(pd, &cycles_ev), 0);
+	assert_int_equal(perfdata_add_event(pd, &loads_ev), 1);
+	struct bp_sample a = make_sample(0, 0x1000, 100), b = make_sample(1, 0x2000, 200);
+	a.cpu = 2;
+	b.cpu = 5;
+	perfdata_comm(pd);
+	perfdata_sample(pd, &a);
+	perfdata_sample(pd, &b);
+	assert_int_equal(perfdata_finish(pd), 0);
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	for (u32 i = 0; i < 2; i++) {
+		assert_int_equal(r.attrs[i].nr_ids, 3);
+		for (u32 k = 0; k < 3; k++)
+			assert_int_equal(r.attrs[i].ids[k], perfdata_event_cpu_id(pd, i, cpus[k]));
+	}
+	assert_string_equal(r.attrs[1].name, loads_ev.name);	/* EVENT_DESC found it by its ids */
+	bool index = false, threads = false, cpu_map = false;
+	while (perfdata_read_any(&r, &rec) == 1) {
+		if (rec.type == PERF_RECORD_ID_INDEX) {
+			index = true;
+			assert_int_equal(rec.nr_entries, 6);
+			for (u32 j = 0; j < 6; j++) {
+				const u8 *e = rec.entries + 32 * j;
+				u64 id, idx, cpu, tid;
+				memcpy(&id, e, 8), memcpy(&idx, e + 8, 8), memcpy(&cpu, e + 16, 8);
+				memcpy(&tid, e + 24, 8);
+				assert_int_equal(id, perfdata_event_cpu_id(pd, j / 3, cpus[j % 3]));
+				assert_int_equal(idx, j % 3);
+				assert_int_equal(cpu, cpus[j % 3]);
+				assert_int_equal((s64)tid, -1);
+			}
+		} else if (rec.type == PERF_RECORD_THREAD_MAP) {
+			threads = true;
+			assert_int_equal(rec.nr_entries, 1);
+			u64 pid;
+			memcpy(&pid, rec.entries, 8);
+			assert_int_equal((s64)pid, -1);
+		} else if (rec.type == PERF_RECORD_CPU_MAP) {
+			cpu_map = true;
+			assert_int_equal(rec.nr_entries, 3);
+			for (u32 k = 0; k < 3; k++)
+				assert_int_equal(rec.entries[2 * k], cpus[k]);
+		} else if (rec.type == PERF_RECORD_SAMPLE) {
+			assert_int_equal(rec.id, perfdata_event_cpu_id(pd, rec.attr, rec.cpu));
+			assert_int_equal(rec.attr, rec.cpu == 2 ? 0 : 1);
+		}
+	}
+	assert_true(index && threads && cpu_map);
+	assert_int_not_equal(perfdata_event_cpu_id(pd, 0, 2), perfdata_event_cpu_id(pd, 0, 5));
+	/* A CPU the file does not name gets the first CPU's id. */
+	assert_int_equal(perfdata_event_cpu_id(pd, 1, 4), perfdata_event_id(pd, 1));
+	perfdata_close(pd);
+	mem_file_free(f);
+
+	/* A workload's file: its process, and one id per event on any CPU. */
+	f = mem_file_new();
+	pd = open_two_events(f);
+	perfdata_comm(pd);
+	assert_int_equal(perfdata_finish(pd), 0);
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	assert_int_equal(r.attrs[0].nr_ids, 1);
+	while (perfdata_read_any(&r, &rec) == 1)
+		if (rec.type == PERF_RECORD_THREAD_MAP) {
+			assert_int_equal(rec.entries[0], PERFDATA_PID);
+			assert_string_equal((const char *)rec.entries + 8, "bareperf");
+		} else if (rec.type == PERF_RECORD_CPU_MAP) {
+			assert_int_equal(rec.nr_entries, 1);
+			assert_int_equal(rec.entries[0] | rec.entries[1] << 8, 0xffff);	/* -1 */
+		}
+	perfdata_close(pd);
+	mem_file_free(f);
+
+	/* CPU lists perf could not read are refused. */
+	static const u32 unordered[] = { 3, 1 }, too_high[] = { PERFDATA_MAX_CPUS };
+	cfg.cpus = unordered;
+	cfg.nr_cpus = 2;
+	f = mem_file_new();
+	assert_null(perfdata_open(&f->sink, &cfg, NULL, 0));
+	cfg.cpus = too_high;
+	cfg.nr_cpus = 1;
+	assert_null(perfdata_open(&f->sink, &cfg, NULL, 0));
+	mem_file_free(f);
+}
+
+/* An ID_INDEX id that no attr has makes the file unreadable for perf
+ * (-ENOENT); the reader says so. */
+static void test_reader_rejects_unknown_index_id(void **state)
+{
+	struct mem_file *f = mem_file_new();
+	struct perfdata *pd = open_two_events(f);
+	perfdata_comm(pd);
+	assert_int_equal(perfdata_finish(pd), 0);
+	struct perfdata_reader r;
+	struct perfdata_record rec;
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	u64 at = 0;
+	while (perfdata_read_any(&r, &rec) == 1)
+		if (rec.type == PERF_RECORD_ID_INDEX)
+			at = rec.offset;
+	assert_int_not_equal(at, 0);
+	u64 bogus = 4242;
+	memcpy(f->buf + at + 16, &bogus, 8);	/* the first entry's id */
+	assert_int_equal(perfdata_read_open(&r, f->buf, f->mem.len), 0);
+	int rc;
+	while ((rc = perfdata_read_any(&r, &rec)) == 1)
+		;
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(r.err, "id 4242 is no attr's"));
+	perfdata_close(pd);
+	mem_file_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -640,6 +770,8 @@ int main(void)
 		cmocka_unit_test(test_cut_in_features_reads_whole),
 		cmocka_unit_test(test_reader_rejects_corruption),
 		cmocka_unit_test(test_sample_throughput),
+		cmocka_unit_test(test_per_cpu_ids),
+		cmocka_unit_test(test_reader_rejects_unknown_index_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
