@@ -11,6 +11,7 @@
 #define CPUID_LEAF_FEATURES          0x01
 #define CPUID_LEAF_EXT_FEATURES      0x07
 #define CPUID_LEAF_ARCH_PERFMON      0x0A
+#define CPUID_LEAF_CACHE_PARAMS      0x04	/* Deterministic Cache Parameters, one sub-leaf per cache */
 #define CPUID_LEAF_TOPOLOGY          0x0B	/* EDX: this CPU's x2APIC ID */
 #define CPUID_LEAF_HYBRID            0x1A
 #define CPUID_LEAF_ARCH_PERFMON_EXT  0x23
@@ -594,6 +595,15 @@ static inline u32 x2apic_msr(u32 xapic_offset) { return MSR_IA32_X2APIC_BASE + (
 #define CPUID_LEAF_AMD_PERFMON       0x80000022	/* PerfMonV2, counter counts */
 #define CPUID_8000_0001_ECX_EXT_APIC_SPACE BIT(3)	/* ExtApicSpace: APIC 400H-530H */
 #define CPUID_8000_0001_ECX_IBS      BIT(10)	/* Instruction-Based Sampling */
+#define CPUID_8000_0001_ECX_TOPOEXT  BIT(22)	/* TopologyExtensions: CPUID 8000001DH */
+#define CPUID_LEAF_AMD_CACHE_PARAMS  0x8000001D	/* Cache Topology, leaf 04H's layout (APM Vol. 3, E.4.15) */
+/* CPUID.04H (and 8000001DH), SDM Vol. 2A "CPUID—CPU Identification". */
+#define CPUID_04_EAX_TYPE(eax)       ((eax) & 0x1f)	/* 0 none, 1 data, 2 instruction, 3 unified */
+#define CPUID_04_EAX_LEVEL(eax)      (((eax) >> 5) & 7)
+#define CPUID_04_EBX_LINE(ebx)       (((ebx) & 0xfff) + 1)	/* system coherency line size */
+#define CPUID_04_EBX_PARTITIONS(ebx) ((((ebx) >> 12) & 0x3ff) + 1)
+#define CPUID_04_EBX_WAYS(ebx)       (((ebx) >> 22) + 1)
+#define CPUID_04_ECX_SETS(ecx)       ((ecx) + 1)
 #define CPUID_8000_0001_ECX_PERFCTR_CORE BIT(23)	/* PerfCtrExtCore: 6 counters at C001_0200H */
 /* CPUID.80000022H */
 #define CPUID_8000_0022_EAX_PERFMON_V2  BIT(0)

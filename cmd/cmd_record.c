@@ -19,6 +19,7 @@
 #include "../lib/str.h"
 #include "../perfdata/symtab.h"
 #include "../arch/hw.h"
+#include "../arch/cache.h"
 #include "../sampling/sampling.h"
 #include "../pmu/arch.h"
 #include "../pmu/precise.h"
@@ -317,11 +318,38 @@ static void add_build_id(struct record_run *r)
 		perfdata_build_id(r->pd, plat_image_path(), id, len);
 }
 
+/* HEADER_CACHE: the BSP's caches, as CPUID lists them. */
+static u32 machine_caches(const struct pmu_caps *c, struct perfdata_cache out[PERFDATA_MAX_CACHES])
+{
+	struct cpu_cache cpu[PERFDATA_MAX_CACHES];
+	u32 n = caches_read(c, cpu, PERFDATA_MAX_CACHES);
+	for (u32 i = 0; i < n; i++)
+		out[i] = (struct perfdata_cache){ .level = cpu[i].level, .line_size = cpu[i].line_size,
+						  .sets = cpu[i].sets, .ways = cpu[i].ways,
+						  .type = cache_type_name(cpu[i].type), .size = cpu[i].size };
+	return n;
+}
+
+/* HEADER_CPU_PMU_CAPS: max_precise as Linux's cpu PMU reports it
+ * (x86_pmu_max_precise): 3 where PEBS samples :ppp, 0 where precise
+ * events go to IBS or nowhere. Linux's "branches" (the LBR depth) is
+ * left out: bareperf records no branch stacks. */
+static u32 cpu_pmu_caps(const struct pmu_caps *c, struct perfdata_pmu_cap out[PERFDATA_MAX_PMU_CAPS])
+{
+	const char *why;
+	const struct precise_ops *engine = precise_engine_for(c, &why);
+	bool pebs = engine == &precise_ds_pebs || engine == &precise_arch_pebs;
+	out[0] = (struct perfdata_pmu_cap){ "max_precise", pebs ? "3" : "0" };
+	return 1;
+}
+
 static int open_output(struct record_run *r, const struct record_opts *o, const struct target *t)
 {
 	static char cpuid[64], hostname[64], firmware[96];
 	static const char *argv[PERFDATA_MAX_ARGS];
 	static u32 cpus[PERCPU_MAX];
+	static struct perfdata_cache caches[PERFDATA_MAX_CACHES];
+	static struct perfdata_pmu_cap pmu_caps[PERFDATA_MAX_PMU_CAPS];
 	u32 argc = 0;
 	const struct pmu_caps *c = &r->s.caps;
 	bp_snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", c->vendor, c->family, c->model, c->stepping);
@@ -350,6 +378,8 @@ static int open_output(struct record_run *r, const struct record_opts *o, const 
 		 * events; -a/-C counts every thread there. */
 		.nr_cpus = percpu_ready_cpus(&r->pc, cpus), .cpus = cpus,
 		.system_wide = o->all_cpus || o->cpu_list,
+		.nr_caches = machine_caches(c, caches), .caches = caches,
+		.nr_pmu_caps = cpu_pmu_caps(c, pmu_caps), .pmu_caps = pmu_caps,
 	};
 	r->pd = perfdata_open(&r->sink, &cfg, NULL, 0);
 	if (!r->pd) {

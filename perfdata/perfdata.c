@@ -52,6 +52,18 @@ static void copy_config(struct perfdata *pd, const struct perfdata_config *cfg)
 	pd->nr_cpus_avail = cfg->nr_cpus_avail ? cfg->nr_cpus_avail
 					       : cfg->nr_cpus_online;
 	pd->system_wide = cfg->system_wide;
+	pd->nr_caches = MIN(cfg->caches ? cfg->nr_caches : 0, PERFDATA_MAX_CACHES);
+	for (u32 i = 0; i < pd->nr_caches; i++) {
+		const struct perfdata_cache *c = &cfg->caches[i];
+		pd->caches[i] = (struct pd_cache){ .level = c->level, .line_size = c->line_size,
+						   .sets = c->sets, .ways = c->ways, .size = c->size };
+		bp_strlcpy(pd->caches[i].type, c->type ? c->type : "Unified", sizeof(pd->caches[i].type));
+	}
+	pd->nr_pmu_caps = MIN(cfg->pmu_caps ? cfg->nr_pmu_caps : 0, PERFDATA_MAX_PMU_CAPS);
+	for (u32 i = 0; i < pd->nr_pmu_caps; i++) {
+		bp_strlcpy(pd->pmu_caps[i][0], cfg->pmu_caps[i].name, sizeof(pd->pmu_caps[i][0]));
+		bp_strlcpy(pd->pmu_caps[i][1], cfg->pmu_caps[i].value, sizeof(pd->pmu_caps[i][1]));
+	}
 }
 
 /* The CPUs with ids, checked: ascending, each below PERFDATA_MAX_CPUS. */

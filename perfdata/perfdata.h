@@ -122,10 +122,13 @@
 #define HEADER_NUMA_TOPOLOGY	14
 #define HEADER_PMU_MAPPINGS	16
 #define HEADER_GROUP_DESC	17
+#define HEADER_CACHE		20
 #define HEADER_SAMPLE_TIME	21
 #define HEADER_MEM_TOPOLOGY	22
 #define HEADER_CLOCKID		23
+#define HEADER_CPU_PMU_CAPS	28
 #define HEADER_CLOCK_DATA	29
+#define HEADER_PMU_CAPS		31
 
 #define PERFDATA_HEADER_SIZE	104
 #define PERFDATA_ATTR_SIZE	128	/* perf_event_attr, PERF_ATTR_SIZE_VER7 */
@@ -153,6 +156,21 @@ struct perfdata_sink {
 	 * stored part of its bytes); the next append goes there. */
 	int (*truncate)(void *ctx, u64 size);
 	void *ctx;
+};
+
+/* One cache of a CPU (HEADER_CACHE, as Linux's sysfs cache/indexN). */
+#define PERFDATA_MAX_CACHES	8
+struct perfdata_cache {
+	u32 level, line_size, sets, ways;
+	const char *type;	/* "Data", "Instruction", "Unified" */
+	u64 size;		/* bytes */
+};
+
+/* A capability of the "cpu" PMU (HEADER_CPU_PMU_CAPS), as Linux's
+ * /sys/bus/event_source/devices/cpu/caps/NAME holds VALUE. */
+#define PERFDATA_MAX_PMU_CAPS	4
+struct perfdata_pmu_cap {
+	const char *name, *value;
 };
 
 /* Description of the run; every string is optional (NULL = default or
@@ -192,6 +210,14 @@ struct perfdata_config {
 	 * -1, and the THREAD_MAP perf's dummy, pid -1); else the one process
 	 * (pid, comm). */
 	bool system_wide;
+	/* HEADER_CACHE: one CPU's caches, up to PERFDATA_MAX_CACHES (0:
+	 * omitted). Levels 1 and 2 are each CPU's own, 3 and up every CPU's,
+	 * as the topology's one package of one-thread cores has them. */
+	u32 nr_caches;
+	const struct perfdata_cache *caches;
+	/* HEADER_CPU_PMU_CAPS, up to PERFDATA_MAX_PMU_CAPS (0: none known). */
+	u32 nr_pmu_caps;
+	const struct perfdata_pmu_cap *pmu_caps;
 };
 
 /* One event. sample_type says which fields each sample record carries;

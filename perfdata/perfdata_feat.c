@@ -205,6 +205,58 @@ static void feat_group_desc(struct feat_out *o, const struct perfdata *pd)
 	}
 }
 
+/* A cache's entries: one per CPU for a CPU's own (map "N"), one for all
+ * (map "0-N") for a shared level. */
+static u32 cache_entries(const struct perfdata *pd, const struct pd_cache *c)
+{
+	return c->level >= 3 ? 1 : pd->nr_cpus_avail;
+}
+
+/* CACHE version 1: every distinct cache of the machine, by level, each
+ * with level, line size, sets, ways, then type, size ("48K", as sysfs)
+ * and the CPUs sharing it (write_cache in perf's header.c). */
+static void feat_cache(struct feat_out *o, const struct perfdata *pd)
+{
+	char size[24], map[32];
+	u32 n = 0;
+	for (u32 i = 0; i < pd->nr_caches; i++)
+		n += cache_entries(pd, &pd->caches[i]);
+	feat_u32(o, 1);
+	feat_u32(o, n);
+	for (u32 level = 1; level <= 7; level++)
+		for (u32 i = 0; i < pd->nr_caches; i++) {
+			const struct pd_cache *c = &pd->caches[i];
+			if (c->level != level)
+				continue;
+			bp_snprintf(size, sizeof(size), "%lluK", (unsigned long long)(c->size / 1024));
+			for (u32 cpu = 0; cpu < cache_entries(pd, c); cpu++) {
+				if (level >= 3)
+					cpu_range(map, sizeof(map), pd->nr_cpus_avail);
+				else
+					bp_snprintf(map, sizeof(map), "%u", cpu);
+				feat_u32(o, c->level);
+				feat_u32(o, c->line_size);
+				feat_u32(o, c->sets);
+				feat_u32(o, c->ways);
+				feat_string(o, c->type);
+				feat_string(o, size);
+				feat_string(o, map);
+			}
+		}
+}
+
+/* CPU_PMU_CAPS: the cpu PMU's caps, name and value strings (perf reads
+ * "branches" for the LBR depth, and "max_precise": 0 with ibs_op mapped
+ * is AMD's "precise events go to IBS"). */
+static void feat_cpu_pmu_caps(struct feat_out *o, const struct perfdata *pd)
+{
+	feat_u32(o, pd->nr_pmu_caps);
+	for (u32 i = 0; i < pd->nr_pmu_caps; i++) {
+		feat_string(o, pd->pmu_caps[i][0]);
+		feat_string(o, pd->pmu_caps[i][1]);
+	}
+}
+
 /* CLOCK_DATA version 1: the clock's id, then one moment read on both
  * clocks (wall clock and sample clock), so perf script -F tod converts. */
 static void feat_clock_data(struct feat_out *o, const struct perfdata *pd)
@@ -247,6 +299,14 @@ bool pd_feature(struct feat_out *o, const struct perfdata *pd, int bit)
 	case HEADER_NUMA_TOPOLOGY: if (!pd->nr_cpus_avail || !pd->total_mem_kb) return false;
 				feat_numa_topology(o, pd); return true;
 	case HEADER_PMU_MAPPINGS: feat_pmu_mappings(o, pd); return true;
+	case HEADER_CACHE:	if (!pd->nr_caches || !pd->nr_cpus_avail) return false;
+				feat_cache(o, pd); return true;
+	case HEADER_CPU_PMU_CAPS: if (!pd->nr_pmu_caps) return false;
+				feat_cpu_pmu_caps(o, pd); return true;
+	/* The other PMUs' caps: none (Linux writes 0 where only "cpu" has
+	 * any, as on a part that is not hybrid; bareperf's hybrid files use
+	 * the one cpu PMU too). */
+	case HEADER_PMU_CAPS:	feat_u32(o, 0); return true;
 	case HEADER_GROUP_DESC:	if (!group_count(pd)) return false;
 				feat_group_desc(o, pd); return true;
 	case HEADER_SAMPLE_TIME: if (!pd->first_sample_ns) return false;
@@ -266,6 +326,7 @@ const int pd_feature_bits[PD_NR_FEATURES] = {
 	HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION,
 	HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CPUID,
 	HEADER_TOTAL_MEM, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_CPU_TOPOLOGY,
-	HEADER_NUMA_TOPOLOGY, HEADER_PMU_MAPPINGS, HEADER_GROUP_DESC,
-	HEADER_SAMPLE_TIME, HEADER_MEM_TOPOLOGY, HEADER_CLOCKID, HEADER_CLOCK_DATA,
+	HEADER_NUMA_TOPOLOGY, HEADER_PMU_MAPPINGS, HEADER_GROUP_DESC, HEADER_CACHE,
+	HEADER_SAMPLE_TIME, HEADER_MEM_TOPOLOGY, HEADER_CLOCKID, HEADER_CPU_PMU_CAPS,
+	HEADER_CLOCK_DATA, HEADER_PMU_CAPS,
 };

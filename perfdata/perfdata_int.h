@@ -43,6 +43,14 @@ struct perfdata {
 	s32 cpu_of_slot[PERFDATA_MAX_CPUS];
 	u16 slot_of_cpu[PERFDATA_MAX_CPUS];
 	bool system_wide;
+	struct pd_cache {
+		u32 level, line_size, sets, ways;
+		char type[16];
+		u64 size;
+	} caches[PERFDATA_MAX_CACHES];
+	u32 nr_caches;
+	char pmu_caps[PERFDATA_MAX_PMU_CAPS][2][32];	/* name, value */
+	u32 nr_pmu_caps;
 	char comm[32];
 	char cpudesc[MAX_STRING], cpuid[MAX_STRING], arch[MAX_STRING];
 	char hostname[MAX_STRING], osrelease[MAX_STRING], version[MAX_STRING];
@@ -84,7 +92,7 @@ struct feat_out {
 	u64 bytes;
 };
 bool pd_feature(struct feat_out *o, const struct perfdata *pd, int bit);
-#define PD_NR_FEATURES 19
+#define PD_NR_FEATURES 22
 extern const int pd_feature_bits[PD_NR_FEATURES];	/* in bit order */
 
 #endif

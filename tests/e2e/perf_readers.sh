@@ -106,7 +106,8 @@ perf buildid-cache -a "$tmp/symfs/bareperf.elf" || fail "perf buildid-cache -a f
 # Header features.
 perf report -i "$data" --header-only >"$tmp/header" 2>&1
 for want in "hostname :" "os release : EDK II" "perf version : bareperf" "cmdline : bareperf record" \
-	"total memory :" "clockid: monotonic_raw" "time of first sample" "node0 meminfo"; do
+	"total memory :" "clockid: monotonic_raw" "time of first sample" "node0 meminfo" \
+	"#  L1 Data " "#  L3 Unified " "cpu pmu capabilities: max_precise=3"; do
 	grep -q "$want" "$tmp/header" || perf report -i "$data" --header-only -I 2>&1 | grep -q "$want" ||
 		fail "header lacks '$want'"
 done

@@ -5,6 +5,7 @@
 #include "test.h"
 #include "fake_hw.h"
 #include "arch/caps.h"
+#include "arch/cache.h"
 
 #define INTEL_VENDOR(max) { 0x0, 0, { (max), 0x756e6547, 0x6c65746e, 0x49656e69 } }
 
@@ -13,6 +14,11 @@ static const struct fake_cpuid skl_cpuid[] = {
 	INTEL_VENDOR(0x16),
 	{ 0x1, 0, { 0x000506E3, 0x00100800, 0x7FFAFBBF, 0xBFEBFBFF } },
 	{ 0xA, 0, { 0x07300404, 0x00000000, 0x00000000, 0x00000603 } },
+	/* CPUID.04H of a Core i7-6700: L1d, L1i, L2, L3, then the end. */
+	{ 0x4, 0, { 0x1C004121, 0x01C0003F, 0x0000003F, 0 } },
+	{ 0x4, 1, { 0x1C004122, 0x01C0003F, 0x0000003F, 0 } },
+	{ 0x4, 2, { 0x1C004143, 0x00C0003F, 0x000003FF, 0 } },
+	{ 0x4, 3, { 0x1C03C163, 0x03C0003F, 0x00001FFF, 6 } },
 	FAKE_END_CPUID,
 };
 static const struct fake_msr skl_msrs[] = {
@@ -121,6 +127,32 @@ static void test_skylake(void **state)
 	assert_true(caps_has_pebs(&c));
 	assert_false(c.hybrid);
 	assert_true(caps_has_global_ctrl(&c) && caps_has_status_set(&c));
+}
+
+/* CPUID.04H's sub-leaves until type 0 (SDM Vol. 2A, CPUID): a Core
+ * i7-6700's 32K 8-way L1s, 256K 4-way L2 and 8M 16-way L3, for perf.data's
+ * HEADER_CACHE. */
+static void test_skylake_caches(void **state)
+{
+	struct pmu_caps c = read_caps(&skl);
+	struct cpu_cache k[CACHE_MAX_LEVELS];
+	assert_int_equal(caches_read(&c, k, CACHE_MAX_LEVELS), 4);
+	static const struct { u32 level; enum cache_type type; u32 ways, sets; u64 size; } want[] = {
+		{ 1, CACHE_DATA, 8, 64, 32 << 10 }, { 1, CACHE_INSTRUCTION, 8, 64, 32 << 10 },
+		{ 2, CACHE_UNIFIED, 4, 1024, 256 << 10 }, { 3, CACHE_UNIFIED, 16, 8192, 8 << 20 },
+	};
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(k[i].level, want[i].level);
+		assert_int_equal(k[i].type, want[i].type);
+		assert_int_equal(k[i].line_size, 64);
+		assert_int_equal(k[i].ways, want[i].ways);
+		assert_int_equal(k[i].sets, want[i].sets);
+		assert_int_equal(k[i].size, want[i].size);
+	}
+	assert_string_equal(cache_type_name(k[1].type), "Instruction");
+	assert_int_equal(caches_read(&c, k, 2), 2);	/* no more than asked */
+	struct cpuid_regs none = { 0 };
+	assert_false(cache_decode(&none, k));
 }
 
 static void test_icelake_server(void **state)
@@ -356,6 +388,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skylake),
+		cmocka_unit_test(test_skylake_caches),
 		cmocka_unit_test(test_icelake_server),
 		cmocka_unit_test(test_sapphire_rapids),
 		cmocka_unit_test(test_alder_lake_core_types),

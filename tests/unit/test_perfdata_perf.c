@@ -165,7 +165,19 @@ struct out_file {
 	char path[160];
 };
 
+/* An Ice Lake-SP core's caches, as its CPUID.04H gives them. */
+static const struct perfdata_cache icx_caches[] = {
+	{ .level = 1, .line_size = 64, .sets = 64, .ways = 12, .type = "Data", .size = 48 << 10 },
+	{ .level = 1, .line_size = 64, .sets = 64, .ways = 8, .type = "Instruction", .size = 32 << 10 },
+	{ .level = 2, .line_size = 64, .sets = 1024, .ways = 20, .type = "Unified", .size = 1280 << 10 },
+	{ .level = 3, .line_size = 64, .sets = 49152, .ways = 12, .type = "Unified",
+	  .size = 36864ULL << 10 },
+};
+static const struct perfdata_pmu_cap icx_pmu_caps[] = { { "max_precise", "3" } };
+
 static const struct perfdata_config perf_cfg = {
+	.nr_caches = 4, .caches = icx_caches,
+	.nr_pmu_caps = 1, .pmu_caps = icx_pmu_caps,
 	.tsc_hz = 2000000000ULL,
 	.cpudesc = "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz",
 	.cpuid = "GenuineIntel,6,106,6",
@@ -315,12 +327,23 @@ static void test_report_shares_and_names(void **state)
 	assert_non_null(strstr(r.out, "# cpudesc : Intel(R) Xeon(R) Platinum 8380"));
 	assert_non_null(strstr(r.out, "name = cycles:pp"));
 	assert_non_null(strstr(r.out, "precise_ip = 2"));
+	/* CPU_PMU_CAPS and CACHE (issue 39 item 22; the caches with -I). */
+	assert_non_null(strstr(r.out, "# cpu pmu capabilities: max_precise=3"));
+	assert_non_null(strstr(r.out, "# CACHE info available"));
 	perf_out_free(&r);
 	/* the node's free memory (issue 39 item 22: it read 0 kB); perf
 	 * shows NUMA_TOPOLOGY with -I */
 	snprintf(args, sizeof(args), "report --stdio --header-only -I -i %s", o.path);
 	r = run_perf(args);
 	assert_non_null(strstr(r.out, "node0 meminfo  : total = 4194304 kB, free = 1048576 kB"));
+	/* A CPU's own L1 and L2 for each of the 2 CPUs, one L3 for both. */
+	assert_non_null(strstr(r.out, "# CPU cache info:\n#  L1 Data                 48K [0]\n"
+				      "#  L1 Data                 48K [1]\n"
+				      "#  L1 Instruction          32K [0]\n"
+				      "#  L1 Instruction          32K [1]\n"
+				      "#  L2 Unified            1280K [0]\n"
+				      "#  L2 Unified            1280K [1]\n"
+				      "#  L3 Unified           36864K [0-1]\n"));
 	perf_out_free(&r);
 }
 
