@@ -84,6 +84,14 @@ expect_rc 0
 data=$tmp/out/perf.data
 same_top "$data"
 grep -q "soak_hot" "$tmp/perf.top" || fail "soak_hot is not a top symbol"
+# Progress under large PEBS: samples are counted at a drain, which comes
+# only at the threshold, so the lines said "0 samples, 0 PMIs" for the
+# whole run (issue 39 item 16); they now count the records waiting in
+# the buffer (the DS index), and the count grows line by line.
+waiting=$(sed -n 's/^\[ bareperf record: .* (+\([0-9,]*\) in PEBS buffers).*/\1/p' "$tmp/console" | tr -d ,)
+[ "$(echo "$waiting" | grep -c .)" -ge 2 ] || fail "fewer than 2 progress lines count waiting PEBS records"
+echo "$waiting" | awk 'NR > 1 && $1 <= prev { bad = 1 } { prev = $1 } END { exit bad }' ||
+	fail "the waiting PEBS records do not grow between progress lines: $(echo $waiting)"
 
 # srcline: addr2line must neither hang (ImageBase answered address 0) nor
 # die of SIGPIPE (firmware images with no file); our loops' lines show.
