@@ -18,6 +18,19 @@ said 'bareperf: \bareperf\console.log was not saved: EFI_WRITE_PROTECTED: the vo
 qemu --pmu=sim:icx stat -e instructions soak -n 20000
 expect_rc 0
 said "instructions"
+# The other commands that write nothing (the issue names them all).
+qemu --pmu=sim:icx list
+expect_rc 0
+said "inst_retired.any"
+qemu --pmu=sim:icx sched -e cycles,instructions,branches
+expect_rc 0
+said "cycles"
+qemu --pmu=sim:icx selftest
+expect_rc 0
+said "selftest"
+qemu --pmu=sim:icx msr 0x38f
+expect_rc 0
+said "0x38f"
 qemu report -i keep.data
 expect_rc 0
 said "# bareperf report of keep.data"

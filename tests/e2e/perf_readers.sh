@@ -119,6 +119,12 @@ for want in "hostname :" "os release : EDK II" "perf version : bareperf" "cmdlin
 	grep -q "$want" "$tmp/header" || perf report -i "$data" --header-only -I 2>&1 | grep -q "$want" ||
 		fail "header lacks '$want'"
 done
+# The node's free memory at the start (it read 0 kB, issue 39 item 22),
+# and PMU_CAPS present (no PMU but cpu has caps, as on Linux's non-hybrid parts).
+free=$(perf report -i "$data" --header-only -I 2>&1 |
+	sed -n 's/.*node0 meminfo *: total = [0-9]* kB, free = \([0-9]*\) kB.*/\1/p')
+[ "${free:-0}" -gt 0 ] || fail "node0's free memory reads '${free}' kB"
+! grep "missing features" "$tmp/header" | grep -q " PMU_CAPS" || fail "no PMU_CAPS feature"
 grep -q "exclude_kernel" "$tmp/header" && fail "instructions:pp claims exclude_kernel: $(grep '# event' "$tmp/header")"
 perf data convert --to-json "$tmp/data.json" -i "$data" >/dev/null 2>&1 || fail "perf data convert --to-json failed"
 python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/data.json" || fail "the JSON does not parse"
@@ -176,6 +182,10 @@ for want in "PERF_RECORD_ID_INDEX nr: 2" "... id: 1000  idx: 0  cpu: 0  tid: -1"
 	"PERF_RECORD_CPU_MAP: 0-1"; do
 	grep -qF -- "$want" "$tmp/dump" || fail "perf report -D shows no '$want'"
 done
+# Each pass over the CPUs' rings ends with FINISHED_ROUND, so perf sorts
+# and frees as it reads, not the whole file at its end.
+[ "$(grep -c "PERF_RECORD_FINISHED_ROUND" "$tmp/dump")" -ge 2 ] ||
+	fail "fewer than 2 FINISHED_ROUND records in the -a file"
 perf report -i "$data" --header-only 2>&1 | grep -q "id = { 1000, 1001 }" ||
 	fail "the attr does not list an id per CPU: $(perf report -i "$data" --header-only 2>&1 | grep '# event')"
 
