@@ -306,6 +306,10 @@ static void split_units(u32 ipc, u64 units, u64 *cycles, u64 *insns)
 static u64 insns_of_units(u32 ipc, u64 units) { return ipc >= 1000 ? units : units * ipc / 1000; }
 static u64 units_of_insns(u32 ipc, u64 insns) { return ipc >= 1000 ? insns : insns * 1000 / ipc; }
 
+/* Around a built-in workload (exec_workload_only) with only the BSP
+ * running, time outside its profile counts nothing. */
+static bool workload_alone(void) { return workload_only && !(cpu_mask & ~BIT(bsp_cpu)); }
+
 /* What a tick charges the running code for units of time: once its
  * workload has told what it retired, that count plus time's estimate
  * since the telling (at most the running part's count), less what is
@@ -314,7 +318,7 @@ static u64 charge_units(u64 units)
 {
 	u32 ipc = ipc_of(running_code);
 	u64 insns = insns_of_units(ipc, units);
-	if (!running_code && workload_only && !(cpu_mask & ~BIT(bsp_cpu))) {
+	if (!running_code && workload_alone()) {
 		stats.outside += insns;
 		return 0;
 	}
@@ -635,7 +639,7 @@ static void exec_code(const struct code_profile *p)
 	 * tick, a tick before the workload's first telling charged it all by
 	 * time (up to a tick's 3.8 M instructions: soak -n 20000 counted
 	 * 3,656,818 of its 161,200, now and then). */
-	if (p && workload_only && !(cpu_mask & ~BIT(bsp_cpu)))
+	if (p && workload_alone())
 		stats.outside += elapsed_cycles();
 	running_code = p;
 	compiler_barrier();
